@@ -1,0 +1,88 @@
+// Builds the HTTP app from its dependencies (no globals), so tests and the
+// server entry point compose it the same way.
+import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import { HTTPException } from "hono/http-exception";
+import { ZodError } from "zod";
+import type { PublicConfig } from "../shared/wire.ts";
+import type { Config } from "./config.ts";
+import type { Engine } from "./enrichment/engine.ts";
+import { ApiError } from "./http_error.ts";
+import type { JobEvents } from "./jobs/job_events.ts";
+import type { JobRunner } from "./jobs/runner.ts";
+import { jobRoutes } from "./routes/jobs.ts";
+import { lookupRoutes } from "./routes/lookup.ts";
+import { uploadRoutes } from "./routes/upload.ts";
+import { webRoutes } from "./routes/web.ts";
+import { JobUpdateHub, wsRoutes } from "./routes/ws.ts";
+import type { Store } from "./storage/store.ts";
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  engine: Engine;
+  runner: JobRunner;
+  events: JobEvents;
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  const hub = new JobUpdateHub(deps);
+
+  app.use(
+    "*",
+    secureHeaders({
+      xFrameOptions: "DENY",
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'", "ws:", "wss:"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof ZodError) {
+      const issue = error.issues[0];
+      const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+      return c.json({ message: `${where}${issue.message}` }, 400);
+    }
+    if (error instanceof ApiError) {
+      return c.json(
+        { message: error.message, ...(error.title && { title: error.title }) },
+        error.status,
+      );
+    }
+    if (error instanceof HTTPException) {
+      return c.json({ message: error.message || "Bad request" }, error.status);
+    }
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json(
+      { message: "Something went wrong on the server; it has been logged." },
+      500,
+    );
+  });
+
+  const api = new Hono();
+  api.route("/upload", uploadRoutes(deps));
+  api.route("/lookup", lookupRoutes(deps));
+  api.route("/", jobRoutes(deps));
+  api.get(
+    "/config",
+    (c) =>
+      c.json({ maxUploadMb: deps.config.maxUploadMb } satisfies PublicConfig),
+  );
+  api.all(
+    "*",
+    (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),
+  );
+  app.route("/api", api);
+  app.route("/ws", wsRoutes(hub));
+  app.route("/", webRoutes(deps.config.webDir));
+  return app;
+}

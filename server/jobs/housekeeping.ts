@@ -1,0 +1,37 @@
+// Scheduled housekeeping (Deno.cron): uploads no job used are removed after a
+// day; jobs left in "processing" without a live worker are picked up again.
+import { unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { Store } from "../storage/store.ts";
+import type { JobRunner } from "./runner.ts";
+
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+export async function removeStaleUploads(
+  store: Store,
+  uploadsDir: string,
+  now = Date.now(),
+): Promise<number> {
+  const stale = store.unusedUploadsBefore(
+    new Date(now - UPLOAD_TTL_MS).toISOString(),
+  );
+  for (const upload of stale) {
+    store.deleteUpload(upload.fileName);
+    await unlink(join(uploadsDir, upload.fileName)).catch(() => {});
+  }
+  return stale.length;
+}
+
+export function scheduleHousekeeping(
+  { store, runner, uploadsDir }: {
+    store: Store;
+    runner: JobRunner;
+    uploadsDir: string;
+  },
+): void {
+  Deno.cron("remove unused uploads", "17 * * * *", async () => {
+    const removed = await removeStaleUploads(store, uploadsDir);
+    if (removed > 0) console.log(`removed ${removed} unused upload(s)`);
+  });
+  Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
+}

@@ -1,0 +1,23 @@
+// In-process notifications of job changes, for the WebSocket hub.
+import type { JobRecord } from "../storage/store.ts";
+
+export type JobListener = (job: JobRecord) => void;
+
+export class JobEvents {
+  #listeners = new Set<JobListener>();
+
+  on(listener: JobListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(job: JobRecord): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(job);
+      } catch (error) {
+        console.error("job listener failed:", error);
+      }
+    }
+  }
+}

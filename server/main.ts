@@ -1,0 +1,109 @@
+// Server entry point: settings, storage, bundled data, job runner,
+// housekeeping, HTTP.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { createApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { Engine, loadEngineData } from "./enrichment/engine.ts";
+import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
+import { JobEvents } from "./jobs/job_events.ts";
+import { JobRunner } from "./jobs/runner.ts";
+import { Store } from "./storage/store.ts";
+
+function fatal(message: string): never {
+  console.error(`error: ${message}`);
+  Deno.exit(1);
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    fatal((error as Error).message);
+  }
+})();
+const uploadsDir = join(config.dataDir, "uploads");
+await mkdir(uploadsDir, { recursive: true });
+const dbPath = join(config.dataDir, "enrichment.db");
+
+let store: Store;
+try {
+  store = new Store(dbPath, { check: true });
+} catch (error) {
+  fatal((error as Error).message);
+}
+
+const started = performance.now();
+const engineData = await loadEngineData(config).catch((error) =>
+  fatal((error as Error).message)
+);
+const dns = {
+  servers: config.dnsServers,
+  timeoutMs: config.dnsTimeoutMs,
+  concurrency: config.dnsConcurrency,
+};
+const engine = new Engine(engineData, dns);
+const kv = await Deno.openKv(join(config.dataDir, "queue.kv"));
+const events = new JobEvents();
+const runner = new JobRunner({
+  store,
+  events,
+  kv,
+  engineData,
+  dns,
+  dbPath,
+  uploadsDir,
+  concurrency: config.jobConcurrency,
+  checkpointRows: config.checkpointRows,
+});
+
+const settings = {
+  PORT: config.port,
+  HOST: config.host,
+  DATA_DIR: config.dataDir,
+  MAX_UPLOAD_MB: config.maxUploadMb,
+  DNS_SERVERS: config.dnsServers.join(",") || "(system resolvers)",
+  DNS_TIMEOUT_MS: config.dnsTimeoutMs,
+  DNS_CONCURRENCY: config.dnsConcurrency,
+  GEO_DB: config.geoDb.join(","),
+  ASN_DB: config.asnDb.join(","),
+  ISP_LIST: `${config.ispList} (${engine.classifier.consumerCount} AS numbers)`,
+  JOB_CONCURRENCY: config.jobConcurrency,
+  WEB_DIR: config.webDir,
+};
+if (config.logLevel !== "warn" && config.logLevel !== "error") {
+  console.log("settings:");
+  for (const [key, value] of Object.entries(settings)) {
+    console.log(`  ${key}=${value}`);
+  }
+  console.log(
+    `data loaded in ${Math.round(performance.now() - started)} ms ` +
+      `(${engine.asn.size} ASN ranges)`,
+  );
+}
+
+const app = createApp({ config, store, engine, runner, events });
+runner.start();
+scheduleHousekeeping({ store, runner, uploadsDir });
+
+const server = Deno.serve({
+  hostname: config.host,
+  port: config.port,
+  onListen: ({ hostname, port }) => {
+    const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+    console.log(`listening on http://${host}:${port}`);
+  },
+}, app.fetch);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  await runner.stop();
+  await server.shutdown();
+  kv.close();
+  store.close();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGTERM", shutdown);
+Deno.addSignalListener("SIGINT", shutdown);

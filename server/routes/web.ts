@@ -1,0 +1,55 @@
+// Serves the built web app (web/dist): files as they are, prerendered pages
+// at <path>/index.html, client routes from index.html, and the 404 page with
+// a 404 status for any other path.
+import { Hono } from "hono";
+import { serveStatic } from "hono/deno";
+import { join, normalize } from "node:path";
+
+// Routes the React app renders in the browser (SPEC.md section 2).
+const CLIENT_ROUTES = [/^\/$/, /^\/history\/?$/, /^\/results\/[^/]+\/?$/];
+
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>IP Enrichment</title></head><body><main><h1>IP Enrichment</h1>
+<p>The web app has not been built yet: run <code>deno task build:web</code>.
+The API is available under <code>/api</code>.</p></main></body></html>`;
+
+async function readPage(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}
+
+export function webRoutes(webDir: string) {
+  const app = new Hono();
+  app.use(
+    "/assets/*",
+    async (c, next) => {
+      await next();
+      // Vite names assets by content hash: they never change.
+      if (c.res.ok) {
+        c.res.headers.set(
+          "cache-control",
+          "public, max-age=31536000, immutable",
+        );
+      }
+    },
+  );
+  app.use("*", serveStatic({ root: webDir }));
+  app.get("*", async (c) => {
+    const path = normalize(decodeURIComponent(c.req.path)).replace(/\/+$/, "");
+    const page = !path.includes("..") && path !== ""
+      ? await readPage(join(webDir, path, "index.html"))
+      : null;
+    if (page) return c.html(page);
+    if (CLIENT_ROUTES.some((route) => route.test(c.req.path))) {
+      return c.html(await readPage(join(webDir, "index.html")) ?? PLACEHOLDER);
+    }
+    const notFoundPage = await readPage(join(webDir, "404.html")) ??
+      await readPage(join(webDir, "index.html")) ??
+      "<!doctype html><title>404 Page Not Found</title><h1>404 Page Not Found</h1>";
+    return c.html(notFoundPage, 404);
+  });
+  return app;
+}

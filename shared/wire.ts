@@ -1,0 +1,147 @@
+// Wire format shared by the server (server/) and the web app (web/).
+// Field names follow SPEC.md section 3; PRODUCT.md adds the `cancelled` status.
+
+export type JobStatus =
+  | "pending"
+  | "processing"
+  | "completed"
+  | "failed"
+  | "cancelled";
+
+/** Answer of POST /api/upload. */
+export interface UploadResult {
+  fileName: string;
+  originalFileName: string;
+  size: number;
+  headers: string[];
+  /** Data rows counted while the file streamed in (header row excluded). */
+  rowCount: number;
+}
+
+/** Body of POST /api/enrich. Flags arrive as 1/0 (SPEC.md) or booleans. */
+export interface EnrichRequest {
+  fileName: string;
+  originalFileName?: string;
+  totalIPs?: number;
+  status?: string;
+  ipColumnName: string;
+  includeGeolocation: number | boolean;
+  includeDomain: number | boolean;
+  includeCompany: number | boolean;
+  includeNetwork: number | boolean;
+}
+
+export interface Job {
+  id: number;
+  fileName: string;
+  originalFileName: string;
+  status: JobStatus;
+  totalIPs: number;
+  processedIPs: number;
+  successfulIPs: number;
+  failedIPs: number;
+  filteredIPs: number;
+  ipColumnName: string;
+  createdAt: string;
+  /** Set when the job reaches completed, failed or cancelled. */
+  completedAt: string | null;
+  error: string | null;
+  /** True once at least one row has been committed, so a partial download exists. */
+  partialSaveAvailable: boolean;
+  includeGeolocation: boolean;
+  includeDomain: boolean;
+  includeCompany: boolean;
+  includeNetwork: boolean;
+}
+
+/** The enrichment values of one IP; empty fields are null. */
+export interface EnrichmentData {
+  ip: string;
+  country: string | null;
+  country_code: string | null;
+  region: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  hostname: string | null;
+  domain: string | null;
+  company: string | null;
+  network_type: string | null;
+  isp: string | null;
+  asn: string | null;
+}
+
+/** One row of the live feed (GET /api/jobs/{id}/recent-results). */
+export interface ResultRow {
+  id: number;
+  rowIndex: number;
+  success: boolean;
+  error: string | null;
+  originalData: Record<string, string>;
+  enrichmentData: EnrichmentData;
+}
+
+export interface RecentResultsResponse {
+  results: ResultRow[];
+  nextIndex: number;
+}
+
+export interface PreviewRow {
+  ip: string;
+  domain: string | null;
+  company: string | null;
+  city: string | null;
+  country: string | null;
+  isp: string | null;
+  ispFiltered: boolean;
+  asn: string | null;
+}
+
+export interface PreviewResponse {
+  job: Job;
+  preview: PreviewRow[];
+  totalResults: number;
+  totalPages: number;
+  currentPage: number;
+}
+
+/** GET /api/lookup answer: success, or { ip, success: false, error }. */
+export type LookupResponse =
+  | ({ success: true; ispFiltered: boolean } & Omit<EnrichmentData, "ip"> & {
+    ip: string;
+  })
+  | { ip: string; success: false; error: string };
+
+export interface MessageResponse {
+  message: string;
+}
+
+export interface ClearResponse {
+  cleared: number;
+}
+
+/** Errors are JSON { message } with a 4xx/5xx status. */
+export interface ErrorResponse {
+  message: string;
+}
+
+/** Client -> server WebSocket messages on /ws. */
+export type ClientMessage =
+  | { type: "subscribe"; jobId: number }
+  | { type: "unsubscribe"; jobId: number };
+
+/** Server -> client WebSocket messages on /ws. */
+export type ServerMessage =
+  | { type: "subscribed"; jobId: number }
+  | { type: "unsubscribed"; jobId: number }
+  | {
+    type: "jobUpdate";
+    jobId: number;
+    data: { job: Job; status: JobStatus; error: string | null };
+  }
+  | { type: "error"; message: string };
+
+/** GET /api/config: what the web app needs to know of the server's settings. */
+export interface PublicConfig {
+  maxUploadMb: number;
+}

@@ -1,0 +1,112 @@
+// Starts the real server as its own process on a free loopback port with a
+// fresh data directory, as a user would run it. Tests talk to it over HTTP.
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: Deno.ChildProcess;
+  /** Lines the server has printed so far (stdout and stderr). */
+  output: string[];
+  /** Graceful stop (SIGTERM), waits for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL, as a crash would, waits for exit. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse a data directory, e.g. to restart after a kill. */
+  dataDir?: string;
+  /** Remove the data directory on stop (default: only when this call made it). */
+  keepDataDir?: boolean;
+}
+
+export async function startServer(
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const ownDir = !options.dataDir;
+  const dataDir = options.dataDir ??
+    await Deno.makeTempDir({ prefix: "ipenrich-test-" });
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "server/main.ts"],
+    cwd: ROOT,
+    env: {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  });
+  const process = command.spawn();
+  const output: string[] = [];
+  let resolvePort: (port: number) => void;
+  let rejectPort: (error: Error) => void;
+  const portPromise = new Promise<number>((resolve, reject) => {
+    resolvePort = resolve;
+    rejectPort = reject;
+  });
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const lines = stream.pipeThrough(new TextDecoderStream());
+    let buffered = "";
+    for await (const chunk of lines) {
+      buffered += chunk;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const line of parts) {
+        output.push(line);
+        const match = line.match(/listening on http:\/\/[^:]+:(\d+)/);
+        if (match) resolvePort(Number(match[1]));
+      }
+    }
+  };
+  const pumps = Promise.all([pump(process.stdout), pump(process.stderr)]);
+  process.status.then((status) => {
+    rejectPort(
+      new Error(
+        `server exited (${status.code}) before listening:\n${
+          output.join("\n")
+        }`,
+      ),
+    );
+  });
+  const timer = setTimeout(
+    () => rejectPort(new Error("server did not start within 60 s")),
+    60_000,
+  );
+  let port: number;
+  try {
+    port = await portPromise;
+  } finally {
+    clearTimeout(timer);
+  }
+  let exited = false;
+  const finish = async (signal: Deno.Signal) => {
+    if (!exited) {
+      exited = true;
+      try {
+        process.kill(signal);
+      } catch { /* already gone */ }
+      await process.status;
+      await pumps;
+    }
+    if (ownDir && !options.keepDataDir) {
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    process,
+    output,
+    stop: () => finish("SIGTERM"),
+    kill: () => finish("SIGKILL"),
+  };
+}
