@@ -77,8 +77,8 @@ const HOSTING_NAMES = words([
 ]);
 const EDUCATION_NAMES = words([
   "universit(?:y|ies|ät|at|é|e|a|ad|ade|eit)",
-  "college",
-  "school",
+  "colleges?",
+  "schools?",
   "academy",
   "institute of technology",
   "research and education",

@@ -1,0 +1,111 @@
+// Shared pieces of the browser tests: Debian's Chromium through
+// playwright-core, screenshots under test-output/screenshots, small CSVs.
+
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+export const SCREENSHOT_DIR = `${ROOT}test-output/screenshots`;
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+  "--disable-dev-shm-usage",
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Saves a full-page screenshot as test-output/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({
+    path: `${SCREENSHOT_DIR}/${name}.png`,
+    fullPage: true,
+    animations: "disabled",
+  });
+}
+
+/** Writes a CSV to a temp dir and returns its path. */
+export async function writeCsv(name: string, content: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "ipenrich-csv-" });
+  const path = `${dir}/${name}`;
+  await Deno.writeTextFile(path, content);
+  return path;
+}
+
+export const PUBLIC_IPS = ["8.8.8.8", "1.1.1.1", "24.0.0.1", "81.2.69.142"];
+
+/** A CSV of the example shape with the given IPs. */
+export function sampleCsv(ips: readonly string[] = PUBLIC_IPS): string {
+  return [
+    "ip_address,client_id,timestamp",
+    ...ips.map((ip, i) =>
+      `${ip},${1001 + i},2024-01-15 10:${
+        String(30 + (i % 30)).padStart(2, "0")
+      }:00`
+    ),
+  ].join("\n") + "\n";
+}
+
+/** Parses simple CSV (quoted fields allowed) into rows of cells. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+    } else cell += c;
+  }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((v) => v !== ""));
+}
+
+/** Resolves once `check` returns a truthy value, polling; throws on timeout. */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}

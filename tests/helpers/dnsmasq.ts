@@ -1,0 +1,116 @@
+// A real DNS server on loopback (Debian's dnsmasq) with PTR records for test
+// addresses, NXDOMAIN for everything else under in-addr.arpa/ip6.arpa, and a
+// zone forwarded to a UDP port that never answers (queries time out).
+
+export interface PtrServer {
+  /** "127.0.0.1:PORT", the form DNS_SERVERS takes. */
+  address: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface PtrOptions {
+  /** IP -> host name. */
+  records: Record<string, string>;
+  /** Reverse zones that never answer, e.g. "9.9.9.in-addr.arpa". */
+  silentZones?: string[];
+}
+
+const DNSMASQ = ["/usr/sbin/dnsmasq", "/usr/bin/dnsmasq"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+function freeUdpPort(): Deno.DatagramConn {
+  return Deno.listenDatagram({
+    transport: "udp",
+    hostname: "127.0.0.1",
+    port: 0,
+  });
+}
+
+export function reverseV4(ip: string): string {
+  return `${ip.split(".").reverse().join(".")}.in-addr.arpa`;
+}
+
+export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
+  if (!DNSMASQ) throw new Error("dnsmasq is not installed: run tests/setup.sh");
+  // Holds a port open and never replies: the upstream of the silent zones.
+  const blackhole = freeUdpPort();
+  const blackholePort = (blackhole.addr as Deno.NetAddr).port;
+  const probe = freeUdpPort();
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const args = [
+    "--keep-in-foreground",
+    "--no-daemon",
+    `--port=${port}`,
+    "--listen-address=127.0.0.1",
+    "--bind-interfaces",
+    "--no-resolv",
+    "--no-hosts",
+    "--no-poll",
+    "--cache-size=0",
+    "--user=root",
+    "--pid-file=",
+    "--log-facility=-",
+    "--local=/in-addr.arpa/",
+    "--local=/ip6.arpa/",
+    ...(options.silentZones ?? []).map((zone) =>
+      `--server=/${zone}/127.0.0.1#${blackholePort}`
+    ),
+    ...Object.entries(options.records).map(([ip, name]) =>
+      `--ptr-record=${reverseV4(ip)},${name}`
+    ),
+  ];
+  const child = new Deno.Command(DNSMASQ, {
+    args,
+    stdout: "null",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  // Ready when it answers a query for one of its records.
+  const first = Object.keys(options.records)[0];
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await Deno.resolveDns(reverseV4(first ?? "127.0.0.1"), "PTR", {
+        nameServer: { ipAddr: "127.0.0.1", port },
+        signal: AbortSignal.timeout(200),
+      });
+      break;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) break;
+      if (Date.now() > deadline) {
+        child.kill();
+        const { stderr } = await child.output().catch(() => ({
+          stderr: new Uint8Array(),
+        }));
+        throw new Error(
+          `dnsmasq did not start: ${new TextDecoder().decode(stderr)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  // Drain silently: dnsmasq logs each query to stderr when verbose.
+  const drained = child.stderr.pipeTo(new WritableStream());
+  let stopped = false;
+  return {
+    address: `127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await drained.catch(() => {});
+      blackhole.close();
+    },
+  };
+}
