@@ -37,6 +37,15 @@ export function reverseName(ip: string): string {
   return `${[...hex].reverse().join(".")}.ip6.arpa`;
 }
 
+/** DNS presentation format to text: "\\-x.example" -> "-x.example", "\\032" -> " ". */
+export function unescapeName(name: string): string {
+  return name.replace(
+    /\\(\d{3}|.)/g,
+    (_, code: string) =>
+      code.length === 3 ? String.fromCharCode(Number(code)) : code,
+  );
+}
+
 /** Registrable domain of a host name: "mail.example.co.uk" -> "example.co.uk". */
 export function registrableDomain(hostname: string | null): string | null {
   if (!hostname) return null;
@@ -92,7 +101,8 @@ export class ReverseDns {
     }
     try {
       const names = await Deno.resolveDns(reverseName(ip), "PTR", options);
-      const name = names[0]?.replace(/\.$/, "").toLowerCase() ?? null;
+      const first = names[0]?.replace(/\.$/, "");
+      const name = first ? unescapeName(first).toLowerCase() : null;
       if (name) this.stats.answered++;
       else this.stats.notFound++;
       return name;

@@ -28,9 +28,9 @@ export interface ProcessContext {
 export const FILE_GONE =
   "The uploaded file is no longer available; upload it again";
 
-// Rows enriched together before their checkpoints are committed: enough to
-// keep reverse-DNS lookups running in parallel across rows.
-const WINDOW_ROWS = 1000;
+// Rows in flight at most: enough to keep reverse-DNS lookups running in
+// parallel across rows while earlier rows are committed.
+const WINDOW_ROWS = 2000;
 // Distinct addresses remembered per job; beyond this the cache starts over.
 const CACHE_LIMIT = 250_000;
 
@@ -69,49 +69,64 @@ export async function processJob(ctx: ProcessContext): Promise<ProcessOutcome> {
     return hit;
   };
 
-  let rowIndex = -1; // the header row is -1
-  let window: { rowIndex: number; row: string[] }[] = [];
-  const flush = async () => {
-    const enriched = window.map(({ row }) => enrich(row[job.ipColumnIndex]));
-    const values = enriched.some((e) => e instanceof Promise)
-      ? await Promise.all(enriched)
-      : enriched as Enrichment[];
-    for (let start = 0; start < window.length; start += ctx.checkpointRows) {
-      const batch: StoredResult[] = [];
-      for (
-        let i = start;
-        i < Math.min(start + ctx.checkpointRows, window.length);
-        i++
-      ) {
-        const enrichment = values[i];
+  // Rows are enriched as they are read (reverse DNS runs for many rows at
+  // once) and committed in order, a checkpoint of `checkpointRows` at a time,
+  // as soon as every row of the batch has its answer.
+  type Pending = {
+    rowIndex: number;
+    row: string[];
+    value: Enrichment | Promise<Enrichment>;
+  };
+  const queue: Pending[] = [];
+  let head = 0;
+  const commitReady = async (wait: boolean, final = false) => {
+    while (queue.length - head >= (final ? 1 : ctx.checkpointRows)) {
+      const batch = queue.slice(head, head + ctx.checkpointRows);
+      if (batch.some((p) => p.value instanceof Promise)) {
+        if (!wait) return;
+        await Promise.all(batch.map((p) => p.value));
+      }
+      const stored: StoredResult[] = batch.map((p) => {
+        const enrichment = p.value as Enrichment;
         counters.processed++;
         if (enrichment.success) counters.successful++;
         else counters.failed++;
         if (enrichment.ispFiltered) counters.filtered++;
-        batch.push({
-          rowIndex: window[i].rowIndex,
-          original: window[i].row,
-          enrichment,
-        });
-      }
-      store.commitBatch(jobId, batch, counters);
+        return { rowIndex: p.rowIndex, original: p.row, enrichment };
+      });
+      store.commitBatch(jobId, stored, counters);
+      head += batch.length;
+      ctx.onProgress(store.getJob(jobId)!);
+      if (ctx.cancelled()) return;
     }
-    window = [];
-    ctx.onProgress(store.getJob(jobId)!);
+    if (head > 4096) {
+      queue.splice(0, head);
+      head = 0;
+    }
   };
 
+  let rowIndex = -1; // the header row is -1
   for await (const row of readCsvFile(path, job.delimiter)) {
     rowIndex++;
     if (rowIndex === 0) continue; // header
     const dataIndex = rowIndex - 1;
     if (dataIndex < job.processedIPs) continue; // done before a restart
-    window.push({ rowIndex: dataIndex, row });
-    if (window.length >= WINDOW_ROWS) {
-      await flush();
+    const entry: Pending = {
+      rowIndex: dataIndex,
+      row,
+      value: enrich(row[job.ipColumnIndex]),
+    };
+    if (entry.value instanceof Promise) {
+      entry.value.then((value) => entry.value = value);
+    }
+    queue.push(entry);
+    if (queue.length - head >= ctx.checkpointRows) {
+      // Wait for answers only when too many rows are in flight.
+      await commitReady(queue.length - head >= WINDOW_ROWS);
       if (ctx.cancelled()) return "cancelled";
     }
   }
-  if (window.length > 0) await flush();
+  await commitReady(true, true);
   if (ctx.cancelled()) return "cancelled";
   if (counters.processed !== job.totalIPs) {
     store.setTotal(jobId, counters.processed);

@@ -6,6 +6,8 @@ export interface PtrServer {
   /** "127.0.0.1:PORT", the form DNS_SERVERS takes. */
   address: string;
   port: number;
+  /** How many queries dnsmasq has logged for a name so far. */
+  queriesFor(name: string): number;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
     "--user=root",
     "--pid-file=",
     "--log-facility=-",
+    "--log-queries",
     "--local=/in-addr.arpa/",
     "--local=/ip6.arpa/",
     ...(options.silentZones ?? []).map((zone) =>
@@ -96,12 +99,19 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  // Drain silently: dnsmasq logs each query to stderr when verbose.
-  const drained = child.stderr.pipeTo(new WritableStream());
+  // dnsmasq logs each query to stderr: "query[PTR] 8.8.8.8.in-addr.arpa from ..."
+  const log: string[] = [];
+  const drained = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({
+      write: (chunk) => void log.push(...chunk.split("\n")),
+    }),
+  );
   let stopped = false;
   return {
     address: `127.0.0.1:${port}`,
     port,
+    queriesFor: (name) =>
+      log.filter((line) => line.includes(`query[PTR] ${name} `)).length,
     async stop() {
       if (stopped) return;
       stopped = true;
