@@ -8,9 +8,12 @@ import { createWriteStream } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
 import type { UploadResult } from "../../shared/wire.ts";
-import { createRowParser, detectDelimiter } from "../csv/csv_rows.ts";
+import {
+  type ChunkParser,
+  createChunkParser,
+  detectDelimiter,
+} from "../csv/csv_rows.ts";
 import { ApiError, badRequest } from "../http_error.ts";
 import type { AppDeps } from "../app.ts";
 
@@ -55,6 +58,9 @@ export function uploadRoutes({ config, store }: AppDeps) {
       received = await receive(c.req.raw.body, type, path, maxBytes, config);
     } catch (error) {
       await unlink(path).catch(() => {});
+      // The rest of the body is not read: close the connection rather than
+      // leave the client sending into a stalled socket.
+      c.header("connection", "close");
       throw error;
     }
     const result: UploadResult = {
@@ -72,6 +78,13 @@ export function uploadRoutes({ config, store }: AppDeps) {
     return c.json(result, 201);
   });
   return app;
+}
+
+/** The text encoding a byte order mark announces; UTF-8 otherwise. */
+function encodingOf(start: Uint8Array): string {
+  if (start[0] === 0xff && start[1] === 0xfe) return "utf-16le";
+  if (start[0] === 0xfe && start[1] === 0xff) return "utf-16be";
+  return "utf-8";
 }
 
 function receive(
@@ -119,62 +132,70 @@ function receive(
         return;
       }
       const out = createWriteStream(path);
-      const decoder = new StringDecoder("utf8");
       let size = 0;
       let count = 0;
       let headers: string[] | null = null;
       let delimiter = ",";
-      let rows: ReturnType<typeof createRowParser> | null = null;
+      let rows: ChunkParser | null = null;
+      // Text is written as UTF-8 whatever it came in (UTF-16 is recognised
+      // by its byte order mark), so the job reads one encoding.
+      let decoder: TextDecoder | null = null;
+      const encoder = new TextEncoder();
+      const take = (parsed: string[][]) => {
+        for (const row of parsed) {
+          if (headers === null) headers = row;
+          else count++;
+        }
+      };
       // The delimiter is guessed from the first 64 KiB, then fixed, so the
       // job later reads the file exactly as it was counted here.
       let sample = "";
       const startRows = () => {
-        sample = sample.replace(/^\uFEFF/, "");
         delimiter = detectDelimiter(sample);
-        rows = createRowParser(delimiter);
-        rows.on("data", (row: string[]) => {
-          if (headers === null) headers = row;
-          else count++;
-        });
-        rows.write(sample);
+        rows = createChunkParser(delimiter);
+        take(rows.push(sample));
       };
-      file.on("data", (chunk: Uint8Array) => {
-        size += chunk.length;
-        const text = decoder.write(chunk as never);
-        if (rows) rows.write(text);
+      const write = (text: string) => {
+        if (!text) return;
+        if (!out.write(encoder.encode(text))) {
+          file.pause();
+          out.once("drain", () => file.resume());
+        }
+        if (rows) take(rows.push(text));
         else {
           sample += text;
           if (sample.length >= 65536) startRows();
         }
+      };
+      file.on("data", (chunk: Uint8Array) => {
+        size += chunk.length;
+        decoder ??= new TextDecoder(encodingOf(chunk));
+        write(decoder.decode(chunk, { stream: true }));
       });
       file.on("limit", () => fail(tooLarge(config.maxUploadMb)));
-      file.pipe(out);
+      file.on("end", () => {
+        if (settled) return;
+        write(decoder?.decode() ?? "");
+        if (!rows) startRows();
+        take(rows!.end());
+        out.end();
+      });
       out.on("error", (error) => fail(error));
       out.on("finish", () => {
         if (settled) return;
-        const rest = decoder.end();
-        if (rows) rows.write(rest);
-        else {
-          sample += rest;
-          startRows();
+        const names: string[] = headers ?? [];
+        if (names.length === 0 || names.every((h) => h.trim() === "")) {
+          fail(badRequest(NO_HEADERS));
+          return;
         }
-        rows!.on("end", () => {
-          if (settled) return;
-          const names = headers ?? [];
-          if (names.length === 0 || names.every((h) => h.trim() === "")) {
-            fail(badRequest(NO_HEADERS));
-            return;
-          }
-          settled = true;
-          resolve({
-            originalFileName,
-            size,
-            headers: names,
-            rowCount: count,
-            delimiter,
-          });
+        settled = true;
+        resolve({
+          originalFileName,
+          size,
+          headers: names,
+          rowCount: count,
+          delimiter,
         });
-        rows!.end();
       });
     });
     parser.on(
