@@ -42,6 +42,24 @@ Deno.test({
       },
     );
 
+    await t.step("stores UTF-16 text as UTF-8", async () => {
+      const text = "ip,city\n8.8.8.8,Zürich\n";
+      const utf16 = new Uint8Array(2 + text.length * 2);
+      utf16.set([0xff, 0xfe]);
+      for (let i = 0; i < text.length; i++) {
+        utf16[2 + i * 2] = text.charCodeAt(i) & 255;
+        utf16[3 + i * 2] = text.charCodeAt(i) >> 8;
+      }
+      const response = await upload(server, "utf16.csv", utf16);
+      const body = await response.json();
+      assertEquals(body.headers, ["ip", "city"]);
+      assertEquals(body.rowCount, 1);
+      assertEquals(
+        await Deno.readTextFile(join(server.dataDir, "uploads", body.fileName)),
+        text,
+      );
+    });
+
     await t.step("refuses a file that is not .csv", async () => {
       const response = await upload(server, "data.txt", "ip\n1.1.1.1\n");
       assertEquals(response.status, 400);
