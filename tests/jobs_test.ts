@@ -17,6 +17,7 @@ import {
   waitForJob,
 } from "./helpers/api.ts";
 import { startServer } from "./helpers/server.ts";
+import ExcelJS from "exceljs";
 
 const server = await startServer({
   env: { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" },
@@ -145,6 +146,43 @@ Deno.test({
         assertEquals(records[3].company, "Google LLC");
       },
     );
+
+    await t.step("Export Excel has the same rows as the CSV", async () => {
+      const response = await fetch(
+        `${server.url}/api/jobs/${job.id}/download?format=xlsx`,
+      );
+      assertEquals(response.status, 200);
+      match(
+        response.headers.get("content-disposition") ?? "",
+        /visitors-enriched\.xlsx/,
+      );
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(await response.arrayBuffer());
+      const sheet = workbook.worksheets[0];
+      const cells: string[][] = [];
+      sheet.eachRow((row) => {
+        // row.values is sparse and 1-based.
+        const values = Array.from((row.values as unknown[]).slice(1));
+        cells.push(
+          values.map((v) => v === undefined || v === null ? "" : String(v)),
+        );
+      });
+      const csv = parseCsv(await downloadText(server, job.id));
+      assertEquals(cells.length, csv.length);
+      for (let i = 0; i < csv.length; i++) {
+        const width = csv[i].length;
+        assertEquals(
+          [...cells[i], ...Array(width).fill("")].slice(0, width),
+          csv[i],
+          `row ${i}`,
+        );
+      }
+      const bad = await fetch(
+        `${server.url}/api/jobs/${job.id}/download?format=pdf`,
+      );
+      assertEquals(bad.status, 400);
+      await bad.body?.cancel();
+    });
 
     await t.step("only the chosen columns are added", async () => {
       const only = await startJob(server, uploaded, "ip_address", {

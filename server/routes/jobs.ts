@@ -19,6 +19,7 @@ import {
   parseJobId,
 } from "../http_error.ts";
 import { csvDownload } from "../jobs/download.ts";
+import { xlsxDownload } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/store.ts";
 import { toPreviewRow, toResultRow } from "./result_views.ts";
 import { readJsonBody } from "./json_body.ts";
@@ -154,8 +155,9 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
   app.get("/jobs/:id/download", (c) => {
     const job = jobOr404(c.req.param("id"));
     const format = c.req.query("format") ?? "csv";
+    if (format === "xlsx") return xlsxDownload(store, job);
     if (format !== "csv") {
-      throw badRequest(`Unknown download format "${format}": use csv`);
+      throw badRequest(`Unknown download format "${format}": use csv or xlsx`);
     }
     return csvDownload(store, job);
   });

@@ -113,8 +113,7 @@ function receive(
     } catch {
       throw badRequest("The upload is not valid multipart/form-data");
     }
-    // deno-lint-ignore no-explicit-any
-    const source = Readable.fromWeb(body as any);
+    const source = Readable.from(body);
     source.on("error", () => fail(badRequest("The upload was interrupted")));
 
     parser.on("file", (field, file, info) => {
