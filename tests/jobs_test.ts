@@ -200,6 +200,27 @@ Deno.test({
       ]);
     });
 
+    await t.step("ragged rows keep every cell", async () => {
+      const ragged = await uploadOk(
+        server,
+        "ragged.csv",
+        "ip,a\n8.8.8.8\n1.1.1.1,x,extra1,extra2\n9.9.9.9,y\n",
+      );
+      assertEquals(ragged.headers, ["ip", "a", "column_3", "column_4"]);
+      const done = await startJob(server, ragged, "ip", {
+        includeCompany: 0,
+        includeGeolocation: 0,
+      });
+      await waitForJob(server, done.id);
+      const rows = parseCsv(await downloadText(server, done.id));
+      assertEquals(rows.map((r) => r.slice(0, 4)), [
+        ["ip", "a", "column_3", "column_4"],
+        ["8.8.8.8", "", "", ""],
+        ["1.1.1.1", "x", "extra1", "extra2"],
+        ["9.9.9.9", "y", "", ""],
+      ]);
+    });
+
     await t.step("list and read jobs", async () => {
       const list = await getJson<Job[]>(server, "/api/jobs");
       assertEquals(list.status, 200);
@@ -365,7 +386,7 @@ Deno.test({
           "DELETE",
         );
         assertEquals(response.status, 200);
-        assertEquals(await response.json(), { cleared: 2 });
+        assertEquals(await response.json(), { cleared: 3 });
         assertEquals(
           (await getJson(server, `/api/jobs/${job.id}`)).status,
           404,

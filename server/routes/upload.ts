@@ -80,6 +80,16 @@ export function uploadRoutes({ config, store }: AppDeps) {
   return app;
 }
 
+/**
+ * Rows wider than the header row keep their extra cells: the header gains
+ * names for them ("column_4", ...) so the download loses nothing.
+ */
+export function withExtraColumns(headers: string[], width: number): string[] {
+  const names = [...headers];
+  for (let i = headers.length; i < width; i++) names.push(`column_${i + 1}`);
+  return names;
+}
+
 /** The text encoding a byte order mark announces; UTF-8 otherwise. */
 function encodingOf(start: Uint8Array): string {
   if (start[0] === 0xff && start[1] === 0xfe) return "utf-16le";
@@ -134,6 +144,7 @@ function receive(
       let size = 0;
       let count = 0;
       let headers: string[] | null = null;
+      let width = 0; // the widest data row
       let delimiter = ",";
       let rows: ChunkParser | null = null;
       // Text is written as UTF-8 whatever it came in (UTF-16 is recognised
@@ -143,7 +154,10 @@ function receive(
       const take = (parsed: string[][]) => {
         for (const row of parsed) {
           if (headers === null) headers = row;
-          else count++;
+          else {
+            count++;
+            if (row.length > width) width = row.length;
+          }
         }
       };
       // The delimiter is guessed from the first 64 KiB, then fixed, so the
@@ -191,7 +205,7 @@ function receive(
         resolve({
           originalFileName,
           size,
-          headers: names,
+          headers: withExtraColumns(names, width),
           rowCount: count,
           delimiter,
         });
