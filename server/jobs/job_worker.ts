@@ -1,35 +1,54 @@
-// Web Worker entry: runs one job off the HTTP thread, then closes.
+// Web Worker entry: runs jobs off the HTTP thread, one at a time. The runner
+// keeps a few of these alive, so the engine and the database connection are
+// set up once per worker, not once per job.
 /// <reference lib="deno.worker" />
 import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
 import { processJob } from "./process_job.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
-let cancelled = false;
+let setup: {
+  store: Store;
+  engine: Engine;
+  uploadsDir: string;
+  checkpointRows: number;
+} | null = null;
+let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
-  if (message.type === "cancel") {
-    cancelled = true;
-    return;
-  }
-  let store: Store | null = null;
-  try {
-    store = new Store(message.dbPath);
-    const outcome = await processJob({
-      store,
+  if (message.type === "init") {
+    setup = {
+      store: new Store(message.dbPath),
       engine: new Engine(message.engineData, message.dns),
       uploadsDir: message.uploadsDir,
-      jobId: message.jobId,
       checkpointRows: message.checkpointRows,
-      cancelled: () => cancelled,
-      onProgress: (job) => post({ type: "progress", job }),
+    };
+    return;
+  }
+  if (message.type === "cancel") {
+    if (current?.jobId === message.jobId) current.cancelled = true;
+    return;
+  }
+  const job = { jobId: message.jobId, cancelled: false };
+  current = job;
+  try {
+    if (!setup) throw new Error("worker used before init");
+    const outcome = await processJob({
+      ...setup,
+      jobId: job.jobId,
+      cancelled: () => job.cancelled,
+      onProgress: (record) => post({ type: "progress", job: record }),
     });
-    post({ type: "done", outcome });
+    post({ type: "done", jobId: job.jobId, outcome });
   } catch (error) {
-    post({ type: "error", message: (error as Error).message });
+    post({
+      type: "error",
+      jobId: job.jobId,
+      message: (error as Error).message,
+    });
   } finally {
-    store?.close();
+    current = null;
   }
 };

@@ -23,12 +23,15 @@ export interface RunnerOptions {
 interface Running {
   worker: Worker;
   done: Promise<void>;
+  finish(error?: string, crashed?: boolean): void;
 }
 
 const WORK_MESSAGE = { type: "work" } as const;
 
 export class JobRunner {
   #running = new Map<number, Running>();
+  /** Live workers with no job, kept for the next one. */
+  #idle: Worker[] = [];
   #stopped = false;
 
   constructor(readonly options: RunnerOptions) {}
@@ -43,9 +46,13 @@ export class JobRunner {
     this.pump();
   }
 
-  /** Tells the queue there is work; survives a restart of the server. */
+  /**
+   * Tells the queue there is work (the message survives a restart), and
+   * starts what it can now rather than wait for the delivery.
+   */
   async enqueue(): Promise<void> {
     await this.options.kv.enqueue(WORK_MESSAGE);
+    this.pump();
   }
 
   get runningIds(): number[] {
@@ -77,7 +84,7 @@ export class JobRunner {
       return false;
     }
     const running = this.#running.get(jobId);
-    running?.worker.postMessage({ type: "cancel" } satisfies ToWorker);
+    running?.worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
     this.#emit(jobId);
     return true;
   }
@@ -95,16 +102,20 @@ export class JobRunner {
   /** Stops all workers (shutdown); their jobs resume at the next start. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const running of this.#running.values()) {
-      running.worker.postMessage({ type: "cancel" } satisfies ToWorker);
+    for (const [jobId, running] of this.#running) {
+      running.worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
     }
-    const grace = new Promise((resolve) => setTimeout(resolve, 2000));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise((resolve) => timer = setTimeout(resolve, 2000));
     await Promise.race([
       Promise.all([...this.#running.values()].map((r) => r.done)),
       grace,
     ]);
+    clearTimeout(timer);
     for (const running of this.#running.values()) running.worker.terminate();
+    for (const worker of this.#idle) worker.terminate();
     this.#running.clear();
+    this.#idle = [];
   }
 
   #emit(jobId: number): void {
@@ -112,45 +123,15 @@ export class JobRunner {
     if (job) this.options.events.emit(job);
   }
 
-  #spawn(job: JobRecord): void {
+  #newWorker(): Worker {
     const { options } = this;
     const worker = new Worker(
       new URL("./job_worker.ts", import.meta.url).href,
-      { type: "module", name: `job-${job.id}` },
+      { type: "module", name: "job-worker" },
     );
-    let finish: () => void;
-    const done = new Promise<void>((resolve) => finish = resolve);
-    this.#running.set(job.id, { worker, done });
-    const end = (error?: string) => {
-      if (!this.#running.has(job.id)) return;
-      this.#running.delete(job.id);
-      worker.terminate();
-      if (error) {
-        options.store.setStatus(job.id, "failed", ["processing"], error);
-      }
-      this.#emit(job.id);
-      finish();
-      this.pump();
-    };
-    worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      const message = event.data;
-      if (message.type === "progress") options.events.emit(message.job);
-      else if (message.type === "done") end();
-      else if (message.type === "error") {
-        console.error(`job ${job.id} failed: ${message.message}`);
-        end(`Processing stopped: ${message.message}`);
-      }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      console.error(`job ${job.id} worker crashed: ${event.message}`);
-      end(`Processing stopped: ${event.message}`);
-    };
-    this.#emit(job.id);
     worker.postMessage(
       {
-        type: "start",
-        jobId: job.id,
+        type: "init",
         dbPath: options.dbPath,
         uploadsDir: options.uploadsDir,
         checkpointRows: options.checkpointRows,
@@ -158,5 +139,49 @@ export class JobRunner {
         dns: options.dns,
       } satisfies ToWorker,
     );
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const message = event.data;
+      if (message.type === "progress") {
+        this.options.events.emit(message.job);
+      } else if (message.type === "done") {
+        this.#running.get(message.jobId)?.finish();
+      } else if (message.type === "error") {
+        console.error(`job ${message.jobId} failed: ${message.message}`);
+        this.#running.get(message.jobId)?.finish(
+          `Processing stopped: ${message.message}`,
+        );
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      console.error(`job worker crashed: ${event.message}`);
+      this.#idle = this.#idle.filter((w) => w !== worker);
+      for (const running of this.#running.values()) {
+        if (running.worker === worker) {
+          running.finish(`Processing stopped: ${event.message}`, true);
+        }
+      }
+    };
+    return worker;
+  }
+
+  #spawn(job: JobRecord): void {
+    const { store } = this.options;
+    const worker = this.#idle.pop() ?? this.#newWorker();
+    let resolveDone: () => void;
+    const done = new Promise<void>((resolve) => resolveDone = resolve);
+    const finish = (error?: string, crashed = false) => {
+      if (this.#running.get(job.id)?.worker !== worker) return;
+      this.#running.delete(job.id);
+      if (crashed || this.#stopped) worker.terminate();
+      else this.#idle.push(worker);
+      if (error) store.setStatus(job.id, "failed", ["processing"], error);
+      this.#emit(job.id);
+      resolveDone();
+      this.pump();
+    };
+    this.#running.set(job.id, { worker, done, finish });
+    this.#emit(job.id);
+    worker.postMessage({ type: "start", jobId: job.id } satisfies ToWorker);
   }
 }

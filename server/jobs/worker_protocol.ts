@@ -1,21 +1,22 @@
-// Messages between the runner (main thread) and a job worker.
+// Messages between the runner (main thread) and a pooled job worker.
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { JobRecord } from "../storage/store.ts";
 
 export type ToWorker =
+  /** Once per worker: what every job needs, kept between jobs. */
   | {
-    type: "start";
-    jobId: number;
+    type: "init";
     dbPath: string;
     uploadsDir: string;
     checkpointRows: number;
     engineData: EngineData;
     dns: DnsSettings;
   }
-  | { type: "cancel" };
+  | { type: "start"; jobId: number }
+  | { type: "cancel"; jobId: number };
 
 export type FromWorker =
   | { type: "progress"; job: JobRecord }
-  | { type: "done"; outcome: string }
-  | { type: "error"; message: string };
+  | { type: "done"; jobId: number; outcome: string }
+  | { type: "error"; jobId: number; message: string };
