@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   parseServer,
   registrableDomain,
+  ReverseDns,
   reverseName,
   unescapeName,
 } from "./reverse_dns.ts";
@@ -34,4 +35,20 @@ Deno.test("registrable domain from the Public Suffix List", () => {
 Deno.test("presentation-format escapes are undone", () => {
   assertEquals(unescapeName("\\-cmd.example.com"), "-cmd.example.com");
   assertEquals(unescapeName("a\\032b.example"), "a b.example");
+});
+
+Deno.test("a resolver that never answers is rested after failures in a row", async () => {
+  // Nothing listens on port 9: every query times out.
+  const dns = new ReverseDns({
+    servers: ["127.0.0.1:9"],
+    timeoutMs: 50,
+    concurrency: 5,
+  });
+  const names = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => dns.lookup(`8.8.${i}.1`)),
+  );
+  assertEquals(names.every((name) => name === null), true);
+  assertEquals(dns.stats.timedOut >= 20, true, JSON.stringify(dns.stats));
+  assertEquals(dns.stats.skipped > 100, true, JSON.stringify(dns.stats));
+  assertEquals(dns.stats.queries + dns.stats.skipped, 200);
 });

@@ -16,6 +16,8 @@ export interface PtrOptions {
   records: Record<string, string>;
   /** Reverse zones that never answer, e.g. "9.9.9.in-addr.arpa". */
   silentZones?: string[];
+  /** PTR names made up for whole ranges: "81.2.0.0/16" -> 81-2-3-4.DOMAIN. */
+  synth?: { domain: string; range: string }[];
 }
 
 const DNSMASQ = ["/usr/sbin/dnsmasq", "/usr/bin/dnsmasq"].find((path) => {
@@ -64,6 +66,9 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
     "--local=/ip6.arpa/",
     ...(options.silentZones ?? []).map((zone) =>
       `--server=/${zone}/127.0.0.1#${blackholePort}`
+    ),
+    ...(options.synth ?? []).map(({ domain, range }) =>
+      `--synth-domain=${domain},${range}`
     ),
     ...Object.entries(options.records).map(([ip, name]) =>
       `--ptr-record=${reverseV4(ip)},${name}`
