@@ -4,14 +4,15 @@ import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { HTTPException } from "hono/http-exception";
 import { ZodError } from "zod";
-import type { PublicConfig } from "../shared/wire.ts";
+import { BATCH_MAX_IPS, type PublicConfig } from "../shared/wire.ts";
 import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import { ApiError } from "./http_error.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import { jobRoutes } from "./routes/jobs.ts";
-import { lookupRoutes } from "./routes/lookup.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
+import { publicApiRoutes } from "./routes/public_api.ts";
 import { uploadRoutes } from "./routes/upload.ts";
 import { webRoutes } from "./routes/web.ts";
 import { JobUpdateHub, wsRoutes } from "./routes/ws.ts";
@@ -69,14 +70,24 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   const api = new Hono();
+  // /lookup, /lookup/batch, /bigquery: CORS and rate limits of their own.
+  const publicApi = publicApiRoutes(deps);
+  api.route("/", publicApi);
   api.route("/upload", uploadRoutes(deps));
-  api.route("/lookup", lookupRoutes(deps));
   api.route("/", jobRoutes(deps));
-  api.get(
-    "/config",
-    (c) =>
-      c.json({ maxUploadMb: deps.config.maxUploadMb } satisfies PublicConfig),
-  );
+  api.get("/config", (c) => {
+    const { maxUploadMb, rateLimitPerMinute, rateLimitBurst } = deps.config;
+    const limited = rateLimitPerMinute > 0 && rateLimitBurst > 0;
+    return c.json(
+      {
+        maxUploadMb,
+        rateLimitPerMinute: limited ? rateLimitPerMinute : 0,
+        rateLimitBurst: limited ? rateLimitBurst : 0,
+        batchMaxIps: BATCH_MAX_IPS,
+      } satisfies PublicConfig,
+    );
+  });
+  api.route("/", openApiRoutes(publicApi));
   api.all(
     "*",
     (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),

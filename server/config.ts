@@ -23,6 +23,15 @@ export interface Config {
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
   webDir: string;
+  /** Public lookup routes: lookups per minute per client address (0: off). */
+  rateLimitPerMinute: number;
+  /** Public lookup routes: lookups a client may make at once (0: off). */
+  rateLimitBurst: number;
+  /**
+   * Proxies in front of the server whose X-Forwarded-For is trusted (0: none;
+   * the client is the connecting address).
+   */
+  trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }
 
@@ -45,6 +54,20 @@ function int(
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) {
     throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  }
+  return n;
+}
+
+/** TRUST_PROXY: a number of proxy hops; "true" means one, "false" none. */
+function proxyHops(raw: string | undefined): number {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "false" || value === "no") return 0;
+  if (value === "true" || value === "yes") return 1;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new Error(
+      `TRUST_PROXY must be a number of proxies, true or false, got "${raw}"`,
+    );
   }
   return n;
 }
@@ -74,6 +97,9 @@ export function loadConfig(
     jobConcurrency: int(env, "JOB_CONCURRENCY", 2, 1),
     checkpointRows: Math.min(int(env, "CHECKPOINT_ROWS", 100, 1), 100),
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,
+    rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600),
+    rateLimitBurst: int(env, "RATE_LIMIT_BURST", 60),
+    trustProxy: proxyHops(env.TRUST_PROXY),
     logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
       ? logLevel
       : "info",

@@ -43,7 +43,14 @@ const dns = {
   concurrency: config.dnsConcurrency,
 };
 const engine = new Engine(engineData, dns);
-const kv = await Deno.openKv(join(config.dataDir, "queue.kv"));
+const kvPath = join(config.dataDir, "queue.kv");
+const kv = await Deno.openKv(kvPath).catch((error) =>
+  fatal(
+    `cannot open the job queue at ${kvPath}: ${(error as Error).message}. ` +
+      "Move the file aside to start with an empty queue (jobs themselves " +
+      "are kept in the database and resume).",
+  )
+);
 const events = new JobEvents();
 const runner = new JobRunner({
   store,
@@ -69,6 +76,9 @@ const settings = {
   ASN_DB: config.asnDb.join(","),
   ISP_LIST: `${config.ispList} (${engine.classifier.consumerCount} AS numbers)`,
   JOB_CONCURRENCY: config.jobConcurrency,
+  RATE_LIMIT_PER_MINUTE: config.rateLimitPerMinute || "0 (off)",
+  RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",
+  TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
   WEB_DIR: config.webDir,
 };
 if (config.logLevel !== "warn" && config.logLevel !== "error") {

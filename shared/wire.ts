@@ -112,6 +112,44 @@ export type LookupResponse =
   })
   | { ip: string; success: false; error: string };
 
+/** Most addresses one POST /api/lookup/batch or /api/bigquery request takes. */
+export const BATCH_MAX_IPS = 1000;
+
+/** Body of POST /api/lookup/batch: the addresses, or { ips: [...] }. */
+export type BatchLookupRequest = string[] | { ips: string[] };
+
+/** Answer of POST /api/lookup/batch: one lookup answer per address, in order. */
+export type BatchLookupResponse = LookupResponse[];
+
+/** Fields of a lookup answer that BigQuery's `fields` context can select. */
+export type LookupField = keyof EnrichmentData | "ispFiltered";
+
+/**
+ * Body BigQuery sends to POST /api/bigquery (remote function protocol): one
+ * call per row, each holding the function's arguments (here: the address).
+ */
+export interface BigQueryRequest {
+  requestId?: string;
+  caller?: string;
+  sessionUser?: string;
+  /** From the function's user_defined_context; `fields` selects fields. */
+  userDefinedContext?: Record<string, string>;
+  calls: (string | null)[][];
+}
+
+/**
+ * One JSON value per call, in order: the lookup answer (only the selected
+ * fields plus success and error when `fields` is set), or null for a NULL.
+ */
+export interface BigQueryReply {
+  replies: (Record<string, unknown> | null)[];
+}
+
+/** A malformed BigQuery request: BigQuery shows the message and fails. */
+export interface BigQueryError {
+  errorMessage: string;
+}
+
 export interface MessageResponse {
   message: string;
 }
@@ -144,4 +182,10 @@ export type ServerMessage =
 /** GET /api/config: what the web app needs to know of the server's settings. */
 export interface PublicConfig {
   maxUploadMb: number;
+  /** Public lookups per minute per client address; 0 when not limited. */
+  rateLimitPerMinute: number;
+  /** Lookups a client may make at once before the per-minute rate applies. */
+  rateLimitBurst: number;
+  /** Most addresses in one batch or BigQuery request. */
+  batchMaxIps: number;
 }

@@ -1,0 +1,102 @@
+// POST /api/lookup/batch: up to 1,000 addresses in one request, answered in
+// order; an entry that is not an address fails alone. Reverse DNS runs
+// concurrently under the engine's limits, each distinct address once.
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { BATCH_MAX_IPS } from "../../shared/wire.ts";
+import type { AppDeps } from "../app.ts";
+import { ALL_OPTIONS } from "../enrichment/types.ts";
+import {
+  BatchRequest,
+  BatchResponse,
+  ErrorResponse,
+  inputOf,
+  NOT_JSON,
+  RATE_LIMIT_HEADERS,
+  sentJson,
+  toLookupResponse,
+  tooLarge,
+  tooManyRequests,
+  zodMessage,
+} from "./schemas.ts";
+
+export const batchRoute = createRoute({
+  method: "post",
+  path: "/lookup/batch",
+  tags: ["Lookup"],
+  summary: `Look up to ${BATCH_MAX_IPS} IP addresses`,
+  description: "The body is a JSON array of addresses or " +
+    '{ "ips": [...] }; the answer holds one single-lookup object per ' +
+    "address in the same order. Each address counts against the rate limit.",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: BatchRequest } },
+    },
+  },
+  responses: {
+    200: {
+      description: "One answer per address, in order",
+      headers: RATE_LIMIT_HEADERS,
+      content: { "application/json": { schema: BatchResponse } },
+    },
+    400: {
+      description: `Not JSON, not a list of strings, or over ${BATCH_MAX_IPS}`,
+      content: { "application/json": { schema: ErrorResponse } },
+    },
+    413: tooLarge(ErrorResponse),
+    429: tooManyRequests(ErrorResponse),
+  },
+});
+
+/** The addresses a batch or BigQuery body holds, before validation. */
+export function entriesOf(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === "object") {
+    const record = body as Record<string, unknown>;
+    if (Array.isArray(record.ips)) return record.ips;
+    if (Array.isArray(record.calls)) return record.calls;
+  }
+  return [];
+}
+
+/**
+ * Rate-limit cost of a batch or BigQuery request: its number of addresses.
+ * A body that will be refused (not JSON, over the limit) costs one.
+ */
+export async function batchCost(c: Context): Promise<number> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch (error) {
+    if (error instanceof SyntaxError) return 1;
+    throw error;
+  }
+  const count = entriesOf(body).length;
+  return count > BATCH_MAX_IPS ? 1 : Math.max(1, count);
+}
+
+export function batchRoutes({ engine }: Pick<AppDeps, "engine">) {
+  const app = new OpenAPIHono();
+  app.openapi(
+    batchRoute,
+    async (c) => {
+      const body = c.req.valid("json");
+      const ips = Array.isArray(body) ? body : body.ips;
+      const results = await engine.enrichMany(ips, ALL_OPTIONS);
+      c.header("Cache-Control", "no-store");
+      return c.json(results.map(toLookupResponse), 200);
+    },
+    (result, c) => {
+      if (result.success) return;
+      const body = inputOf(result);
+      const message = !sentJson(c)
+        ? NOT_JSON
+        : typeof body !== "object" || body === null
+        ? `The body must be a JSON array of IP addresses or { "ips": [...] }`
+        : zodMessage(result.error);
+      return c.json({ message }, 400);
+    },
+  );
+  return app;
+}

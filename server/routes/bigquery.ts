@@ -1,0 +1,110 @@
+// POST /api/bigquery: the BigQuery remote function protocol. BigQuery sends
+// { requestId, caller, sessionUser, userDefinedContext, calls: [[ip], ...] }
+// and expects { replies: [...] } with one JSON value per call in order, or
+// { errorMessage } with a non-200 status, which fails the query.
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { BATCH_MAX_IPS, type LookupField } from "../../shared/wire.ts";
+import type { AppDeps } from "../app.ts";
+import { ALL_OPTIONS } from "../enrichment/types.ts";
+import {
+  BigQueryError,
+  BigQueryReply,
+  BigQueryRequest,
+  inputOf,
+  NOT_JSON,
+  optionsFor,
+  RATE_LIMIT_HEADERS,
+  sentJson,
+  toLookupResponse,
+  tooLarge,
+  tooManyRequests,
+  zodMessage,
+} from "./schemas.ts";
+
+export const bigQueryRoute = createRoute({
+  method: "post",
+  path: "/bigquery",
+  tags: ["BigQuery"],
+  summary: "BigQuery remote function endpoint",
+  description: "Called by BigQuery for a function created with CREATE " +
+    "FUNCTION ... REMOTE WITH CONNECTION ... OPTIONS (endpoint = " +
+    "'https://<host>/api/bigquery'). Set max_batching_rows to at most " +
+    `${BATCH_MAX_IPS}. user_defined_context may hold "fields" ` +
+    '(e.g. [("fields", "country,company,asn")]) to return only those ' +
+    "fields. Each call counts against the rate limit; BigQuery retries 429 " +
+    "answers.",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: BigQueryRequest } },
+    },
+  },
+  responses: {
+    200: {
+      description: "One reply per call, in order",
+      headers: RATE_LIMIT_HEADERS,
+      content: { "application/json": { schema: BigQueryReply } },
+    },
+    400: {
+      description: "A malformed request; BigQuery fails the query with " +
+        "the message",
+      content: { "application/json": { schema: BigQueryError } },
+    },
+    413: tooLarge(BigQueryError),
+    429: tooManyRequests(BigQueryError),
+  },
+});
+
+/** Keeps the selected fields of an answer, plus success and error. */
+function pick(
+  answer: Record<string, unknown>,
+  fields: readonly LookupField[] | undefined,
+): Record<string, unknown> {
+  if (!fields) return answer;
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = answer[field] ?? null;
+  out.success = answer.success;
+  if (answer.success === false) out.error = answer.error;
+  return out;
+}
+
+export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
+  const app = new OpenAPIHono();
+  // BigQuery shows errorMessage; answer every failure in that shape.
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      return c.json({ errorMessage: error.message }, error.status);
+    }
+    console.error("POST /api/bigquery failed:", error);
+    return c.json({ errorMessage: "Internal error in the IP lookup" }, 500);
+  });
+  app.openapi(
+    bigQueryRoute,
+    async (c) => {
+      const { calls, userDefinedContext } = c.req.valid("json");
+      const fields = userDefinedContext?.fields;
+      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
+      const ips = calls.map((call) => call[0]);
+      const present = ips.filter((ip): ip is string => ip !== null);
+      const found = await engine.enrichMany(present, options);
+      let next = 0;
+      const replies = ips.map((ip) =>
+        ip === null ? null : pick(toLookupResponse(found[next++]), fields)
+      );
+      c.header("Cache-Control", "no-store");
+      return c.json({ replies }, 200);
+    },
+    (result, c) => {
+      if (result.success) return;
+      const body = inputOf(result);
+      const errorMessage = !sentJson(c)
+        ? NOT_JSON
+        : typeof body !== "object" || body === null || Array.isArray(body)
+        ? 'The body must be a BigQuery request: { "calls": [[ip], ...] }'
+        : zodMessage(result.error);
+      return c.json({ errorMessage }, 400);
+    },
+  );
+  return app;
+}
