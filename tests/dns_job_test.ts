@@ -11,6 +11,7 @@ import {
 } from "./helpers/api.ts";
 import { reverseV4, startPtrServer } from "./helpers/dnsmasq.ts";
 import { startServer } from "./helpers/server.ts";
+import ExcelJS from "exceljs";
 
 const dns = await startPtrServer({
   records: {
@@ -71,6 +72,24 @@ Deno.test({
       );
       assertEquals(dns.queriesFor(reverseV4("8.8.8.8")) - asked, 1);
     });
+
+    await t.step(
+      "formula-like host names are neutralised in the .xlsx too",
+      async () => {
+        const jobs = await (await fetch(`${server.url}/api/jobs`)).json();
+        const response = await fetch(
+          `${server.url}/api/jobs/${jobs[0].id}/download?format=xlsx`,
+        );
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(await response.arrayBuffer());
+        const values: string[] = [];
+        workbook.worksheets[0].eachRow((row) =>
+          values.push(...(row.values as unknown[]).map((v) => String(v ?? "")))
+        );
+        ok(values.includes("'-cmd.example.com"));
+        ok(!values.includes("-cmd.example.com"));
+      },
+    );
 
     await t.step("single lookup returns the host name", async () => {
       const { body } = await getJson<Record<string, unknown>>(
