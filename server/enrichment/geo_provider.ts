@@ -74,6 +74,22 @@ function round(value: number | undefined): number | null {
   return value === undefined ? null : Math.round(value * 1e4) / 1e4;
 }
 
+// Records decoded from the database, by their offset in it: addresses of
+// one place share a record, and decoding it was most of a lookup's time.
+// Decoded records are only read, never changed, so sharing them is safe.
+const CACHED_RECORDS = 20_000;
+
+function recordCache() {
+  const records = new Map<number, unknown>();
+  return {
+    get: (offset: number) => records.get(offset),
+    set: (offset: number, value: unknown) => {
+      if (records.size >= CACHED_RECORDS) records.clear();
+      records.set(offset, value);
+    },
+  };
+}
+
 export class GeoProvider {
   // maxmind's types admit only its own record models; GeoRecord covers ours.
   // deno-lint-ignore no-explicit-any
@@ -86,6 +102,7 @@ export class GeoProvider {
     for (const bytes of files) {
       const reader = new Reader(
         Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        { cache: recordCache() },
       );
       if (reader.metadata.ipVersion === 4) this.#v4 ??= reader;
       else {

@@ -40,10 +40,68 @@ export function stripPort(cell: string): string {
   return value;
 }
 
+// ipaddr.js's own IPv4 special ranges as numbers, in its order (the first
+// match names the range, as ipaddr.subnetMatch does).
+const V4_RANGES: { start: number; end: number; name: string }[] = Object
+  .entries(
+    (ipaddr.IPv4.prototype as unknown as {
+      SpecialRanges: Record<string, [ipaddr.IPv4, number][]>;
+    }).SpecialRanges,
+  ).flatMap(([name, subnets]) =>
+    subnets.map(([base, bits]) => {
+      const start = ipv4ToNumber(base.toString());
+      const size = 2 ** (32 - bits);
+      return {
+        start: start - (start % size),
+        end: start - (start % size) + size - 1,
+        name,
+      };
+    })
+  );
+
+// Dotted decimal without leading zeros: what ipaddr.js's
+// isValidFourPartDecimal accepts, when no part is over 255.
+const FOUR_PART_DECIMAL = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
+
+/**
+ * The common case without ipaddr.js's general parser: the address text is
+ * already canonical, and its range comes from the same table. Returns null
+ * for anything else.
+ */
+function parseFourPartDecimal(text: string): ParsedIp | null {
+  if (!FOUR_PART_DECIMAL.test(text)) return null;
+  let n = 0;
+  let part = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (part > 255) return null;
+      n = n * 256 + part;
+      part = 0;
+    } else part = part * 10 + (c - 48);
+  }
+  for (const { start, end, name } of V4_RANGES) {
+    if (n >= start && n <= end) {
+      if (PUBLIC_RANGES.has(name)) break;
+      return {
+        ok: false,
+        ip: text,
+        error: RANGE_REASONS[name] ??
+          `Reserved address (${name}), not on the public internet`,
+      };
+    }
+  }
+  return { ok: true, ip: text, version: 4 };
+}
+
 export function parseIp(cell: string): ParsedIp {
   const text = stripPort(cell ?? "");
+  const fast = parseFourPartDecimal(text);
+  if (fast) return fast;
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
+  // Text with a colon is never four-part decimal; asking ipaddr.js would
+  // cost a thrown and caught error per IPv6 address.
+  if (!text.includes(":") && ipaddr.IPv4.isValidFourPartDecimal(text)) {
     addr = ipaddr.IPv4.parse(text);
   } else if (text.includes(":") && ipaddr.IPv6.isValid(text)) {
     addr = ipaddr.IPv6.parse(text);
@@ -80,11 +138,35 @@ export function ipv4ToNumber(ip: string): number {
 
 /** IPv6 text to four unsigned 32-bit words, most significant first. */
 export function ipv6ToWords(ip: string): [number, number, number, number] {
-  const p = ipaddr.IPv6.parse(ip).parts;
+  const p = hexGroups(ip) ?? ipaddr.IPv6.parse(ip).parts;
   return [
     ((p[0] << 16) | p[1]) >>> 0,
     ((p[2] << 16) | p[3]) >>> 0,
     ((p[4] << 16) | p[5]) >>> 0,
     ((p[6] << 16) | p[7]) >>> 0,
   ];
+}
+
+/**
+ * The eight groups of IPv6 text made only of hex groups and at most one
+ * "::" (canonical text is), without ipaddr.js's general parser; null for
+ * any other form.
+ */
+function hexGroups(ip: string): number[] | null {
+  if (!/^[0-9a-fA-F:]+$/.test(ip)) return null;
+  const gap = ip.indexOf("::");
+  if (gap !== ip.lastIndexOf("::")) return null;
+  const head = gap < 0 ? ip : ip.slice(0, gap);
+  const tail = gap < 0 ? "" : ip.slice(gap + 2);
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === "" ? [] : tail.split(":");
+  const missing = 8 - front.length - back.length;
+  if (gap < 0 ? missing !== 0 : missing < 1) return null;
+  const groups = [...front, ...Array(gap < 0 ? 0 : missing).fill("0"), ...back];
+  const parts: number[] = [];
+  for (const group of groups) {
+    if (group.length === 0 || group.length > 4) return null;
+    parts.push(parseInt(group, 16));
+  }
+  return parts;
 }

@@ -1,9 +1,14 @@
 // The download of PRODUCT.md "Output columns": original columns untouched,
 // then the enrichment columns of the options chosen; consumer-ISP rows left
 // out. Streamed from the database a page at a time, so memory stays flat.
-import { formatCsvRows, neutraliseFormula } from "../csv/csv_rows.ts";
+import { csvField, formatCsvRows, neutraliseFormula } from "../csv/csv_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-import type { JobRecord, Store, StoredResult } from "../storage/store.ts";
+import type {
+  ENRICHMENT_COLUMNS,
+  JobRecord,
+  Store,
+  StoredResult,
+} from "../storage/store.ts";
 
 type Column = keyof Enrichment;
 
@@ -91,9 +96,52 @@ export function attachment(name: string): string {
   }`;
 }
 
+/**
+ * The CSV text of kept rows in [from, to): the same text as formatCsvRows
+ * over outputRow, built from the stored values without a result object
+ * per row.
+ */
+function csvPage(
+  store: Store,
+  job: JobRecord,
+  columns: Column[],
+  from: number,
+  to: number,
+): string {
+  const width = job.headers.length;
+  const rows = store.keptRowValues(
+    job.id,
+    from,
+    to,
+    columns as (typeof ENRICHMENT_COLUMNS[number])[],
+  );
+  let text = "";
+  for (const row of rows) {
+    const original = JSON.parse(row[0] as string) as string[];
+    for (let i = 0; i < width; i++) {
+      if (i > 0) text += ",";
+      text += csvField(original[i] ?? "");
+    }
+    for (let c = 1; c <= columns.length; c++) {
+      const value = row[c];
+      text += ",";
+      if (value === null || value === undefined) continue;
+      text += typeof value === "number"
+        ? csvField(value)
+        : csvField(neutraliseFormula(String(value)));
+    }
+    const error = row[columns.length + 2];
+    text += row[columns.length + 1] === 1 ? ",true," : ",false,";
+    if (error) text += csvField(neutraliseFormula(String(error)));
+    text += "\r\n";
+  }
+  return text;
+}
+
 export function csvDownload(store: Store, job: JobRecord): Response {
   const columns = outputColumns(job);
-  const pages = keptRows(store, job);
+  const end = job.processedIPs;
+  let from = 0;
   const encoder = new TextEncoder();
   let headerSent = false;
   const body = new ReadableStream<Uint8Array>({
@@ -103,14 +151,13 @@ export function csvDownload(store: Store, job: JobRecord): Response {
         controller.enqueue(encoder.encode(formatCsvRows([outputHeader(job)])));
         return;
       }
-      const next = pages.next();
-      if (next.done) {
+      if (from >= end) {
         controller.close();
         return;
       }
-      const text = formatCsvRows(
-        next.value.map((row) => outputRow(job, columns, row)),
-      );
+      const to = Math.min(from + PAGE_ROWS, end);
+      const text = csvPage(store, job, columns, from, to);
+      from = to;
       if (text) controller.enqueue(encoder.encode(text));
     },
   });

@@ -1,7 +1,7 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
 // worker; kept free of Worker APIs so it can be tested directly.
 import { join } from "node:path";
-import { readCsvFile } from "../csv/csv_rows.ts";
+import { readCsvBatches } from "../csv/csv_rows.ts";
 import { Engine } from "../enrichment/engine.ts";
 import { parseIp } from "../enrichment/ip_input.ts";
 import type { Enrichment } from "../enrichment/types.ts";
@@ -32,7 +32,7 @@ export const FILE_GONE =
 // parallel across rows while earlier rows are committed.
 const WINDOW_ROWS = 2000;
 // Distinct addresses remembered per job; beyond this the cache starts over.
-const CACHE_LIMIT = 250_000;
+const CACHE_LIMIT = 50_000;
 
 export type ProcessOutcome = "completed" | "cancelled" | "lost";
 
@@ -106,24 +106,27 @@ export async function processJob(ctx: ProcessContext): Promise<ProcessOutcome> {
   };
 
   let rowIndex = -1; // the header row is -1
-  for await (const row of readCsvFile(path, job.delimiter)) {
-    rowIndex++;
-    if (rowIndex === 0) continue; // header
-    const dataIndex = rowIndex - 1;
-    if (dataIndex < job.processedIPs) continue; // done before a restart
-    const entry: Pending = {
-      rowIndex: dataIndex,
-      row,
-      value: enrich(row[job.ipColumnIndex]),
-    };
-    if (entry.value instanceof Promise) {
-      entry.value.then((value) => entry.value = value);
-    }
-    queue.push(entry);
-    if (queue.length - head >= ctx.checkpointRows) {
-      // Wait for answers only when too many rows are in flight.
-      await commitReady(queue.length - head >= WINDOW_ROWS);
-      if (ctx.cancelled()) return "cancelled";
+  // Rows arrive a file chunk at a time: no promise per row.
+  for await (const rows of readCsvBatches(path, job.delimiter)) {
+    for (const row of rows) {
+      rowIndex++;
+      if (rowIndex === 0) continue; // header
+      const dataIndex = rowIndex - 1;
+      if (dataIndex < job.processedIPs) continue; // done before a restart
+      const entry: Pending = {
+        rowIndex: dataIndex,
+        row,
+        value: enrich(row[job.ipColumnIndex]),
+      };
+      if (entry.value instanceof Promise) {
+        entry.value.then((value) => entry.value = value);
+      }
+      queue.push(entry);
+      if (queue.length - head >= ctx.checkpointRows) {
+        // Wait for answers only when too many rows are in flight.
+        await commitReady(queue.length - head >= WINDOW_ROWS);
+        if (ctx.cancelled()) return "cancelled";
+      }
     }
   }
   await commitReady(true, true);

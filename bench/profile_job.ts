@@ -1,0 +1,65 @@
+// Runs one job's processing and download in this thread (no HTTP, no
+// worker), for profiling:
+//   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
+// then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
+import { join } from "node:path";
+import { loadConfig } from "../server/config.ts";
+import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
+import { csvDownload } from "../server/jobs/download.ts";
+import { processJob } from "../server/jobs/process_job.ts";
+import { Store } from "../server/storage/store.ts";
+import { JOB_OPTIONS } from "./baselines.ts";
+import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
+
+const OUT = new URL("./out", import.meta.url).pathname;
+const rows = Number(Deno.args[0] ?? 100_000);
+await Deno.mkdir(OUT, { recursive: true });
+const file = await generateCsv(rows, OUT);
+const dataDir = await Deno.makeTempDir({ dir: OUT, prefix: "prof-" });
+try {
+  const uploadsDir = join(dataDir, "uploads");
+  await Deno.mkdir(uploadsDir);
+  await Deno.copyFile(file.path, join(uploadsDir, "bench.csv"));
+  const store = new Store(join(dataDir, "enrichment.db"));
+  const engine = new Engine(await loadEngineData(loadConfig({})), {
+    servers: [],
+    timeoutMs: 1000,
+    concurrency: 1,
+  });
+  const job = store.createJob({
+    fileName: "bench.csv",
+    originalFileName: "bench.csv",
+    ipColumnName: IP_COLUMN,
+    ipColumnIndex: HEADER.indexOf(IP_COLUMN),
+    headers: HEADER,
+    delimiter: ",",
+    totalIPs: rows,
+    options: JOB_OPTIONS,
+  });
+  store.setStatus(job.id, "processing", ["pending"]);
+  const t0 = performance.now();
+  const outcome = await processJob({
+    store,
+    engine,
+    uploadsDir,
+    jobId: job.id,
+    checkpointRows: 100,
+    cancelled: () => false,
+    onProgress: () => {},
+  });
+  const t1 = performance.now();
+  const response = csvDownload(store, store.getJob(job.id)!);
+  let bytes = 0;
+  for await (const chunk of response.body!) bytes += chunk.length;
+  const t2 = performance.now();
+  console.log(
+    `${outcome}: process ${Math.round(t1 - t0)} ms (${
+      Math.round(rows / ((t1 - t0) / 1000))
+    } rows/s), download ${Math.round(t2 - t1)} ms (${bytes} bytes), ` +
+      (await Deno.readTextFile("/proc/self/status")).match(/VmHWM:\s+\d+ kB/)
+        ?.[0],
+  );
+  store.close();
+} finally {
+  await Deno.remove(dataDir, { recursive: true });
+}

@@ -1,0 +1,102 @@
+// The real server as its own process (deno run server/main.ts) on a free
+// loopback port with a fresh data directory, as a user would run it. Job
+// workers are threads of that process, so its /proc status covers them.
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  dataDir: string;
+  output: string[];
+  /** Current and peak resident memory of the process, in bytes. */
+  memory(): Promise<{ rss: number; peak: number }>;
+  stop(): Promise<void>;
+}
+
+export async function readMemory(
+  pid: number,
+): Promise<{ rss: number; peak: number }> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = (key: string) =>
+    Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0) *
+    1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<ServerProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "server/main.ts"],
+    cwd: ROOT,
+    env: {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output: string[] = [];
+  const { promise: listening, resolve, reject } = Promise.withResolvers<
+    string
+  >();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    let buffered = "";
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      buffered += text;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        output.push(line);
+        const match = line.match(/listening on (http:\/\/\S+)/);
+        if (match) resolve(match[1]);
+      }
+    }
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  let exited = false;
+  child.status.then((status) => {
+    exited = true;
+    reject(
+      new Error(`server exited (${status.code}):\n${output.join("\n")}`),
+    );
+  });
+  const timer = setTimeout(
+    () => reject(new Error("server did not start within 120 s")),
+    120_000,
+  );
+  let url: string;
+  try {
+    url = await listening;
+  } catch (error) {
+    if (!exited) child.kill("SIGKILL");
+    await child.status;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    url: url.replace("0.0.0.0", "127.0.0.1"),
+    pid: child.pid,
+    dataDir,
+    output,
+    memory: () => readMemory(child.pid),
+    stop: async () => {
+      if (!exited) {
+        child.kill("SIGTERM");
+        const kill = setTimeout(() => {
+          if (!exited) child.kill("SIGKILL");
+        }, 10_000);
+        await child.status;
+        clearTimeout(kill);
+      }
+      await pumps;
+    },
+  };
+}
