@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the benchmark needs beyond npm packages: dnsmasq (PTR lookups
+# on loopback) and wrk (HTTP load). wrk is optional: without it the lookup
+# rate is measured with a fetch loop.
+set -uo pipefail
+missing=()
+[ -x /usr/sbin/dnsmasq ] || command -v dnsmasq >/dev/null 2>&1 || missing+=(dnsmasq)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "bench/setup.sh: installing ${missing[*]} from Debian's packages" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+  || echo "bench/setup.sh: could not install ${missing[*]}; continuing without" >&2
+$SUDO pkill -x dnsmasq 2>/dev/null || true
+exit 0
