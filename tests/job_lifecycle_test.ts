@@ -105,6 +105,14 @@ Deno.test({
         await socket.waitFor((m) =>
           m.type === "jobUpdate" && m.data.job.processedIPs > 0
         );
+        // Progress commits every 100 rows (many a second here), but updates
+        // are sent at most once per 250 ms: count them over two seconds.
+        const from = socket.messages.length;
+        await new Promise((r) => setTimeout(r, 2000));
+        const window = socket.messages.slice(from)
+          .filter((m) => m.type === "jobUpdate");
+        ok(window.length >= 2, `${window.length} updates in 2 s`);
+        ok(window.length <= 10, `${window.length} updates in 2 s`);
         const updates = socket.messages.filter((m) => m.type === "jobUpdate");
         ok(
           updates.every((m) =>
