@@ -14,7 +14,7 @@ import { jobRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { publicApiRoutes } from "./routes/public_api.ts";
 import { uploadRoutes } from "./routes/upload.ts";
-import { webRoutes } from "./routes/web.ts";
+import { prerenderedPage, webRoutes } from "./routes/web.ts";
 import { JobUpdateHub, wsRoutes } from "./routes/ws.ts";
 import type { Store } from "./storage/store.ts";
 
@@ -92,6 +92,11 @@ export function createApp(deps: AppDeps): Hono {
     "*",
     (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),
   );
+  // /api itself is the API documentation page; everything below it is JSON.
+  app.get("/api", async (c, next) => {
+    const page = await prerenderedPage(deps.config.webDir, "api");
+    return page ? c.html(page) : await next();
+  });
   app.route("/api", api);
   app.route("/ws", wsRoutes(hub));
   app.route("/", webRoutes(deps.config.webDir));

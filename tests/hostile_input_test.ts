@@ -3,13 +3,7 @@
 // with a message (never a 500 or a stack trace), and the server keeps serving.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  getJson,
-  postJson,
-  startJob,
-  uploadOk,
-  waitForJob,
-} from "./helpers/api.ts";
+import { getJson, startJob, uploadOk, waitForJob } from "./helpers/api.ts";
 import { startServer } from "./helpers/server.ts";
 
 const server = await startServer({

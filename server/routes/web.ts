@@ -5,7 +5,8 @@ import { Hono } from "hono";
 import { serveStatic } from "hono/deno";
 import { join, normalize } from "node:path";
 
-// Routes the React app renders in the browser (SPEC.md section 2).
+// Routes the React app renders in the browser (SPEC.md section 2) that
+// have no prerendered page: they get the empty app shell.
 const CLIENT_ROUTES = [/^\/$/, /^\/history\/?$/, /^\/results\/[^/]+\/?$/];
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -19,6 +20,14 @@ async function readPage(path: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** A prerendered page at <webDir>/<name>/index.html, e.g. the API page. */
+export async function prerenderedPage(
+  webDir: string,
+  name: string,
+): Promise<string | null> {
+  return await readPage(join(webDir, name, "index.html"));
 }
 
 export function webRoutes(webDir: string) {
@@ -44,7 +53,10 @@ export function webRoutes(webDir: string) {
       : null;
     if (page) return c.html(page);
     if (CLIENT_ROUTES.some((route) => route.test(c.req.path))) {
-      return c.html(await readPage(join(webDir, "index.html")) ?? PLACEHOLDER);
+      return c.html(
+        await readPage(join(webDir, "app.html")) ??
+          await readPage(join(webDir, "index.html")) ?? PLACEHOLDER,
+      );
     }
     const notFoundPage = await readPage(join(webDir, "404.html")) ??
       await readPage(join(webDir, "index.html")) ??

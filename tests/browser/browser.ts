@@ -1,6 +1,7 @@
 // Shared pieces of the browser tests: Debian's Chromium through
 // playwright-core, screenshots under test-output/screenshots, small CSVs.
 
+import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -108,4 +109,38 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/** Uploads a CSV and starts a job through the API, as the web app would. */
+export async function createJob(
+  baseUrl: string,
+  name: string,
+  csv: string,
+  options: Record<string, number> = {},
+): Promise<{ id: number; fileName: string }> {
+  const form = new FormData();
+  form.append("file", new File([csv], name, { type: "text/csv" }));
+  const upload = await (await fetch(`${baseUrl}/api/upload`, {
+    method: "POST",
+    body: form,
+  })).json();
+  const response = await fetch(`${baseUrl}/api/enrich`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      fileName: upload.fileName,
+      originalFileName: upload.originalFileName,
+      totalIPs: 0,
+      status: "pending",
+      ipColumnName: "ip_address",
+      includeGeolocation: 1,
+      includeDomain: 0,
+      includeCompany: 1,
+      includeNetwork: 1,
+      ...options,
+    }),
+  });
+  assert.equal(response.status < 300, true, await response.clone().text());
+  const job = await response.json();
+  return { id: job.id, fileName: upload.fileName };
 }

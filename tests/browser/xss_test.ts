@@ -36,7 +36,7 @@ Deno.test(
         `8.8.8.8,"${IMG.replaceAll('"', '""')}"`,
       ].join("\n") + "\n";
       // Browsers percent-encode quotes in multipart file names: none here.
-    const fileName = "<img src=x onerror=alert('name')>.csv";
+      const fileName = "<img src=x onerror=alert('name')>.csv";
 
       await page.goto(server.url + "/");
       await page.getByRole("heading", { name: "Upload IP Addresses" })

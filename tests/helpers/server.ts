@@ -38,6 +38,10 @@ export async function startServer(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      // Tests never query DNS off this machine: unless a test brings its own
+      // server (dnsmasq on loopback), lookups go to a closed loopback port.
+      DNS_SERVERS: "127.0.0.1:9",
+      DNS_TIMEOUT_MS: "200",
       ...options.env,
     },
     stdout: "piped",

@@ -1,0 +1,340 @@
+// Pages and behaviour outside the job flow: prerendered pages without
+// JavaScript, hydration, the 404 page, the mobile menu at 375 px, keyboard
+// use, notifications (one at a time, 5 s, swipe, F8) and validation errors.
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { type RunningServer, startServer } from "../helpers/server.ts";
+import { launchBrowser, screenshot, writeCsv } from "./browser.ts";
+
+const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+
+/** Fails the test on page errors and hydration mismatches. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (/hydrat/i.test(message.text())) errors.push(message.text());
+  });
+  return errors;
+}
+
+async function noHorizontalScroll(page: Page): Promise<void> {
+  // Expressions as strings: they run in the page, not in Deno.
+  const scroll = await page.evaluate<number>(
+    "document.documentElement.scrollWidth",
+  );
+  const width = await page.evaluate<number>("innerWidth");
+  assert.ok(scroll <= width, `${page.url()}: ${scroll}px wide at ${width}px`);
+}
+
+let server: RunningServer;
+
+Deno.test("content pages read without JavaScript; 404", OPTIONS, async () => {
+  server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+
+    await page.goto(server.url + "/");
+    await page.getByRole("heading", { name: "Upload IP Addresses" }).waitFor();
+    await page.getByText("File must contain a header row").waitFor();
+
+    await page.goto(server.url + "/bulk-processing");
+    await page.getByRole("heading", { name: "Bulk Processing", level: 1 })
+      .waitFor();
+    await page.getByText("Auto-save every 100 records").waitFor();
+    await page.getByRole("button", { name: "Start Processing Now" }).waitFor();
+    await screenshot(page, "20-bulk-processing-nojs");
+
+    const missing = await page.goto(server.url + "/no/such/page");
+    assert.equal(missing?.status(), 404);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    assert.match(await page.title(), /404 Page Not Found/);
+    await context.close();
+
+    // With JavaScript: pages hydrate without mismatches.
+    const js = await browser.newPage({
+      viewport: { width: 1280, height: 900 },
+    });
+    const errors = watchErrors(js);
+    for (
+      const [path, name] of [
+        ["/bulk-processing", "22-bulk-processing"],
+        ["/pricing", "24-pricing"],
+        ["/missing", "25-not-found"],
+      ]
+    ) {
+      await js.goto(server.url + path);
+      await js.waitForLoadState("networkidle");
+      await screenshot(js, name);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+Deno.test(
+  "Home shows the upload card before any API call returns",
+  OPTIONS,
+  async () => {
+    server = await startServer();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      // Hold every API call: the page must not wait for them.
+      await page.route("**/api/**", () => {});
+      await page.goto(server.url + "/", { waitUntil: "domcontentloaded" });
+      await page.getByRole("heading", { name: "Upload IP Addresses" }).waitFor({
+        timeout: 5000,
+      });
+      await page.getByRole("button", { name: "Browse Files" }).waitFor();
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);
+
+Deno.test(
+  "mobile menu at 375 px, no horizontal scrolling",
+  OPTIONS,
+  async () => {
+    server = await startServer();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({
+        viewport: { width: 375, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      const errors = watchErrors(page);
+      for (
+        const path of ["/", "/history", "/bulk-processing", "/api", "/pricing"]
+      ) {
+        await page.goto(server.url + path);
+        await page.waitForLoadState("networkidle");
+        await noHorizontalScroll(page);
+      }
+      await page.goto(server.url + "/");
+      await screenshot(page, "30-mobile-home");
+
+      const header = page.locator("header.site-header");
+      assert.equal(
+        await header.locator(".desktop-links").isVisible(),
+        false,
+        "desktop links are hidden",
+      );
+      const menu = page.locator("summary", { hasText: "Menu" });
+      await menu.click();
+      const panel = page.getByRole("navigation", { name: "Menu" });
+      await panel.getByRole("link", { name: "Documentation" }).waitFor();
+      await panel.getByRole("link", { name: "API" }).waitFor();
+      await panel.getByRole("link", { name: "Pricing" }).waitFor();
+      await screenshot(page, "31-mobile-menu-open");
+
+      // Escape closes it; the keyboard opens it again.
+      await page.keyboard.press("Escape");
+      await panel.waitFor({ state: "hidden" });
+      await menu.focus();
+      await page.keyboard.press("Enter");
+      await panel.getByRole("link", { name: "Pricing" }).click();
+      await page.waitForURL("**/pricing");
+      await page.getByRole("heading", { name: "Pricing", level: 1 }).waitFor();
+      await panel.waitFor({ state: "hidden" });
+      await noHorizontalScroll(page);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);
+
+Deno.test("notifications: one at a time, 5 s, swipe, F8", OPTIONS, async () => {
+  server = await startServer();
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+    });
+    await page.goto(server.url + "/");
+    const input = page.locator('input[type="file"]');
+    const toasts = page.getByTestId("toast");
+
+    // Hydrated once the server's settings show.
+    await page.getByText("Maximum file size: 10MB").waitFor();
+    // F8 focuses the notification region.
+    await page.keyboard.press("F8");
+    const focused = await page.evaluate<string | null>(
+      'document.activeElement?.getAttribute("aria-label")',
+    );
+    assert.equal(focused, "Notifications");
+
+    const txt = await writeCsv("notes.txt", "hello");
+    const png = await writeCsv("picture.png", "not really");
+    await input.setInputFiles(txt);
+    await toasts.getByText("Invalid file format").waitFor();
+    await input.setInputFiles(png);
+    await page.waitForTimeout(100);
+    assert.equal(await toasts.count(), 1, "one toast at a time");
+    await screenshot(page, "32-toast");
+
+    // Gone by itself after 5 s.
+    await page.waitForTimeout(5300);
+    assert.equal(await toasts.count(), 0, "auto-dismissed after 5 s");
+
+    // Swipe right by more than 50 px dismisses.
+    await input.setInputFiles(txt);
+    const box = (await toasts.first().boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 60, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + 100, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForTimeout(100);
+    assert.equal(await toasts.count(), 0, "swiped away");
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+Deno.test(
+  "upload validation: non-CSV, too large, no header, server down",
+  OPTIONS,
+  async () => {
+    server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 800 },
+      });
+      await page.goto(server.url + "/");
+      // The texts follow the server's limit.
+      await page.getByText("Maximum file size: 1MB").waitFor();
+      await page.getByText("Recommended max size: 1MB (approx. 20,000 IPs)")
+        .waitFor();
+      const input = page.locator('input[type="file"]');
+
+      // Keyboard: Browse Files is reachable and opens the file chooser.
+      const browse = page.getByRole("button", { name: "Browse Files" });
+      await browse.focus();
+      await page.evaluate(`document.querySelector('input[type="file"]')
+        .addEventListener("click", (event) => {
+          event.preventDefault();
+          globalThis.chooserOpened = true;
+        })`);
+      await browse.press("Enter");
+      assert.equal(await page.evaluate("globalThis.chooserOpened"), true);
+      await input.setInputFiles(await writeCsv("notes.txt", "ip\n8.8.8.8\n"));
+      await page.getByText("Invalid file format").waitFor();
+      await page.getByText("Please upload a CSV file").waitFor();
+      await screenshot(page, "40-invalid-format");
+
+      // Dropped files go through the same checks.
+      const transfer = await page.evaluateHandle(`(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["ip,name"], "list.xlsx"));
+        return data;
+      })()`);
+      await page.dispatchEvent(".drop-zone", "drop", {
+        dataTransfer: transfer,
+      });
+      await page.getByText("Please upload a CSV file").waitFor();
+
+      const big = "ip_address\n" + "8.8.8.8\n".repeat(150_000); // ~1.2 MB
+      await input.setInputFiles(await writeCsv("big.csv", big));
+      await page.getByText("File too large").waitFor();
+      await page.getByText("Please upload a file smaller than 1MB").waitFor();
+      await screenshot(page, "41-too-large");
+
+      await input.setInputFiles(await writeCsv("empty.csv", "\n\n"));
+      await page.getByText("Upload failed", { exact: true }).waitFor();
+      await page.getByText(/Could not parse CSV headers/).waitFor();
+      await screenshot(page, "42-no-header");
+      await page.getByRole("heading", { name: "Upload IP Addresses" })
+        .waitFor();
+
+      // The server cannot be reached: a message a person understands.
+      await page.route(
+        "**/api/upload",
+        (route) => route.abort("connectionrefused"),
+      );
+      await input.setInputFiles(await writeCsv("ok.csv", "ip\n8.8.8.8\n"));
+      await page.getByText(/Cannot reach the server/).waitFor();
+      await page.unroute("**/api/upload");
+
+      // History while the server is down.
+      await page.route(
+        "**/api/jobs",
+        (route) => route.abort("connectionrefused"),
+      );
+      await page.goto(server.url + "/history");
+      await page.getByText(
+        /Failed to load job history: .*Cannot reach the server/,
+      )
+        .waitFor({ timeout: 20_000 });
+      await screenshot(page, "43-history-server-down");
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);
+
+Deno.test(
+  "API page: reads without JavaScript; tabs and lookup",
+  OPTIONS,
+  async () => {
+    server = await startServer();
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      const api = await page.goto(server.url + "/api");
+      assert.equal(api?.status(), 200);
+      for (
+        const heading of [
+          "Single IP Lookup",
+          "BigQuery Integration",
+          "Batch Processing",
+          "Rate Limits",
+        ]
+      ) {
+        await page.getByRole("heading", { name: heading }).waitFor();
+      }
+      await page.getByText("/api/lookup?ip=8.8.8.8").first().waitFor();
+      await screenshot(page, "21-api-nojs");
+      await context.close();
+
+      const js = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+      });
+      const errors = watchErrors(js);
+      await js.goto(server.url + "/api");
+      await js.waitForLoadState("networkidle");
+      await screenshot(js, "23-api");
+      // The tabs work from the keyboard.
+      const single = js.getByRole("tab", { name: "Single IP Lookup" });
+      await single.focus();
+      await js.keyboard.press("ArrowRight");
+      const bigquery = js.getByRole("tab", { name: "BigQuery Integration" });
+      assert.equal(await bigquery.getAttribute("aria-selected"), "true");
+      await js.getByText("CREATE FUNCTION").waitFor();
+      // The lookup form answers from this server.
+      await single.click();
+      await js.getByLabel("Try it: IP address").fill("8.8.8.8");
+      await js.getByRole("button", { name: "Look up" }).click();
+      await js.getByText('"asn": "AS15169 Google LLC"').waitFor();
+      await screenshot(js, "26-api-lookup");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);

@@ -1,0 +1,125 @@
+// Configuration step: IP column, the four data options, Back and Start.
+
+import { type FormEvent, useId, useState } from "react";
+import type { Job, UploadResult } from "../../../shared/wire.ts";
+import { messageOf, useStartEnrichment } from "../api/client.ts";
+import { defaultIpColumn } from "../lib/columns.ts";
+import { formatCount } from "../lib/format.ts";
+import { useToast } from "../lib/toast.ts";
+
+const OPTIONS = [
+  { key: "includeGeolocation", label: "Geolocation (Country, City, Region)" },
+  { key: "includeDomain", label: "Domain Name" },
+  { key: "includeCompany", label: "Company Information" },
+  { key: "includeNetwork", label: "Network Information (ASN, ISP)" },
+] as const;
+
+type OptionKey = (typeof OPTIONS)[number]["key"];
+
+interface Props {
+  upload: UploadResult;
+  onBack: () => void;
+  onStarted: (job: Job) => void;
+}
+
+export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
+  const toast = useToast();
+  const start = useStartEnrichment();
+  const columnId = useId();
+  const [column, setColumn] = useState(() => defaultIpColumn(upload.headers));
+  const [options, setOptions] = useState<Record<OptionKey, boolean>>({
+    includeGeolocation: true,
+    includeDomain: true,
+    includeCompany: true,
+    includeNetwork: true,
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!column) {
+      toast({
+        title: "Configuration error",
+        description: "Please select the column containing IP addresses",
+        variant: "destructive",
+      });
+      return;
+    }
+    start.mutate({ upload, ipColumnName: column, ...options }, {
+      onSuccess: (job) => {
+        toast({
+          title: "Processing started",
+          description: "Your file is being processed",
+        });
+        onStarted(job);
+      },
+      onError: (error) => {
+        toast({
+          title: "Failed to start processing",
+          description: messageOf(
+            error,
+            "There was an error starting the enrichment job",
+          ),
+          variant: "destructive",
+        });
+      },
+    });
+  };
+
+  return (
+    <article>
+      <header>
+        <h2>Configuration Options</h2>
+        <p className="muted">
+          {upload.originalFileName}
+          {typeof upload.rowCount === "number" &&
+            ` · ${formatCount(upload.rowCount)} rows`}
+        </p>
+      </header>
+      <form onSubmit={submit}>
+        <label htmlFor={columnId}>IP Address Column</label>
+        <select
+          id={columnId}
+          value={column}
+          onChange={(event) => setColumn(event.target.value)}
+          required
+        >
+          {upload.headers.map((header, index) => (
+            <option key={`${index}-${header}`} value={header}>
+              {header || `(column ${index + 1})`}
+            </option>
+          ))}
+        </select>
+        <fieldset>
+          <legend>Data to Include</legend>
+          {OPTIONS.map((option) => (
+            <label key={option.key}>
+              <input
+                type="checkbox"
+                name={option.key}
+                checked={options[option.key]}
+                onChange={(event) =>
+                  setOptions({
+                    ...options,
+                    [option.key]: event.target.checked,
+                  })}
+              />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+        <div className="button-row">
+          <button type="button" className="secondary" onClick={onBack}>
+            Back
+          </button>
+          <button
+            type="submit"
+            disabled={start.isPending || !column}
+            aria-busy={start.isPending || undefined}
+          >
+            {start.isPending ? "Starting..." : "Start Processing"}
+          </button>
+        </div>
+      </form>
+    </article>
+  );
+}

@@ -1,0 +1,18 @@
+// Every page: header, main content, footer.
+
+import type { ReactNode } from "react";
+import { SiteFooter } from "./SiteFooter.tsx";
+import { SiteHeader } from "./SiteHeader.tsx";
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <SiteHeader />
+      <main id="main" className="container" tabIndex={-1}>
+        {children}
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

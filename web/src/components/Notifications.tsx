@@ -1,0 +1,129 @@
+// Toast notifications: provides useToast() to the app and shows the queue in
+// a region that F8 focuses. One toast at a time; 5 s; swipe right to dismiss.
+
+import {
+  type PointerEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
+import {
+  addToast,
+  type Toast,
+  TOAST_DURATION_MS,
+  TOAST_REMOVE_DELAY_MS,
+  TOAST_SWIPE_THRESHOLD_PX,
+  ToastContext,
+  type ToastInput,
+} from "../lib/toast.ts";
+
+let nextId = 1;
+
+export function Notifications({ children }: { children: ReactNode }) {
+  const [queue, setQueue] = useState<Toast[]>([]);
+  const region = useRef<HTMLOListElement>(null);
+
+  const dismiss = useCallback((id: number) => {
+    setQueue((q) => q.map((t) => (t.id === id ? { ...t, open: false } : t)));
+    setTimeout(
+      () => setQueue((q) => q.filter((t) => t.id !== id)),
+      TOAST_REMOVE_DELAY_MS,
+    );
+  }, []);
+
+  const toast = useCallback((input: ToastInput) => {
+    setQueue((q) => addToast(q, { ...input, id: nextId++, open: true }));
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "F8") {
+        event.preventDefault();
+        region.current?.focus();
+      }
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <ToastContext.Provider value={toast}>
+      {children}
+      <section aria-label="Notifications (F8)" className="notifications">
+        <ol ref={region} tabIndex={-1} aria-label="Notifications">
+          {queue.filter((t) => t.open).map((t) => (
+            <ToastItem key={t.id} toast={t} onDismiss={dismiss} />
+          ))}
+        </ol>
+      </section>
+    </ToastContext.Provider>
+  );
+}
+
+function ToastItem(
+  { toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void },
+) {
+  const [paused, setPaused] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const start = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (paused) return;
+    const timer = setTimeout(() => onDismiss(toast.id), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [paused, toast.id, onDismiss]);
+
+  const onPointerDown = (event: PointerEvent<HTMLLIElement>) => {
+    if ((event.target as HTMLElement).closest("button")) return;
+    start.current = event.clientX;
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+  };
+  const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {
+    if (start.current !== null) {
+      setOffset(Math.max(0, event.clientX - start.current));
+    }
+  };
+  const onPointerUp = () => {
+    if (start.current === null) return;
+    start.current = null;
+    if (offset >= TOAST_SWIPE_THRESHOLD_PX) onDismiss(toast.id);
+    else setOffset(0);
+  };
+
+  const destructive = toast.variant === "destructive";
+  return (
+    <li
+      className={`toast${destructive ? " toast-destructive" : ""}`}
+      role={destructive ? "alert" : "status"}
+      aria-live={destructive ? "assertive" : "polite"}
+      aria-atomic="true"
+      data-testid="toast"
+      style={offset ? { transform: `translateX(${offset}px)` } : undefined}
+      onPointerEnter={() => setPaused(true)}
+      onPointerLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+    >
+      <div>
+        <strong className="toast-title">{toast.title}</strong>
+        {toast.description && (
+          <p className="toast-description">{toast.description}</p>
+        )}
+      </div>
+      <button
+        type="button"
+        className="toast-close"
+        aria-label="Close notification"
+        onClick={() => onDismiss(toast.id)}
+      >
+        ×
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,253 @@
+// Processing view: live badge, progress, details grid, live results, partial
+// download and cancel. Polls the job every 2 s and listens on the socket
+// until the job is final; hands a completed job on to the results view.
+
+import { useEffect, useRef, useState } from "react";
+import type { Job } from "../../../shared/wire.ts";
+import {
+  downloadUrl,
+  isFinal,
+  messageOf,
+  useCancelJob,
+  useJob,
+  useJobUpdates,
+  useLiveResults,
+  useRestartJob,
+} from "../api/client.ts";
+import {
+  estimateRemaining,
+  formatCount,
+  formatDuration,
+  percentOf,
+  secondsBetween,
+} from "../lib/format.ts";
+import { useToast } from "../lib/toast.ts";
+import { CancelJobDialog } from "./CancelJobDialog.tsx";
+import { LiveResultsList } from "./LiveResultsList.tsx";
+
+interface Props {
+  job: Job;
+  onCompleted: (job: Job) => void;
+  onProcessAnother: () => void;
+}
+
+export function ProcessingView(props: Props) {
+  const toast = useToast();
+  const { data } = useJob(props.job.id, 2000);
+  const job = data ?? props.job;
+  const final = isFinal(job.status);
+  const connected = useJobUpdates(job.id, !final);
+  const rows = useLiveResults(job.id, !final);
+  const cancel = useCancelJob();
+  const restart = useRestartJob();
+  const [confirming, setConfirming] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const lastStatus = useRef(job.status);
+  const { onCompleted } = props;
+
+  useEffect(() => {
+    if (final) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [final]);
+
+  useEffect(() => {
+    const previous = lastStatus.current;
+    lastStatus.current = job.status;
+    if (job.status === "completed") {
+      if (previous !== "completed") toast({ title: "Processing complete" });
+      onCompleted(job);
+    } else if (job.status === "failed" && previous !== "failed") {
+      toast({
+        title: "Processing failed",
+        description: job.error || "There was an error processing your file",
+        variant: "destructive",
+      });
+    }
+  }, [job, toast, onCompleted]);
+
+  const elapsed = secondsBetween(
+    job.createdAt,
+    final && job.completedAt ? job.completedAt : now,
+  );
+  const remaining = estimateRemaining(elapsed, job.processedIPs, job.totalIPs);
+  const percent = percentOf(job.processedIPs, job.totalIPs);
+
+  const doCancel = () => {
+    cancel.mutate(job.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({
+          title: "Processing canceled",
+          description: "The job has been canceled successfully.",
+        });
+      },
+      onError: () => {
+        setConfirming(false);
+        toast({
+          title: "Error",
+          description: "Failed to cancel job. Please try again.",
+          variant: "destructive",
+        });
+      },
+    });
+  };
+
+  const doRestart = () => {
+    restart.mutate(job.id, {
+      onSuccess: (answer) => {
+        lastStatus.current = "pending";
+        toast({ title: "Job Restarted", description: answer.message });
+      },
+      onError: (error) =>
+        toast({
+          title: "Error",
+          description: `Failed to restart job: ${
+            messageOf(error, "Unknown error")
+          }`,
+          variant: "destructive",
+        }),
+    });
+  };
+
+  const canDownload = job.processedIPs > 0 || job.partialSaveAvailable;
+
+  return (
+    <article aria-labelledby="processing-title">
+      <header className="title-row">
+        <h2 id="processing-title">Processing IP Addresses</h2>
+        {connected && (
+          <span className="badge badge-live" aria-live="polite">
+            <span className="live-dot" aria-hidden="true" /> Live Updates
+          </span>
+        )}
+      </header>
+
+      {job.status === "failed" && (
+        <p className="notice notice-error" role="alert">
+          Processing failed:{" "}
+          {job.error || "There was an error processing your file"}
+        </p>
+      )}
+      {job.status === "cancelled" && (
+        <p className="notice notice-warning">
+          This job was cancelled. The IP addresses processed before it stopped
+          can still be downloaded.
+        </p>
+      )}
+
+      <section aria-label="Overall progress">
+        <div className="progress-label">
+          <span>Overall Progress</span>
+          <strong>{percent}%</strong>
+        </div>
+        <progress
+          value={job.processedIPs}
+          max={Math.max(job.totalIPs, 1)}
+          aria-label="Overall progress"
+        />
+        <p>
+          Processed {formatCount(job.processedIPs)} of{" "}
+          {formatCount(job.totalIPs)} IP addresses
+        </p>
+      </section>
+
+      <dl className="details-grid">
+        <div>
+          <dt>File Name</dt>
+          <dd className="break">{job.originalFileName || job.fileName}</dd>
+        </div>
+        <div>
+          <dt>Total IPs</dt>
+          <dd>{formatCount(job.totalIPs)}</dd>
+        </div>
+        <div>
+          <dt>Successful Lookups</dt>
+          <dd className="text-success">{formatCount(job.successfulIPs)}</dd>
+        </div>
+        <div>
+          <dt>Failed Lookups</dt>
+          <dd className="text-error">{formatCount(job.failedIPs)}</dd>
+        </div>
+        <div>
+          <dt>Filtered IPs (ISPs)</dt>
+          <dd>{formatCount(job.filteredIPs)}</dd>
+        </div>
+        <div>
+          <dt>Time Elapsed</dt>
+          <dd>{formatDuration(elapsed)}</dd>
+        </div>
+        <div>
+          <dt>Est. Time Remaining</dt>
+          <dd>
+            {final
+              ? formatDuration(0)
+              : remaining === null
+              ? "Calculating..."
+              : formatDuration(remaining)}
+          </dd>
+        </div>
+      </dl>
+
+      <LiveResultsList rows={rows} />
+
+      <footer className="button-row">
+        {canDownload
+          ? (
+            <a
+              role="button"
+              className="outline"
+              href={downloadUrl(job.id)}
+              target="_blank"
+              rel="noopener"
+            >
+              Download Partial Results
+            </a>
+          )
+          : (
+            <button type="button" className="outline" disabled>
+              Download Partial Results
+            </button>
+          )}
+        {!final && (
+          <button
+            type="button"
+            className="destructive"
+            onClick={() => setConfirming(true)}
+            disabled={cancel.isPending}
+            aria-busy={cancel.isPending || undefined}
+          >
+            {cancel.isPending ? "Canceling..." : "Cancel Processing"}
+          </button>
+        )}
+        {job.status === "failed" && (
+          <button
+            type="button"
+            onClick={doRestart}
+            disabled={restart.isPending}
+            aria-busy={restart.isPending || undefined}
+          >
+            Restart
+          </button>
+        )}
+        {final && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={props.onProcessAnother}
+          >
+            Process Another File
+          </button>
+        )}
+      </footer>
+
+      {confirming && (
+        <CancelJobDialog
+          busy={cancel.isPending}
+          onConfirm={doCancel}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </article>
+  );
+}

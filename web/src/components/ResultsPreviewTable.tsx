@@ -1,0 +1,48 @@
+// The preview table of the results view; empty values show a dash.
+
+import type { PreviewRow } from "../../../shared/wire.ts";
+import { formatLocation, orDash } from "../lib/format.ts";
+
+export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
+  return (
+    <div
+      className="overflow-auto"
+      tabIndex={0}
+      role="region"
+      aria-label="Results preview"
+    >
+      <table className="striped results-table">
+        <thead>
+          <tr>
+            <th scope="col">IP Address</th>
+            <th scope="col">Domain</th>
+            <th scope="col">Company</th>
+            <th scope="col">Location</th>
+            <th scope="col">ISP</th>
+            <th scope="col">ISP Filtered</th>
+            <th scope="col">ASN</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0
+            ? (
+              <tr>
+                <td colSpan={7} className="muted">No results yet.</td>
+              </tr>
+            )
+            : rows.map((row, index) => (
+              <tr key={`${index}-${row.ip}`}>
+                <td className="ip">{orDash(row.ip)}</td>
+                <td>{orDash(row.domain)}</td>
+                <td>{orDash(row.company)}</td>
+                <td>{formatLocation(row.city, row.country)}</td>
+                <td>{orDash(row.isp)}</td>
+                <td>{row.ispFiltered ? "Yes" : "No"}</td>
+                <td>{orDash(row.asn)}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

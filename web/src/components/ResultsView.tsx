@@ -1,0 +1,209 @@
+// Results view: downloads, the completion banner, five tiles, the paginated
+// preview and Process Another File.
+
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import type { Job } from "../../../shared/wire.ts";
+import { downloadUrl, messageOf, useJobPreview } from "../api/client.ts";
+import {
+  formatCount,
+  formatDuration,
+  formatTimeOfDay,
+  secondsBetween,
+} from "../lib/format.ts";
+import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
+import { useToast } from "../lib/toast.ts";
+import { Pagination } from "./Pagination.tsx";
+import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
+
+interface Props {
+  jobId: number;
+  onProcessAnother: () => void;
+}
+
+export function ResultsView({ jobId, onProcessAnother }: Props) {
+  const toast = useToast();
+  const [page, setPage] = useState(1);
+  const preview = useJobPreview(jobId, page, PAGE_SIZE);
+
+  useEffect(() => {
+    if (preview.isError) {
+      toast({
+        title: "Error loading results",
+        description: messageOf(preview.error, "Failed to load results preview"),
+        variant: "destructive",
+      });
+    }
+  }, [preview.isError, preview.error, toast]);
+
+  if (preview.isPending) {
+    return (
+      <article aria-busy="true">
+        <h2>Loading Results...</h2>
+      </article>
+    );
+  }
+  if (preview.isError && !preview.data) {
+    return (
+      <article>
+        <h2>Results Unavailable</h2>
+        <p>Unable to load results. Please try again later.</p>
+        <button type="button" className="secondary" onClick={onProcessAnother}>
+          Process Another File
+        </button>
+      </article>
+    );
+  }
+
+  const { job, preview: rows, totalResults } = preview.data;
+  const totalPages = Math.max(1, preview.data.totalPages || 1);
+  const currentPage = preview.data.currentPage || page;
+  const range = shownRange(currentPage, PAGE_SIZE, totalResults);
+
+  return (
+    <article aria-labelledby="results-title">
+      <header className="title-row">
+        <h2 id="results-title">Enrichment Results</h2>
+        <div className="button-row">
+          <button
+            type="button"
+            onClick={() => location.assign(downloadUrl(job.id))}
+          >
+            Download CSV
+          </button>
+          <button
+            type="button"
+            className="outline"
+            onClick={() => {
+              toast({
+                title: "Export Excel",
+                description: "Your Excel download is starting.",
+              });
+              location.assign(downloadUrl(job.id, "xlsx"));
+            }}
+          >
+            Export Excel
+          </button>
+        </div>
+      </header>
+
+      <StatusBanner job={job} />
+
+      <section className="tiles" aria-label="Summary">
+        <Tile label="Total IPs" value={formatCount(job.totalIPs)} />
+        <Tile
+          label="Successful"
+          value={formatCount(job.successfulIPs)}
+          tone="success"
+        />
+        <Tile
+          label="Failed"
+          value={formatCount(job.failedIPs)}
+          tone="error"
+        />
+        <Tile
+          label="ISP Filtered"
+          value={formatCount(job.filteredIPs)}
+          note="Excluded from download"
+        />
+        <Tile
+          label="Processing Time"
+          value={formatTimeOfDay(job.completedAt)}
+          note={job.completedAt
+            ? `Finished at this time, took ${
+              formatDuration(secondsBetween(job.createdAt, job.completedAt))
+            }`
+            : undefined}
+        />
+      </section>
+
+      <h3>Results Preview</h3>
+      <ResultsPreviewTable rows={rows} />
+      <div className="pagination-row">
+        <p className="muted">
+          Showing {formatCount(range.from)} to {formatCount(range.to)} of{" "}
+          {formatCount(totalResults)} results
+        </p>
+        {totalPages > 1 && (
+          <Pagination
+            page={currentPage}
+            totalPages={totalPages}
+            onPage={(n) => setPage(clampPage(n, totalPages))}
+          />
+        )}
+      </div>
+
+      <footer className="button-row">
+        <button type="button" className="secondary" onClick={onProcessAnother}>
+          Process Another File
+        </button>
+      </footer>
+    </article>
+  );
+}
+
+function StatusBanner({ job }: { job: Job }) {
+  const filtered = job.filteredIPs > 0
+    ? `${
+      formatCount(job.filteredIPs)
+    } common ISP IP addresses have been filtered from the download file`
+    : "No common ISP IP addresses were detected";
+  if (job.status === "completed") {
+    return (
+      <div className="banner banner-success" role="status">
+        <strong>Processing complete</strong>
+        <p>
+          Successfully processed {formatCount(job.successfulIPs)} of{" "}
+          {formatCount(job.totalIPs)} IP addresses
+        </p>
+        <p>{filtered}</p>
+      </div>
+    );
+  }
+  if (job.status === "cancelled" || job.status === "failed") {
+    return (
+      <div className="banner banner-warning" role="status">
+        <strong>
+          {job.status === "cancelled"
+            ? "Processing cancelled"
+            : "Processing failed"}
+        </strong>
+        <p>
+          {formatCount(job.processedIPs)} of {formatCount(job.totalIPs)}{" "}
+          IP addresses were processed; the download holds those rows.
+          {job.error ? ` ${job.error}` : ""}
+        </p>
+        <p>{filtered}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="banner banner-info" role="status">
+      <strong>Processing in progress</strong>
+      <p>
+        {formatCount(job.processedIPs)} of {formatCount(job.totalIPs)}{" "}
+        IP addresses processed so far.{" "}
+        <Link to={`/?jobId=${job.id}`}>Continue Monitoring</Link>
+      </p>
+    </div>
+  );
+}
+
+function Tile(
+  { label, value, note, tone }: {
+    label: string;
+    value: string;
+    note?: string;
+    tone?: "success" | "error";
+  },
+) {
+  return (
+    <div className="tile">
+      <span className="tile-label">{label}</span>
+      <strong className={`tile-value${tone ? ` text-${tone}` : ""}`}>
+        {value}
+      </strong>
+      {note && <small className="muted">{note}</small>}
+    </div>
+  );
+}
