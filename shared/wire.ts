@@ -71,6 +71,22 @@ export interface EnrichmentData {
   asn: string | null;
 }
 
+/** The enrichment fields of EnrichmentData besides the address, in output order. */
+export const ENRICHMENT_FIELDS = [
+  "country",
+  "country_code",
+  "region",
+  "city",
+  "latitude",
+  "longitude",
+  "hostname",
+  "domain",
+  "company",
+  "network_type",
+  "isp",
+  "asn",
+] as const satisfies readonly (keyof EnrichmentData)[];
+
 /** One row of the live feed (GET /api/jobs/{id}/recent-results). */
 export interface ResultRow {
   id: number;

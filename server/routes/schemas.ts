@@ -7,6 +7,7 @@ import {
   BATCH_MAX_IPS,
   type BatchLookupRequest,
   type BigQueryRequest as BigQueryRequestWire,
+  ENRICHMENT_FIELDS,
   type LookupField,
   type LookupResponse,
 } from "../../shared/wire.ts";
@@ -118,18 +119,7 @@ export const ErrorResponse = z.object({
 /** Fields a BigQuery caller may select (userDefinedContext.fields). */
 export const LOOKUP_FIELDS: readonly LookupField[] = [
   "ip",
-  "country",
-  "country_code",
-  "region",
-  "city",
-  "latitude",
-  "longitude",
-  "hostname",
-  "domain",
-  "company",
-  "network_type",
-  "isp",
-  "asn",
+  ...ENRICHMENT_FIELDS,
   "ispFiltered",
 ];
 
