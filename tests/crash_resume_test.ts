@@ -9,6 +9,7 @@ import {
   startJob,
   uploadOk,
   waitForJob,
+  waitForRows,
 } from "./helpers/api.ts";
 import { startPtrServer } from "./helpers/dnsmasq.ts";
 import { type RunningServer, startServer } from "./helpers/server.ts";
@@ -72,15 +73,7 @@ Deno.test({
         await uploadOk(crashing, "log.csv", csv),
       );
 
-      const before = await waitForJob(
-        crashing,
-        job.id,
-        (j) =>
-          j.processedIPs >= 2000 ||
-          j.status !== "processing" && j.status !== "pending",
-        120_000,
-        10,
-      );
+      const before = await waitForRows(crashing, job.id, 2000);
       await crashing.kill();
       assertEquals(
         before.status,

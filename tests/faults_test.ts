@@ -11,8 +11,9 @@ import {
   startJob,
   uploadOk,
   waitForJob,
+  waitForRows,
 } from "./helpers/api.ts";
-import { startPtrServer } from "./helpers/dnsmasq.ts";
+import { startSynthPtrServer } from "./helpers/dnsmasq.ts";
 import { startServer } from "./helpers/server.ts";
 
 const QUIET = { sanitizeResources: false, sanitizeOps: false };
@@ -40,10 +41,7 @@ Deno.test({
   name:
     "five SIGKILLs during a 100,000-row job: the download is byte-identical",
   async fn() {
-    const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
-      synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
-    });
+    const dns = await startSynthPtrServer();
     const env = {
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: "10000",
@@ -117,10 +115,7 @@ Deno.test({
   name:
     "the DNS server dies mid-job: the job completes, later rows have no host name",
   async fn() {
-    const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
-      synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
-    });
+    const dns = await startSynthPtrServer();
     const server = await startServer({
       env: {
         DNS_SERVERS: dns.address,
@@ -139,15 +134,7 @@ Deno.test({
         "ip",
         { includeDomain: 1 },
       );
-      const atKill = await waitForJob(
-        server,
-        job.id,
-        (j) =>
-          j.processedIPs >= 2000 ||
-          j.status !== "processing" && j.status !== "pending",
-        120_000,
-        10,
-      );
+      const atKill = await waitForRows(server, job.id, 2000);
       await dns.stop();
       assertEquals(atKill.status, "processing", "killed in the middle");
       const done = await waitForJob(server, job.id, undefined, 120_000);
@@ -184,10 +171,7 @@ Deno.test({
   name:
     "five jobs and 50 polling clients: all complete under the concurrency limit",
   async fn() {
-    const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
-      synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
-    });
+    const dns = await startSynthPtrServer();
     const server = await startServer({
       env: {
         DNS_SERVERS: dns.address,

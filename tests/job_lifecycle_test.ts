@@ -13,13 +13,10 @@ import {
   uploadOk,
   waitForJob,
 } from "./helpers/api.ts";
-import { startPtrServer } from "./helpers/dnsmasq.ts";
+import { startSynthPtrServer } from "./helpers/dnsmasq.ts";
 import { startServer } from "./helpers/server.ts";
 
-const dns = await startPtrServer({
-  records: { "8.8.8.8": "dns.google" },
-  synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
-});
+const dns = await startSynthPtrServer();
 const server = await startServer({
   env: {
     DNS_SERVERS: dns.address,

@@ -136,3 +136,21 @@ export function csvRecords(text: string): Record<string, string>[] {
     Object.fromEntries(header.map((name, i) => [name, row[i]]))
   );
 }
+
+/** Polls until a job has processed `rows` rows or has ended. */
+export function waitForRows(
+  server: Pick<RunningServer, "url">,
+  id: number,
+  rows: number,
+  timeoutMs = 120_000,
+): Promise<Job> {
+  return waitForJob(
+    server,
+    id,
+    (j) =>
+      j.processedIPs >= rows ||
+      j.status !== "processing" && j.status !== "pending",
+    timeoutMs,
+    10,
+  );
+}
