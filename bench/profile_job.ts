@@ -1,18 +1,22 @@
-// Runs one job's processing and download in this thread (no HTTP, no
+// Runs one job's processing and download in this thread (no HTTP, no job
 // worker), for profiling:
 //   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
 // then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
+// With --threaded, checkpoints are committed on a writer thread as in the
+// server (the profile then shows the job worker's side only).
 import { join } from "node:path";
 import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { csvDownload } from "../server/jobs/download.ts";
 import { processJob } from "../server/jobs/process_job.ts";
+import { ThreadedWriter } from "../server/jobs/result_writer.ts";
 import { Store } from "../server/storage/store.ts";
 import { JOB_OPTIONS } from "./baselines.ts";
 import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
 
 const OUT = new URL("./out", import.meta.url).pathname;
-const rows = Number(Deno.args[0] ?? 100_000);
+const threaded = Deno.args.includes("--threaded");
+const rows = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 100_000);
 await Deno.mkdir(OUT, { recursive: true });
 const file = await generateCsv(rows, OUT);
 const dataDir = await Deno.makeTempDir({ dir: OUT, prefix: "prof-" });
@@ -37,8 +41,11 @@ try {
     options: JOB_OPTIONS,
   });
   store.setStatus(job.id, "processing", ["pending"]);
+  const dbPath = join(dataDir, "enrichment.db");
+  const writer = threaded ? ThreadedWriter.spawn(dbPath) : undefined;
   const t0 = performance.now();
   const outcome = await processJob({
+    writer,
     store,
     engine,
     uploadsDir,
@@ -48,6 +55,7 @@ try {
     onProgress: () => {},
   });
   const t1 = performance.now();
+  writer?.close();
   const response = csvDownload(store, store.getJob(job.id)!);
   let bytes = 0;
   for await (const chunk of response.body!) bytes += chunk.length;

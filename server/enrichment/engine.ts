@@ -1,9 +1,15 @@
 // The enrichment engine: one entry point for the job runner, the lookup API
 // and the benchmark. Free of HTTP and storage.
-import { AsnTable, type AsnTableData, loadAsnTable } from "./asn_table.ts";
-import { GeoProvider } from "./geo_provider.ts";
+import {
+  type AsnInfo,
+  AsnTable,
+  type AsnTableData,
+  loadAsnTable,
+} from "./asn_table.ts";
+import { GeoProvider, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import {
+  type Classification,
   type ClassifierData,
   IspClassifier,
   loadClassifierData,
@@ -18,9 +24,10 @@ import {
   emptyEnrichment,
   type Enrichment,
   type EnrichOptions,
+  NO_DATA,
 } from "./types.ts";
 
-export const NO_DATA = "No data found for this address";
+export { NO_DATA };
 
 /** Everything the engine reads, in shared memory: cheap to send to workers. */
 export interface EngineData {
@@ -60,41 +67,119 @@ export async function loadEngineData(
   return { geo, asn, classifier };
 }
 
+/** An organisation as the enrichment shows it, built once per organisation. */
+export interface Network {
+  org: string;
+  /** "AS15169 Google LLC". */
+  asnText: string;
+  kind: Classification | null;
+}
+
+/** An address's place and organisation (see Engine.locate). */
+export interface Located {
+  place: Place | null;
+  network: Network | null;
+}
+
 export class Engine {
   readonly geo: GeoProvider;
   readonly asn: AsnTable;
   readonly classifier: IspClassifier;
   readonly dns: ReverseDns;
+  /** By ASN table index; classifying ran name rules per lookup before. */
+  #networks: (Network | undefined)[];
+  #mmdbNetworks = new Map<string, Network>();
 
   constructor(data: EngineData, dns: DnsSettings) {
     this.geo = new GeoProvider(data.geo);
     this.asn = new AsnTable(data.asn);
     this.classifier = new IspClassifier(data.classifier);
     this.dns = new ReverseDns(dns);
+    this.#networks = new Array(this.asn.orgCount);
   }
 
-  /** Every field but the host name: synchronous, no I/O. */
-  enrichParsed(parsed: ParsedIp, options: EnrichOptions): Enrichment {
-    const result = emptyEnrichment(parsed.ip);
-    if (!parsed.ok) {
-      result.error = parsed.error;
-      return result;
+  #network(info: AsnInfo): Network {
+    return {
+      org: info.org,
+      asnText: `AS${info.asn}${info.org ? ` ${info.org}` : ""}`,
+      kind: this.classifier.classify(info.asn, info.org),
+    };
+  }
+
+  /** The organisation of an address, or null when no source knows it. */
+  #networkOf(ip: string, version: 4 | 6): Network | null {
+    const index = this.asn.lookupIndex(ip, version);
+    if (index >= 0) {
+      return this.#networks[index] ??= this.#network(this.asn.info(index));
     }
+    const info = this.asn.lookupMmdb(ip, version);
+    if (!info) return null;
+    // ASN MMDB answers: one object per organisation too, within a bound.
+    const key = `${info.asn}\t${info.org}`;
+    let network = this.#mmdbNetworks.get(key);
+    if (!network) {
+      if (this.#mmdbNetworks.size >= 50_000) this.#mmdbNetworks.clear();
+      network = this.#network(info);
+      this.#mmdbNetworks.set(key, network);
+    }
+    return network;
+  }
+
+  /**
+   * What an address's enrichment is made of, before the host name: its
+   * place and its organisation (objects shared by every address that has
+   * them). `compose` turns them into the enrichment.
+   */
+  locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
+    return {
+      place: options.geolocation ? this.geo.place(ip, version) : null,
+      network: this.#networkOf(ip, version),
+    };
+  }
+
+  /** The enrichment of a public address from what `locate` found. */
+  static compose(
+    ip: string,
+    { place, network }: Located,
+    options: EnrichOptions,
+  ): Enrichment {
+    const result = emptyEnrichment(ip);
     result.success = true;
-    if (options.geolocation) this.geo.fill(result, parsed.version);
-    const info = this.asn.lookup(parsed.ip, parsed.version);
-    const kind = this.classifier.classify(info?.asn ?? null, info?.org ?? null);
+    if (place) {
+      result.country_code = place.country_code;
+      result.country = place.country;
+      result.region = place.region;
+      result.city = place.city;
+      result.latitude = place.latitude;
+      result.longitude = place.longitude;
+    }
+    // With no organisation known, classify(null, null) is null.
+    const kind = network ? network.kind : null;
     // Filtering applies whatever the options: it is the product's promise.
     result.ispFiltered = kind?.consumer ?? false;
     if (options.company && kind) {
       result.network_type = kind.networkType;
-      result.company = kind.consumer ? null : info?.org || null;
+      result.company = kind.consumer ? null : network!.org || null;
     }
-    if (options.network && info) {
-      result.isp = info.org || null;
-      result.asn = `AS${info.asn}${info.org ? ` ${info.org}` : ""}`;
+    if (options.network && network) {
+      result.isp = network.org || null;
+      result.asn = network.asnText;
     }
     return result;
+  }
+
+  /** Every field but the host name: synchronous, no I/O. */
+  enrichParsed(parsed: ParsedIp, options: EnrichOptions): Enrichment {
+    if (!parsed.ok) {
+      const result = emptyEnrichment(parsed.ip);
+      result.error = parsed.error;
+      return result;
+    }
+    return Engine.compose(
+      parsed.ip,
+      this.locate(parsed.ip, parsed.version, options),
+      options,
+    );
   }
 
   /** Adds host name and domain (reverse DNS) to a result of enrichParsed. */

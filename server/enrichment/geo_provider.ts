@@ -2,6 +2,7 @@
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
 import { Buffer } from "node:buffer";
 import { Reader } from "maxmind";
+import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
 
 export interface GeoFields {
@@ -90,41 +91,166 @@ function recordCache() {
   };
 }
 
+// Places by data pointer: a few flat fields each, so more of them than of
+// decoded records.
+const CACHED_PLACES = 32_768;
+
+/** A place as the enrichment shows it: GeoFields and the country's name. */
+export interface Place extends GeoFields {
+  country: string | null;
+  /** Tells places apart: the same key, the same place (its data record). */
+  key: number;
+}
+
+// mmdb-lib's Reader has what we need, typed private.
+interface ReaderInternals {
+  metadata: {
+    nodeCount: number;
+    recordSize: number;
+    nodeByteSize: number;
+    searchTreeSize: number;
+    ipVersion: number;
+  };
+  ipv4StartNodeNumber: number;
+  resolveDataPointer(pointer: number): unknown;
+}
+
+/**
+ * One MMDB file's search tree, walked from an address's bits straight off
+ * the bytes (mmdb-lib parses the address text and reads each node through
+ * Buffer methods: most of a lookup's time). The place of each data record
+ * is built once and kept by its pointer.
+ */
+class Tree {
+  readonly ipVersion: number;
+  #bytes: Uint8Array;
+  #nodeCount: number;
+  #nodeBytes: number;
+  #recordSize: number;
+  #ipv4Start: number;
+  #reader: ReaderInternals;
+  #places = new Map<number, Place | null>();
+
+  /** `index` of `count` files: keys of places differ between files. */
+  constructor(
+    bytes: Uint8Array,
+    readonly index: number,
+    readonly count: number,
+  ) {
+    // deno-lint-ignore no-explicit-any
+    const reader = new Reader<any>(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      { cache: recordCache() },
+    ) as unknown as ReaderInternals;
+    const { metadata } = reader;
+    if (![24, 28, 32].includes(metadata.recordSize)) {
+      throw new Error(`unsupported MMDB record size ${metadata.recordSize}`);
+    }
+    this.ipVersion = metadata.ipVersion;
+    this.#bytes = bytes;
+    this.#reader = reader;
+    this.#nodeCount = metadata.nodeCount;
+    this.#nodeBytes = metadata.nodeByteSize;
+    this.#recordSize = metadata.recordSize;
+    this.#ipv4Start = reader.ipv4StartNodeNumber;
+  }
+
+  #child(node: number, right: boolean): number {
+    const b = this.#bytes;
+    const o = node * this.#nodeBytes;
+    switch (this.#recordSize) {
+      case 24:
+        return right
+          ? (b[o + 3] << 16) | (b[o + 4] << 8) | b[o + 5]
+          : (b[o] << 16) | (b[o + 1] << 8) | b[o + 2];
+      case 28:
+        return right
+          ? ((b[o + 3] & 0x0f) << 24) | (b[o + 4] << 16) | (b[o + 5] << 8) |
+            b[o + 6]
+          : ((b[o + 3] & 0xf0) << 20) | (b[o] << 16) | (b[o + 1] << 8) |
+            b[o + 2];
+      default:
+        return (right
+          ? (b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]
+          : (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>>
+          0;
+    }
+  }
+
+  /** The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6). */
+  lookup(words: ArrayLike<number>): Place | null {
+    const nodeCount = this.#nodeCount;
+    let node = words.length === 1 ? this.#ipv4Start : 0;
+    for (let w = 0; w < words.length && node < nodeCount; w++) {
+      const word = words[w];
+      for (let bit = 31; bit >= 0 && node < nodeCount; bit--) {
+        node = this.#child(node, ((word >>> bit) & 1) === 1);
+      }
+    }
+    if (node <= nodeCount) return null;
+    let place = this.#places.get(node);
+    if (place === undefined) {
+      const record = this.#reader.resolveDataPointer(node) as
+        | GeoRecord
+        | null
+        | undefined;
+      place = record
+        ? toPlace(toGeo(record), node * this.count + this.index)
+        : null;
+      if (this.#places.size >= CACHED_PLACES) this.#places.clear();
+      this.#places.set(node, place);
+    }
+    return place;
+  }
+}
+
+function toPlace(geo: GeoFields, key: number): Place {
+  return { ...geo, country: countryName(geo.country_code), key };
+}
+
+const v4Word = [0];
+
 export class GeoProvider {
-  // maxmind's types admit only its own record models; GeoRecord covers ours.
-  // deno-lint-ignore no-explicit-any
-  #v4: Reader<any> | null = null;
-  // deno-lint-ignore no-explicit-any
-  #v6: Reader<any> | null = null;
+  #v4: Tree | null = null;
+  #v6: Tree | null = null;
 
   /** `files` are MMDB contents, typically in shared memory. */
   constructor(files: Uint8Array[]) {
-    for (const bytes of files) {
-      const reader = new Reader(
-        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-        { cache: recordCache() },
-      );
-      if (reader.metadata.ipVersion === 4) this.#v4 ??= reader;
+    for (const [index, bytes] of files.entries()) {
+      const tree = new Tree(bytes, index, files.length);
+      if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {
-        this.#v6 ??= reader;
+        this.#v6 ??= tree;
       }
     }
   }
 
+  /** The place of a public address (canonical text, as parseIp gives it). */
+  place(ip: string, version: 4 | 6): Place | null {
+    if (version === 4) {
+      const tree = this.#v4 ?? this.#v6;
+      if (!tree) return null;
+      v4Word[0] = ipv4ToNumber(ip);
+      return tree.lookup(v4Word);
+    }
+    return this.#v6?.lookup(ipv6ToWords(ip)) ?? null;
+  }
+
   lookup(ip: string, version: 4 | 6): GeoFields | null {
-    const reader = version === 4 ? (this.#v4 ?? this.#v6) : this.#v6;
-    const record = reader?.get(ip) as GeoRecord | null | undefined;
-    return record ? toGeo(record) : null;
+    const place = this.place(ip, version);
+    if (!place) return null;
+    const { country: _, key: _key, ...geo } = place;
+    return geo;
   }
 
   fill(target: Enrichment, version: 4 | 6): void {
-    const geo = this.lookup(target.ip, version);
-    if (!geo) return;
-    target.country_code = geo.country_code;
-    target.country = countryName(geo.country_code);
-    target.region = geo.region;
-    target.city = geo.city;
-    target.latitude = geo.latitude;
-    target.longitude = geo.longitude;
+    const place = this.place(target.ip, version);
+    if (!place) return;
+    target.country_code = place.country_code;
+    target.country = place.country;
+    target.region = place.region;
+    target.city = place.city;
+    target.latitude = place.latitude;
+    target.longitude = place.longitude;
   }
 }

@@ -18,6 +18,9 @@ export interface EnrichOptions {
   network: boolean;
 }
 
+/** The error of a valid address for which no requested field had a value. */
+export const NO_DATA = "No data found for this address";
+
 export const ALL_OPTIONS: EnrichOptions = {
   geolocation: true,
   domain: true,

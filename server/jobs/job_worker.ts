@@ -5,6 +5,7 @@
 import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
 import { processJob } from "./process_job.ts";
+import { ThreadedWriter } from "./result_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 let setup: {
@@ -13,6 +14,9 @@ let setup: {
   uploadsDir: string;
   checkpointRows: number;
 } | null = null;
+// Checkpoints are committed on a thread of their own (result_writer.ts),
+// started by the runner beside this worker and kept between jobs.
+let writer: ThreadedWriter | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
@@ -25,6 +29,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       uploadsDir: message.uploadsDir,
       checkpointRows: message.checkpointRows,
     };
+    writer = new ThreadedWriter(message.writerPort);
     return;
   }
   if (message.type === "cancel") {
@@ -34,9 +39,11 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const job = { jobId: message.jobId, cancelled: false };
   current = job;
   try {
-    if (!setup) throw new Error("worker used before init");
+    if (!setup || !writer) throw new Error("worker used before init");
+    if (writer.failed) writer.reset();
     const outcome = await processJob({
       ...setup,
+      writer,
       jobId: job.jobId,
       cancelled: () => job.cancelled,
       onProgress: (record) => post({ type: "progress", job: record }),

@@ -6,6 +6,7 @@ import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { JobEvents } from "./job_events.ts";
+import { startWriterThread } from "./result_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 export interface RunnerOptions {
@@ -32,6 +33,8 @@ export class JobRunner {
   #running = new Map<number, Running>();
   /** Live workers with no job, kept for the next one. */
   #idle: Worker[] = [];
+  /** Each job worker's result writer thread. */
+  #writers = new Map<Worker, Worker>();
   #stopped = false;
 
   constructor(readonly options: RunnerOptions) {}
@@ -112,10 +115,19 @@ export class JobRunner {
       grace,
     ]);
     clearTimeout(timer);
-    for (const running of this.#running.values()) running.worker.terminate();
-    for (const worker of this.#idle) worker.terminate();
+    for (const running of this.#running.values()) {
+      this.#terminate(running.worker);
+    }
+    for (const worker of this.#idle) this.#terminate(worker);
     this.#running.clear();
     this.#idle = [];
+  }
+
+  /** Ends a job worker and its writer thread. */
+  #terminate(worker: Worker): void {
+    worker.terminate();
+    this.#writers.get(worker)?.terminate();
+    this.#writers.delete(worker);
   }
 
   #emit(jobId: number): void {
@@ -129,6 +141,21 @@ export class JobRunner {
       new URL("./job_worker.ts", import.meta.url).href,
       { type: "module", name: "job-worker" },
     );
+    // Its checkpoints are committed on a thread of their own, started here:
+    // a worker started from inside a worker took a second to start.
+    const channel = new MessageChannel();
+    const writer = startWriterThread(options.dbPath, channel.port1);
+    this.#writers.set(worker, writer);
+    writer.onerror = (event) => {
+      event.preventDefault();
+      console.error(`result writer crashed: ${event.message}`);
+      worker.dispatchEvent(
+        new ErrorEvent("error", {
+          message: `result writer stopped: ${event.message}`,
+          cancelable: true,
+        }),
+      );
+    };
     worker.postMessage(
       {
         type: "init",
@@ -137,7 +164,9 @@ export class JobRunner {
         checkpointRows: options.checkpointRows,
         engineData: options.engineData,
         dns: options.dns,
+        writerPort: channel.port2,
       } satisfies ToWorker,
+      [channel.port2],
     );
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
@@ -146,10 +175,14 @@ export class JobRunner {
       } else if (message.type === "done") {
         this.#running.get(message.jobId)?.finish();
       } else if (message.type === "error") {
+        const running = this.#running.get(message.jobId);
+        // A job cancelled meanwhile ends with its next commit refused.
+        if (this.options.store.getJob(message.jobId)?.status !== "processing") {
+          running?.finish();
+          return;
+        }
         console.error(`job ${message.jobId} failed: ${message.message}`);
-        this.#running.get(message.jobId)?.finish(
-          `Processing stopped: ${message.message}`,
-        );
+        running?.finish(`Processing stopped: ${message.message}`);
       }
     };
     worker.onerror = (event) => {
@@ -161,6 +194,7 @@ export class JobRunner {
           running.finish(`Processing stopped: ${event.message}`, true);
         }
       }
+      this.#terminate(worker);
     };
     return worker;
   }
@@ -173,7 +207,7 @@ export class JobRunner {
     const finish = (error?: string, crashed = false) => {
       if (this.#running.get(job.id)?.worker !== worker) return;
       this.#running.delete(job.id);
-      if (crashed || this.#stopped) worker.terminate();
+      if (crashed || this.#stopped) this.#terminate(worker);
       else this.#idle.push(worker);
       if (error) store.setStatus(job.id, "failed", ["processing"], error);
       this.#emit(job.id);

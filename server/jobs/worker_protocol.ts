@@ -12,6 +12,8 @@ export type ToWorker =
     checkpointRows: number;
     engineData: EngineData;
     dns: DnsSettings;
+    /** The port of this worker's result writer thread. */
+    writerPort: MessagePort;
   }
   | { type: "start"; jobId: number }
   | { type: "cancel"; jobId: number };
