@@ -53,7 +53,7 @@ Deno.test({
         ],
         [
           {
-            fileName: uploaded.fileName.replace(/^./, "0").replace(/^0/, "f"),
+            fileName: `${crypto.randomUUID()}.csv`,
             ipColumnName: "ip_address",
           },
           404,

@@ -269,7 +269,8 @@ export class Store {
   commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
-        filtered_ips = ?, updated_at = ? WHERE id = ? AND processed_ips = ?`,
+        filtered_ips = ?, updated_at = ?
+        WHERE id = ? AND processed_ips = ? AND status = 'processing'`,
     );
     this.transaction(() => {
       const before = counters.processed - results.length;
@@ -283,7 +284,13 @@ export class Store {
         before,
       );
       // Another writer moved the checkpoint: this batch is not ours to add.
-      if (Number(changes) !== 1) throw new CheckpointMoved(jobId);
+      if (Number(changes) !== 1) {
+        // A cancelled job keeps exactly the rows it had when it was
+        // cancelled: later batches are refused, so its counts stay put.
+        const status = this.getJob(jobId)?.status;
+        if (status !== "processing") throw new JobStopped(jobId, status);
+        throw new CheckpointMoved(jobId);
+      }
       // One multi-row INSERT per batch: a statement run per row cost more in
       // calls into SQLite than storing the rows.
       for (let from = 0; from < results.length; from += INSERT_ROWS) {
@@ -383,6 +390,12 @@ export class Store {
         AND row_index < ? ${onlyKept ? "AND isp_filtered = 0" : ""}
         ORDER BY row_index`,
     ).all(jobId, from, to) as Row[]).map(toResult);
+  }
+}
+
+export class JobStopped extends Error {
+  constructor(jobId: number, status: string | undefined) {
+    super(`job ${jobId} is ${status ?? "gone"}: no more rows are committed`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { emptyEnrichment } from "../enrichment/types.ts";
-import { CheckpointMoved, DatabaseError, Store } from "./store.ts";
+import { CheckpointMoved, DatabaseError, JobStopped, Store } from "./store.ts";
 
 async function withStore(
   fn: (store: Store, dir: string) => void | Promise<void>,
@@ -45,6 +45,7 @@ Deno.test("status moves only from the expected states", () =>
 Deno.test("a batch commits with its counters, once", () =>
   withStore((store) => {
     const job = store.createJob(newJob);
+    store.setStatus(job.id, "processing", ["pending"]);
     const row = (i: number) => ({
       rowIndex: i,
       original: [`1.1.1.${i}`],
@@ -60,6 +61,30 @@ Deno.test("a batch commits with its counters, once", () =>
     );
     assertEquals(store.resultsBetween(job.id, 0, 10).length, 2);
     assertEquals(store.getJob(job.id)!.partialSaveAvailable, true);
+  }));
+
+Deno.test("a cancelled job takes no more rows", () =>
+  withStore((store) => {
+    const job = store.createJob(newJob);
+    store.setStatus(job.id, "processing", ["pending"]);
+    const result = {
+      rowIndex: 0,
+      original: ["1.1.1.1"],
+      enrichment: { ...emptyEnrichment("1.1.1.1"), success: true },
+    };
+    store.setStatus(job.id, "cancelled", ["processing"]);
+    throws(
+      () =>
+        store.commitBatch(job.id, [result], {
+          processed: 1,
+          successful: 1,
+          failed: 0,
+          filtered: 0,
+        }),
+      JobStopped,
+    );
+    assertEquals(store.getJob(job.id)!.processedIPs, 0);
+    assertEquals(store.resultsBetween(job.id, 0, 10).length, 0);
   }));
 
 Deno.test("a corrupt database file is refused with a clear message", async () => {
