@@ -2,7 +2,11 @@
 // the same methods. The HTTP side and each job worker open their own Store
 // on the same file (WAL mode: one writer, many readers).
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Job, JobStatus } from "../../shared/wire.ts";
+import {
+  ENRICHMENT_FIELDS,
+  type Job,
+  type JobStatus,
+} from "../../shared/wire.ts";
 import type { Enrichment, EnrichOptions } from "../enrichment/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
@@ -49,20 +53,8 @@ export interface Counters {
   filtered: number;
 }
 
-export const ENRICHMENT_COLUMNS = [
-  "country",
-  "country_code",
-  "region",
-  "city",
-  "latitude",
-  "longitude",
-  "hostname",
-  "domain",
-  "company",
-  "network_type",
-  "isp",
-  "asn",
-] as const;
+/** The results table's enrichment columns: the wire format's fields. */
+export const ENRICHMENT_COLUMNS = ENRICHMENT_FIELDS;
 
 type Row = Record<string, string | number | null>;
 
