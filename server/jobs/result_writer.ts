@@ -10,10 +10,12 @@
 // numbers of its place and organisation; a place or organisation travels
 // once per job, the first time a row refers to it. The writer's side builds
 // the results from them (CheckpointReader).
-// Types and NO_DATA only: the writer's thread loads no enrichment code.
+// Types, NO_DATA and emptyEnrichment only: the writer's thread loads no
+// enrichment code.
 import type { Network } from "../enrichment/engine.ts";
 import type { Place } from "../enrichment/geo_provider.ts";
 import {
+  emptyEnrichment,
   type Enrichment,
   type EnrichOptions,
   NO_DATA,
@@ -206,24 +208,8 @@ export class CheckpointReader {
       const domain = flat[i + 4] as string | null;
       const error = flat[i + 5] as string | null;
       i += ROW_TAIL;
-      const e: Enrichment = {
-        ip,
-        success: false,
-        error,
-        ispFiltered: false,
-        country: null,
-        country_code: null,
-        region: null,
-        city: null,
-        latitude: null,
-        longitude: null,
-        hostname: null,
-        domain: null,
-        company: null,
-        network_type: null,
-        isp: null,
-        asn: null,
-      };
+      const e = emptyEnrichment(ip);
+      e.error = error;
       counters.processed++;
       if (place === FAILED) {
         counters.failed++;
