@@ -1,0 +1,135 @@
+// The one description of an enrichment record's fields. The wire types, the
+// store's columns and insert values, the zod/OpenAPI schemas, the checkpoint
+// codec and the downloads all derive from this table: add or reorder a field
+// here and nowhere else.
+
+/** "Data to Include" groups a job or lookup can ask for. */
+export type FieldGroup = "geolocation" | "domain" | "company" | "network";
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly group: FieldGroup;
+  /** Column type in the results table. */
+  readonly sql: "TEXT" | "REAL";
+  /** JSON type on the wire (always nullable). */
+  readonly wire: "string" | "number";
+  readonly example: string | number;
+  readonly description?: string;
+}
+
+/** The enrichment fields besides the address, in download column order. */
+export const ENRICHMENT_FIELD_TABLE = [
+  {
+    name: "country",
+    group: "geolocation",
+    sql: "TEXT",
+    wire: "string",
+    example: "United States",
+  },
+  {
+    name: "country_code",
+    group: "geolocation",
+    sql: "TEXT",
+    wire: "string",
+    example: "US",
+    description: "ISO 3166-1 alpha-2",
+  },
+  {
+    name: "region",
+    group: "geolocation",
+    sql: "TEXT",
+    wire: "string",
+    example: "California",
+  },
+  {
+    name: "city",
+    group: "geolocation",
+    sql: "TEXT",
+    wire: "string",
+    example: "Mountain View",
+  },
+  {
+    name: "latitude",
+    group: "geolocation",
+    sql: "REAL",
+    wire: "number",
+    example: 37.422,
+  },
+  {
+    name: "longitude",
+    group: "geolocation",
+    sql: "REAL",
+    wire: "number",
+    example: -122.085,
+  },
+  {
+    name: "hostname",
+    group: "domain",
+    sql: "TEXT",
+    wire: "string",
+    example: "dns.google",
+    description: "From reverse DNS (PTR)",
+  },
+  {
+    name: "domain",
+    group: "domain",
+    sql: "TEXT",
+    wire: "string",
+    example: "dns.google",
+    description: "Registrable domain of the host name",
+  },
+  {
+    name: "company",
+    group: "company",
+    sql: "TEXT",
+    wire: "string",
+    example: "Google LLC",
+    description:
+      "The organisation holding the address; null for consumer access networks",
+  },
+  {
+    name: "network_type",
+    group: "company",
+    sql: "TEXT",
+    wire: "string",
+    example: "hosting",
+    description:
+      "consumer_isp, mobile, hosting, business, education or government",
+  },
+  {
+    name: "isp",
+    group: "network",
+    sql: "TEXT",
+    wire: "string",
+    example: "Google LLC",
+  },
+  {
+    name: "asn",
+    group: "network",
+    sql: "TEXT",
+    wire: "string",
+    example: "AS15169 Google LLC",
+    description: "AS number and name",
+  },
+] as const satisfies readonly FieldSpec[];
+
+export type EnrichmentFieldSpec = (typeof ENRICHMENT_FIELD_TABLE)[number];
+export type EnrichmentField = EnrichmentFieldSpec["name"];
+
+/** Field names in output order. */
+export const ENRICHMENT_FIELDS: readonly EnrichmentField[] =
+  ENRICHMENT_FIELD_TABLE.map((f) => f.name);
+
+type WireValue<F> = F extends { wire: "number" } ? number : string;
+
+/** The enrichment values of one address, typed from the table. */
+export type EnrichmentValues = {
+  [F in EnrichmentFieldSpec as F["name"]]: WireValue<F> | null;
+};
+
+/** The fields of one group, in output order. */
+export function fieldsOfGroup(group: FieldGroup): EnrichmentField[] {
+  return ENRICHMENT_FIELD_TABLE.filter((f) => f.group === group).map((f) =>
+    f.name
+  );
+}

@@ -1,0 +1,41 @@
+// Why an address could not be enriched: a named kind travels inward, and the
+// words for it are chosen here, once, for the HTTP answers and the downloads.
+
+export const FAILURE_KINDS = ["invalid", "reserved", "no_data"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** A failed row or lookup: the kind, plus detail where the kind has one. */
+export interface Failure {
+  kind: FailureKind;
+  /** For `reserved`: which range ("private", "loopback", ...). */
+  range?: string;
+}
+
+const RANGE_WORDS: Record<string, string> = {
+  private: "Private address (RFC 1918), not on the public internet",
+  loopback: "Loopback address, not on the public internet",
+  linkLocal: "Link-local address, not on the public internet",
+  uniqueLocal:
+    "Unique local address (private IPv6), not on the public internet",
+  carrierGradeNat:
+    "Shared address space (carrier-grade NAT, RFC 6598), not on the public internet",
+  multicast: "Multicast address, not a single host",
+  broadcast: "Broadcast address, not a single host",
+  unspecified: "Unspecified address, not a host",
+  reserved:
+    "Reserved or documentation address (RFC 5737/3849), not on the public internet",
+  benchmarking: "Benchmarking address (RFC 2544), not on the public internet",
+};
+
+/** The words a user reads for a failure (API `error`, download column). */
+export function failureMessage(failure: Failure): string {
+  switch (failure.kind) {
+    case "invalid":
+      return "Invalid IP address format";
+    case "no_data":
+      return "No data found for this address";
+    case "reserved":
+      return RANGE_WORDS[failure.range ?? ""] ??
+        `Reserved address (${failure.range}), not on the public internet`;
+  }
+}
