@@ -7,10 +7,12 @@
 //                                                 missing or older than web/src
 //
 // Output: web/dist/index.html (Home), web/dist/<route>/index.html for the
-// other prerendered routes, web/dist/404.html, web/dist/app.html (an empty
-// shell for client-only routes such as /results/:id) and web/dist/assets/.
+// other prerendered pages of shared/pages.ts, web/dist/404.html,
+// web/dist/app.html (an empty shell for the pages rendered only in the
+// browser, such as /results/:id) and web/dist/assets/.
 
 import { build } from "vite";
+import { CLIENT_PAGES, prerenderedFile } from "../shared/pages.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const WEB = `${ROOT}web/`;
@@ -37,6 +39,7 @@ async function newestSourceTime(): Promise<number> {
       `${WEB}index.html`,
       CONFIG,
       `${ROOT}shared/wire.ts`,
+      `${ROOT}shared/pages.ts`,
       new URL(import.meta.url).pathname,
     ]
   ) {
@@ -54,9 +57,9 @@ async function isUpToDate(): Promise<boolean> {
   }
 }
 
+/** web/src/entry_server.tsx, built for the server. */
 interface ServerEntry {
-  render(url: string): { html: string; title: string };
-  ROUTES: { path: string; file?: string }[];
+  render(url: string): { html: string; title: string; route: string };
 }
 
 async function prerender(): Promise<string[]> {
@@ -85,15 +88,17 @@ async function prerender(): Promise<string[]> {
         () => `<div id="root" data-route="${escapeHtml(route)}">${html}</div>`,
       );
 
+  const targets: { url: string; file: string }[] = CLIENT_PAGES
+    .filter(({ prerender }) => prerender)
+    .map(({ path }) => ({ url: path, file: prerenderedFile(path) }));
+  targets.push({ url: "/404", file: "404.html" });
   const written: string[] = [];
-  for (const route of entry.ROUTES) {
-    if (!route.file) continue;
-    const url = route.path === "*" ? "/404" : route.path;
-    const { html, title } = entry.render(url);
-    const file = `${DIST}${route.file}`;
-    await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(file, page(html, title, route.path));
-    written.push(route.file);
+  for (const { url, file } of targets) {
+    const { html, title, route } = entry.render(url);
+    const path = `${DIST}${file}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, page(html, title, route));
+    written.push(file);
   }
   // The shell for routes rendered only in the browser (/results/:id).
   await Deno.writeTextFile(

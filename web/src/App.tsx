@@ -1,7 +1,9 @@
 // The whole app below the router: providers, layout and routes.
 
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ComponentType } from "react";
 import { Route, Routes } from "react-router";
+import { CLIENT_PAGES, type ClientPagePath } from "../../shared/pages.ts";
 import { Layout } from "./components/Layout.tsx";
 import { Notifications } from "./components/Notifications.tsx";
 import { ApiPage } from "./pages/ApiPage.tsx";
@@ -12,18 +14,25 @@ import { NotFoundPage } from "./pages/NotFoundPage.tsx";
 import { PricingPage } from "./pages/PricingPage.tsx";
 import { ResultsPage } from "./pages/ResultsPage.tsx";
 
+const PAGE_COMPONENTS: Record<ClientPagePath, ComponentType> = {
+  "/": HomePage,
+  "/history": HistoryPage,
+  "/bulk-processing": BulkProcessingPage,
+  "/api": ApiPage,
+  "/pricing": PricingPage,
+  "/results/:id": ResultsPage,
+};
+
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <Notifications>
         <Layout>
           <Routes>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/history" element={<HistoryPage />} />
-            <Route path="/bulk-processing" element={<BulkProcessingPage />} />
-            <Route path="/api" element={<ApiPage />} />
-            <Route path="/pricing" element={<PricingPage />} />
-            <Route path="/results/:id" element={<ResultsPage />} />
+            {CLIENT_PAGES.map(({ path }) => {
+              const Page = PAGE_COMPONENTS[path];
+              return <Route key={path} path={path} element={<Page />} />;
+            })}
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Layout>

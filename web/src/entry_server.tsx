@@ -3,21 +3,20 @@
 
 import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router";
-import { createQueryClient } from "./api/client.ts";
+import { createQueryClient } from "./api/query_client.ts";
 import { App } from "./App.tsx";
 import { pageTitle } from "./lib/use_page_title.ts";
-import { routeFor, ROUTES } from "./routes.ts";
+import { routeFor } from "./routes.ts";
 
-export { ROUTES };
-
-export function render(url: string): { html: string; title: string } {
+/** The page at `url`, and the route pattern it matched ("*" for 404). */
+export function render(
+  url: string,
+): { html: string; title: string; route: string } {
   const html = renderToString(
     <StaticRouter location={url}>
       <App queryClient={createQueryClient()} />
     </StaticRouter>,
   );
-  return {
-    html,
-    title: pageTitle(routeFor(new URL(url, "http://x").pathname).title),
-  };
+  const route = routeFor(new URL(url, "http://localhost").pathname);
+  return { html, title: pageTitle(route.title), route: route.path };
 }

@@ -6,7 +6,7 @@ import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import { createQueryClient } from "./api/client.ts";
+import { createQueryClient } from "./api/query_client.ts";
 import { App } from "./App.tsx";
 import { routeFor } from "./routes.ts";
 

@@ -1,33 +1,39 @@
-// The client routes, their titles, and which of them are prerendered to
-// static HTML at build time (scripts/build_web.ts).
+// The client routes and their titles: the pages of shared/pages.ts, then the
+// 404 page for every other path.
 
 import { matchPath } from "react-router";
+import { CLIENT_PAGES, type ClientPagePath } from "../../shared/pages.ts";
 
 export interface RouteInfo {
   /** react-router path pattern; "*" is the 404 page. */
   path: string;
   title: string;
-  /** File under web/dist that holds the prerendered page, if any. */
-  file?: string;
 }
 
+/** The title of each page; Home's is the site name alone. */
+const PAGE_TITLES: Record<ClientPagePath, string> = {
+  "/": "",
+  "/history": "Processing History",
+  "/bulk-processing": "Bulk Processing",
+  "/api": "API",
+  "/pricing": "Pricing",
+  "/results/:id": "Enrichment Results",
+};
+
+export const NOT_FOUND_ROUTE: RouteInfo = {
+  path: "*",
+  title: "404 Page Not Found",
+};
+
 export const ROUTES: RouteInfo[] = [
-  { path: "/", title: "", file: "index.html" },
-  { path: "/history", title: "Processing History", file: "history/index.html" },
-  {
-    path: "/bulk-processing",
-    title: "Bulk Processing",
-    file: "bulk-processing/index.html",
-  },
-  { path: "/api", title: "API", file: "api/index.html" },
-  { path: "/pricing", title: "Pricing", file: "pricing/index.html" },
-  { path: "/results/:id", title: "Enrichment Results" },
-  { path: "*", title: "404 Page Not Found", file: "404.html" },
+  ...CLIENT_PAGES.map(({ path }) => ({ path, title: PAGE_TITLES[path] })),
+  NOT_FOUND_ROUTE,
 ];
 
 /** The route pattern a pathname lands on. */
 export function routeFor(pathname: string): RouteInfo {
   return ROUTES.find((route) =>
-    route.path !== "*" && matchPath({ path: route.path, end: true }, pathname)
-  ) ?? ROUTES[ROUTES.length - 1];
+    route !== NOT_FOUND_ROUTE &&
+    matchPath({ path: route.path, end: true }, pathname)
+  ) ?? NOT_FOUND_ROUTE;
 }

@@ -2,10 +2,10 @@
 
 import { type FormEvent, useId, useState } from "react";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
-import { messageOf, useStartEnrichment } from "../api/client.ts";
+import { useStartEnrichment } from "../api/jobs.ts";
 import { defaultIpColumn } from "../lib/columns.ts";
 import { formatCount } from "../lib/format.ts";
-import { useToast } from "../lib/toast.ts";
+import { showToast } from "../lib/toast.ts";
 
 const OPTIONS = [
   { key: "includeGeolocation", label: "Geolocation (Country, City, Region)" },
@@ -23,8 +23,7 @@ interface Props {
 }
 
 export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
-  const toast = useToast();
-  const start = useStartEnrichment();
+  const startEnrichment = useStartEnrichment();
   const columnId = useId();
   const [column, setColumn] = useState(() => defaultIpColumn(upload.headers));
   const [options, setOptions] = useState<Record<OptionKey, boolean>>({
@@ -37,31 +36,15 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!column) {
-      toast({
+      showToast({
         title: "Configuration error",
         description: "Please select the column containing IP addresses",
         variant: "destructive",
       });
       return;
     }
-    start.mutate({ upload, ipColumnName: column, ...options }, {
-      onSuccess: (job) => {
-        toast({
-          title: "Processing started",
-          description: "Your file is being processed",
-        });
-        onStarted(job);
-      },
-      onError: (error) => {
-        toast({
-          title: "Failed to start processing",
-          description: messageOf(
-            error,
-            "There was an error starting the enrichment job",
-          ),
-          variant: "destructive",
-        });
-      },
+    startEnrichment.mutate({ upload, ipColumnName: column, ...options }, {
+      onSuccess: onStarted,
     });
   };
 
@@ -113,10 +96,10 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
           </button>
           <button
             type="submit"
-            disabled={start.isPending || !column}
-            aria-busy={start.isPending || undefined}
+            disabled={startEnrichment.isPending || !column}
+            aria-busy={startEnrichment.isPending || undefined}
           >
-            {start.isPending ? "Starting..." : "Start Processing"}
+            {startEnrichment.isPending ? "Starting..." : "Start Processing"}
           </button>
         </div>
       </form>

@@ -7,8 +7,10 @@ import { formatLocation, orDash } from "../lib/format.ts";
 
 function ipClass(row: ResultRow): string {
   if (!row.success) return "ip-failed";
-  const data = row.enrichmentData;
-  return data?.domain && data?.company ? "ip-complete" : "ip-partial";
+  const enrichment = row.enrichmentData;
+  return enrichment?.domain && enrichment?.company
+    ? "ip-complete"
+    : "ip-partial";
 }
 
 export function LiveResultsList({ rows }: { rows: ResultRow[] }) {
@@ -47,18 +49,23 @@ export function LiveResultsList({ rows }: { rows: ResultRow[] }) {
                 </tr>
               )
               : rows.map((row) => {
-                const data = row.enrichmentData ?? {};
-                const ip = data.ip || row.originalData?.ip || "-";
+                const enrichment = row.enrichmentData ?? {};
+                const ip = enrichment.ip || row.originalData?.ip || "-";
                 return (
                   <tr key={row.id}>
                     <td className={`ip ${ipClass(row)}`}>{ip}</td>
                     {row.success
                       ? (
                         <>
-                          <td>{orDash(data.domain)}</td>
-                          <td>{orDash(data.company)}</td>
-                          <td>{formatLocation(data.city, data.country)}</td>
-                          <td>{orDash(data.isp)}</td>
+                          <td>{orDash(enrichment.domain)}</td>
+                          <td>{orDash(enrichment.company)}</td>
+                          <td>
+                            {formatLocation(
+                              enrichment.city,
+                              enrichment.country,
+                            )}
+                          </td>
+                          <td>{orDash(enrichment.isp)}</td>
                         </>
                       )
                       : (

@@ -2,7 +2,8 @@
 // Without JavaScript the form still works: it opens the JSON answer.
 
 import { type FormEvent, useId, useState } from "react";
-import { messageOf, useLookup } from "../api/client.ts";
+import { messageOf } from "../api/http.ts";
+import { useLookup } from "../api/lookup.ts";
 
 export function LookupTryIt() {
   const lookup = useLookup();

@@ -1,5 +1,5 @@
-// Toast notifications: provides useToast() to the app and shows the queue in
-// a region that F8 focuses. One toast at a time; 5 s; swipe right to dismiss.
+// Toast notifications: receives what showToast() sends and shows the queue
+// in a region that F8 focuses. One toast at a time; 5 s; swipe right to dismiss.
 
 import {
   type PointerEvent,
@@ -11,11 +11,11 @@ import {
 } from "react";
 import {
   addToast,
+  receiveToasts,
   type Toast,
   TOAST_DURATION_MS,
   TOAST_REMOVE_DELAY_MS,
   TOAST_SWIPE_THRESHOLD_PX,
-  ToastContext,
   type ToastInput,
 } from "../lib/toast.ts";
 
@@ -26,16 +26,21 @@ export function Notifications({ children }: { children: ReactNode }) {
   const region = useRef<HTMLOListElement>(null);
 
   const dismiss = useCallback((id: number) => {
-    setQueue((q) => q.map((t) => (t.id === id ? { ...t, open: false } : t)));
+    setQueue((queued) =>
+      queued.map((toast) => toast.id === id ? { ...toast, open: false } : toast)
+    );
     setTimeout(
-      () => setQueue((q) => q.filter((t) => t.id !== id)),
+      () => setQueue((queued) => queued.filter((toast) => toast.id !== id)),
       TOAST_REMOVE_DELAY_MS,
     );
   }, []);
 
-  const toast = useCallback((input: ToastInput) => {
-    setQueue((q) => addToast(q, { ...input, id: nextId++, open: true }));
-  }, []);
+  useEffect(() =>
+    receiveToasts((input: ToastInput) => {
+      setQueue((queued) =>
+        addToast(queued, { ...input, id: nextId++, open: true })
+      );
+    }), []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -49,16 +54,16 @@ export function Notifications({ children }: { children: ReactNode }) {
   }, []);
 
   return (
-    <ToastContext.Provider value={toast}>
+    <>
       {children}
       <section aria-label="Notifications (F8)" className="notifications">
         <ol ref={region} tabIndex={-1} aria-label="Notifications">
-          {queue.filter((t) => t.open).map((t) => (
-            <ToastItem key={t.id} toast={t} onDismiss={dismiss} />
+          {queue.filter((toast) => toast.open).map((toast) => (
+            <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
           ))}
         </ol>
       </section>
-    </ToastContext.Provider>
+    </>
   );
 }
 

@@ -23,16 +23,16 @@ export function Pagination({ page, totalPages, onPage }: Props) {
             Previous
           </button>
         </li>
-        {pages.map((n) => (
-          <li key={n}>
+        {pages.map((pageNumber) => (
+          <li key={pageNumber}>
             <button
               type="button"
-              className={n === page ? undefined : "outline secondary"}
-              aria-current={n === page ? "page" : undefined}
-              aria-label={`Page ${n}`}
-              onClick={() => onPage(n)}
+              className={pageNumber === page ? undefined : "outline secondary"}
+              aria-current={pageNumber === page ? "page" : undefined}
+              aria-label={`Page ${pageNumber}`}
+              onClick={() => onPage(pageNumber)}
             >
-              {n}
+              {pageNumber}
             </button>
           </li>
         ))}

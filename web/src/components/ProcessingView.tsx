@@ -7,13 +7,11 @@ import type { Job } from "../../../shared/wire.ts";
 import {
   downloadUrl,
   isFinal,
-  messageOf,
   useCancelJob,
   useJob,
-  useJobUpdates,
-  useLiveResults,
   useRestartJob,
-} from "../api/client.ts";
+} from "../api/jobs.ts";
+import { useJobUpdates, useLiveResults } from "../api/live.ts";
 import {
   estimateRemaining,
   formatCount,
@@ -21,7 +19,7 @@ import {
   percentOf,
   secondsBetween,
 } from "../lib/format.ts";
-import { useToast } from "../lib/toast.ts";
+import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
 
@@ -32,13 +30,22 @@ interface Props {
 }
 
 export function ProcessingView(props: Props) {
-  const toast = useToast();
-  const { data } = useJob(props.job.id, 2000);
-  const job = data ?? props.job;
+  const { data: polledJob } = useJob(props.job.id, 2000);
+  const job = polledJob ?? props.job;
   const final = isFinal(job.status);
   const connected = useJobUpdates(job.id, !final);
   const rows = useLiveResults(job.id, !final);
-  const cancel = useCancelJob();
+  const cancel = useCancelJob({
+    successToast: {
+      title: "Processing canceled",
+      description: "The job has been canceled successfully.",
+    },
+    errorToast: {
+      title: "Error",
+      description: "Failed to cancel job. Please try again.",
+      variant: "destructive",
+    },
+  });
   const restart = useRestartJob();
   const [confirming, setConfirming] = useState(false);
   const [now, setNow] = useState(() => Date.now());
@@ -55,16 +62,16 @@ export function ProcessingView(props: Props) {
     const previous = lastStatus.current;
     lastStatus.current = job.status;
     if (job.status === "completed") {
-      if (previous !== "completed") toast({ title: "Processing complete" });
+      if (previous !== "completed") showToast({ title: "Processing complete" });
       onCompleted(job);
     } else if (job.status === "failed" && previous !== "failed") {
-      toast({
+      showToast({
         title: "Processing failed",
         description: job.error || "There was an error processing your file",
         variant: "destructive",
       });
     }
-  }, [job, toast, onCompleted]);
+  }, [job, onCompleted]);
 
   const elapsed = secondsBetween(
     job.createdAt,
@@ -74,39 +81,13 @@ export function ProcessingView(props: Props) {
   const percent = percentOf(job.processedIPs, job.totalIPs);
 
   const doCancel = () => {
-    cancel.mutate(job.id, {
-      onSuccess: () => {
-        setConfirming(false);
-        toast({
-          title: "Processing canceled",
-          description: "The job has been canceled successfully.",
-        });
-      },
-      onError: () => {
-        setConfirming(false);
-        toast({
-          title: "Error",
-          description: "Failed to cancel job. Please try again.",
-          variant: "destructive",
-        });
-      },
-    });
+    cancel.mutate(job.id, { onSettled: () => setConfirming(false) });
   };
 
   const doRestart = () => {
     restart.mutate(job.id, {
-      onSuccess: (answer) => {
-        lastStatus.current = "pending";
-        toast({ title: "Job Restarted", description: answer.message });
-      },
-      onError: (error) =>
-        toast({
-          title: "Error",
-          description: `Failed to restart job: ${
-            messageOf(error, "Unknown error")
-          }`,
-          variant: "destructive",
-        }),
+      // The restarted job runs again: its next "failed" toasts again.
+      onSuccess: () => (lastStatus.current = "pending"),
     });
   };
 

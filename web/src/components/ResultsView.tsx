@@ -4,7 +4,8 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
-import { downloadUrl, messageOf, useJobPreview } from "../api/client.ts";
+import { messageOf } from "../api/http.ts";
+import { downloadUrl, useJobPreview } from "../api/jobs.ts";
 import {
   formatCount,
   formatDuration,
@@ -12,7 +13,7 @@ import {
   secondsBetween,
 } from "../lib/format.ts";
 import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
-import { useToast } from "../lib/toast.ts";
+import { showToast } from "../lib/toast.ts";
 import { Pagination } from "./Pagination.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
 
@@ -22,19 +23,18 @@ interface Props {
 }
 
 export function ResultsView({ jobId, onProcessAnother }: Props) {
-  const toast = useToast();
   const [page, setPage] = useState(1);
   const preview = useJobPreview(jobId, page, PAGE_SIZE);
 
   useEffect(() => {
     if (preview.isError) {
-      toast({
+      showToast({
         title: "Error loading results",
         description: messageOf(preview.error, "Failed to load results preview"),
         variant: "destructive",
       });
     }
-  }, [preview.isError, preview.error, toast]);
+  }, [preview.isError, preview.error]);
 
   if (preview.isPending) {
     return (
@@ -75,7 +75,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
             type="button"
             className="outline"
             onClick={() => {
-              toast({
+              showToast({
                 title: "Export Excel",
                 description: "Your Excel download is starting.",
               });
@@ -128,7 +128,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
           <Pagination
             page={currentPage}
             totalPages={totalPages}
-            onPage={(n) => setPage(clampPage(n, totalPages))}
+            onPage={(next) => setPage(clampPage(next, totalPages))}
           />
         )}
       </div>

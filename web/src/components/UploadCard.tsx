@@ -3,8 +3,9 @@
 
 import { type DragEvent, useId, useRef, useState } from "react";
 import type { UploadResult } from "../../../shared/wire.ts";
-import { messageOf, useMaxUploadMb, useUploadFile } from "../api/client.ts";
-import { useToast } from "../lib/toast.ts";
+import { useMaxUploadMb } from "../api/config.ts";
+import { hasHeaders, useUploadFile } from "../api/upload.ts";
+import { showToast } from "../lib/toast.ts";
 
 const EXAMPLE_CSV = `ip_address,client_id,timestamp
 8.8.8.8,1001,2024-01-15 10:30:00
@@ -17,10 +18,9 @@ const IPS_PER_MB = 20_000;
 export function UploadCard(
   { onUploaded }: { onUploaded: (result: UploadResult) => void },
 ) {
-  const toast = useToast();
   const upload = useUploadFile();
   const { maxUploadMb, known } = useMaxUploadMb();
-  const input = useRef<HTMLInputElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
   const hintId = useId();
@@ -29,7 +29,7 @@ export function UploadCard(
   const handleFile = (file: File | undefined) => {
     if (!file || upload.isPending) return;
     if (!file.name.toLowerCase().endsWith(".csv")) {
-      toast({
+      showToast({
         title: "Invalid file format",
         description: "Please upload a CSV file",
         variant: "destructive",
@@ -37,7 +37,7 @@ export function UploadCard(
       return;
     }
     if (file.size > maxUploadMb * 1024 * 1024) {
-      toast({
+      showToast({
         title: "File too large",
         description: `Please upload a file smaller than ${maxUploadMb}MB`,
         variant: "destructive",
@@ -46,26 +46,7 @@ export function UploadCard(
     }
     upload.mutate(file, {
       onSuccess: (result) => {
-        if (!result.headers?.length) {
-          toast({
-            title: "Upload failed",
-            description: "Could not parse CSV headers",
-            variant: "destructive",
-          });
-          return;
-        }
-        toast({ title: "File uploaded successfully" });
-        onUploaded(result);
-      },
-      onError: (error) => {
-        toast({
-          title: "Upload failed",
-          description: messageOf(
-            error,
-            "There was an error uploading your file",
-          ),
-          variant: "destructive",
-        });
+        if (hasHeaders(result)) onUploaded(result);
       },
     });
   };
@@ -101,7 +82,7 @@ export function UploadCard(
         </label>
         <input
           id={inputId}
-          ref={input}
+          ref={fileInput}
           type="file"
           accept=".csv,text/csv"
           className="visually-hidden"
@@ -114,7 +95,7 @@ export function UploadCard(
         />
         <button
           type="button"
-          onClick={() => input.current?.click()}
+          onClick={() => fileInput.current?.click()}
           disabled={upload.isPending}
           aria-busy={upload.isPending || undefined}
           aria-describedby={hintId}

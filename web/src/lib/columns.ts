@@ -1,6 +1,7 @@
-// Which CSV column holds the IP addresses (SPEC.md section 5).
+// Which CSV column holds the IP addresses: the configuration step preselects
+// the header that looks most like one.
 
-/** Header names that suggest an IP column, as SPEC.md lists them. */
+/** Header names that suggest an IP column, matched as substrings. */
 export const IP_COLUMN_HINTS = [
   "ip",
   "ip_address",
@@ -28,13 +29,14 @@ const STRONG_HINTS = new Set([
   "client_ip",
 ]);
 
-function score(header: string): number {
+/** How strongly a header suggests IP addresses: 0 (not at all) to 4. */
+function ipColumnScore(header: string): number {
   const name = header.trim().toLowerCase();
   if (!IP_COLUMN_HINTS.some((hint) => name.includes(hint))) return 0;
   if (STRONG_HINTS.has(name)) return 4;
   const words = name.split(/[^a-z0-9]+/).filter(Boolean);
-  if (words.some((w) => STRONG_HINTS.has(w))) return 3;
-  if (words.some((w) => IP_COLUMN_HINTS.includes(w))) return 2;
+  if (words.some((word) => STRONG_HINTS.has(word))) return 3;
+  if (words.some((word) => IP_COLUMN_HINTS.includes(word))) return 2;
   return 1;
 }
 
@@ -47,10 +49,10 @@ export function defaultIpColumn(headers: readonly string[]): string {
   let best = "";
   let bestScore = 0;
   for (const header of headers) {
-    const s = score(header);
-    if (s > bestScore) {
+    const headerScore = ipColumnScore(header);
+    if (headerScore > bestScore) {
       best = header;
-      bestScore = s;
+      bestScore = headerScore;
     }
   }
   return bestScore > 0 ? best : headers[0] ?? "";
@@ -58,5 +60,5 @@ export function defaultIpColumn(headers: readonly string[]): string {
 
 /** Headers that match a hint, in file order. */
 export function matchingIpColumns(headers: readonly string[]): string[] {
-  return headers.filter((h) => score(h) > 0);
+  return headers.filter((header) => ipColumnScore(header) > 0);
 }

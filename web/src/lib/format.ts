@@ -21,7 +21,8 @@ function parseDate(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
+/** Two digits: 7 -> "07". */
+const pad = (value: number) => String(value).padStart(2, "0");
 
 /** "MMM d, yyyy h:mm a" in local time, or "N/A". */
 export function formatDate(value: string | null | undefined): string {
@@ -87,7 +88,7 @@ export function formatLocation(
   city: string | null | undefined,
   country: string | null | undefined,
 ): string {
-  const parts = [city, country].filter((p): p is string => !!p);
+  const parts = [city, country].filter((part): part is string => !!part);
   return parts.length ? parts.join(", ") : "-";
 }
 

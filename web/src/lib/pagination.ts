@@ -1,4 +1,5 @@
-// Page arithmetic of the results preview (SPEC.md: 10 rows, 5 page links).
+// Page arithmetic of the results preview: 10 rows a page, at most 5 page
+// links.
 
 export const PAGE_SIZE = 10;
 export const MAX_PAGE_LINKS = 5;

@@ -1,7 +1,7 @@
-// The notification queue of SPEC.md section 4: one toast at a time, a new one
-// replaces the previous, auto-dismiss after 5 s, swipe 50 px to dismiss.
-
-import { createContext, useContext } from "react";
+// The notification queue: one toast at a time, a new one replaces the
+// previous, auto-dismiss after 5 s, swipe 50 px to dismiss. showToast() works
+// from anywhere (components and the mutation cache); the Notifications
+// component receives the toasts and shows them.
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
@@ -20,13 +20,25 @@ export interface Toast extends ToastInput {
   open: boolean;
 }
 
-export type ToastFn = (toast: ToastInput) => void;
+type ToastReceiver = (toast: ToastInput) => void;
 
-export const ToastContext = createContext<ToastFn>(() => {});
+let receiver: ToastReceiver | null = null;
+/** Toasts shown before the receiver mounted; handed over when it does. */
+const waiting: ToastInput[] = [];
 
-/** `const toast = useToast(); toast({ title, description })`. */
-export function useToast(): ToastFn {
-  return useContext(ToastContext);
+/** `showToast({ title, description })`. */
+export function showToast(toast: ToastInput): void {
+  if (receiver) receiver(toast);
+  else waiting.push(toast);
+}
+
+/** Makes `receive` the one receiver of toasts; returns the unsubscribe. */
+export function receiveToasts(receive: ToastReceiver): () => void {
+  receiver = receive;
+  for (const toast of waiting.splice(0)) receive(toast);
+  return () => {
+    if (receiver === receive) receiver = null;
+  };
 }
 
 /** The queue after adding a toast: the newest first, at most TOAST_LIMIT. */

@@ -1,7 +1,7 @@
 // API documentation: single lookup, BigQuery, batch, and rate limits. The
 // examples use this server's own address once the page runs in a browser.
 
-import { useServerConfig } from "../api/client.ts";
+import { useServerConfig } from "../api/config.ts";
 import { LookupTryIt } from "../components/LookupTryIt.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { useHydrated } from "../lib/use_hydrated.ts";

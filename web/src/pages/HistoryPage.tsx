@@ -1,87 +1,46 @@
-// Processing history: every job with the actions its status allows, the
-// cancel and clear confirmations, the job count and Refresh.
+// Processing history: the jobs table, the cancel and clear confirmations,
+// the job count and Refresh.
 
 import { useState } from "react";
 import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
 import {
-  downloadUrl,
-  messageOf,
+  failedToast,
   useCancelJob,
   useClearCompletedJobs,
   useJobs,
   useRestartJob,
-} from "../api/client.ts";
+} from "../api/jobs.ts";
 import { CancelJobDialog } from "../components/CancelJobDialog.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { StatusBadge } from "../components/StatusBadge.tsx";
-import { formatDate, percentOf } from "../lib/format.ts";
-import { useToast } from "../lib/toast.ts";
+import { JobsTable } from "../components/JobsTable.tsx";
 import { usePageTitle } from "../lib/use_page_title.ts";
 
 export function HistoryPage() {
   usePageTitle("Processing History");
-  const toast = useToast();
   const jobs = useJobs();
-  const cancel = useCancelJob();
+  const cancel = useCancelJob({
+    successToast: (answer) => ({
+      title: "Job Cancelled",
+      description: answer.message,
+    }),
+    errorToast: (error) => failedToast("Failed to cancel job", error),
+  });
   const restart = useRestartJob();
   const clear = useClearCompletedJobs();
   const [cancelling, setCancelling] = useState<Job | null>(null);
   const [clearing, setClearing] = useState(false);
 
-  const list = jobs.data ?? [];
-  const hasCompleted = list.some((job) => job.status === "completed");
+  const allJobs = jobs.data ?? [];
+  const hasCompleted = allJobs.some((job) => job.status === "completed");
 
   const confirmCancel = () => {
     if (!cancelling) return;
-    cancel.mutate(cancelling.id, {
-      onSuccess: (answer) =>
-        toast({ title: "Job Cancelled", description: answer.message }),
-      onError: (error) =>
-        toast({
-          title: "Error",
-          description: `Failed to cancel job: ${
-            messageOf(error, "Unknown error")
-          }`,
-          variant: "destructive",
-        }),
-      onSettled: () => setCancelling(null),
-    });
-  };
-
-  const doRestart = (job: Job) => {
-    restart.mutate(job.id, {
-      onSuccess: (answer) =>
-        toast({ title: "Job Restarted", description: answer.message }),
-      onError: (error) =>
-        toast({
-          title: "Error",
-          description: `Failed to restart job: ${
-            messageOf(error, "Unknown error")
-          }`,
-          variant: "destructive",
-        }),
-    });
+    cancel.mutate(cancelling.id, { onSettled: () => setCancelling(null) });
   };
 
   const confirmClear = () => {
-    clear.mutate(undefined, {
-      onSuccess: (answer) =>
-        toast({
-          title: "Jobs Cleared",
-          description:
-            `Successfully cleared ${answer.cleared} completed job(s)`,
-        }),
-      onError: (error) =>
-        toast({
-          title: "Error",
-          description: `Failed to clear jobs: ${
-            messageOf(error, "Unknown error")
-          }`,
-          variant: "destructive",
-        }),
-      onSettled: () => setClearing(false),
-    });
+    clear.mutate(undefined, { onSettled: () => setClearing(false) });
   };
 
   return (
@@ -120,7 +79,7 @@ export function HistoryPage() {
               Failed to load job history: {jobs.error.message}
             </p>
           )
-          : list.length === 0
+          : allJobs.length === 0
           ? (
             <p className="empty">
               You haven't processed any files yet. Start by uploading a CSV file
@@ -128,60 +87,15 @@ export function HistoryPage() {
             </p>
           )
           : (
-            <div
-              className="overflow-auto"
-              tabIndex={0}
-              role="region"
-              aria-label="Jobs"
-            >
-              <table className="striped jobs-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Filename</th>
-                    <th scope="col">Date</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Progress</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((job) => (
-                    <tr
-                      key={job.id}
-                      className={job.status === "processing"
-                        ? "row-processing"
-                        : undefined}
-                      data-job-id={job.id}
-                    >
-                      <td className="break">
-                        {job.originalFileName || job.fileName}
-                      </td>
-                      <td>{formatDate(job.createdAt)}</td>
-                      <td>
-                        <StatusBadge status={job.status} />
-                      </td>
-                      <td>
-                        {job.totalIPs > 0
-                          ? `${percentOf(job.processedIPs, job.totalIPs)}%`
-                          : "N/A"}
-                      </td>
-                      <td>
-                        <JobActions
-                          job={job}
-                          onCancel={() => setCancelling(job)}
-                          onRestart={() => doRestart(job)}
-                          restarting={restart.isPending &&
-                            restart.variables === job.id}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <JobsTable
+              jobs={allJobs}
+              onCancel={setCancelling}
+              onRestart={(job) => restart.mutate(job.id)}
+              restartingId={restart.isPending ? restart.variables : null}
+            />
           )}
         <footer className="title-row">
-          <span>{list.length} job(s) total</span>
+          <span>{allJobs.length} job(s) total</span>
           <button
             type="button"
             className="outline secondary"
@@ -218,96 +132,4 @@ export function HistoryPage() {
       )}
     </>
   );
-}
-
-function JobActions(
-  { job, onCancel, onRestart, restarting }: {
-    job: Job;
-    onCancel: () => void;
-    onRestart: () => void;
-    restarting: boolean;
-  },
-) {
-  const name = job.originalFileName || job.fileName;
-  switch (job.status) {
-    case "completed":
-      return (
-        <div className="actions">
-          <Link
-            to={`/results/${job.id}`}
-            aria-label={`View results of ${name}`}
-          >
-            View
-          </Link>
-          <a href={downloadUrl(job.id)} aria-label={`Download ${name}`}>
-            Download
-          </a>
-        </div>
-      );
-    case "failed":
-      return (
-        <div className="actions">
-          <button
-            type="button"
-            className="small"
-            onClick={onRestart}
-            disabled={restarting}
-            aria-busy={restarting || undefined}
-            aria-label={`Restart ${name}`}
-          >
-            Restart
-          </button>
-          {job.partialSaveAvailable && (
-            <a
-              href={downloadUrl(job.id)}
-              aria-label={`Partial Results of ${name}`}
-            >
-              Partial Results
-            </a>
-          )}
-        </div>
-      );
-    case "cancelled":
-      return (
-        <div className="actions">
-          {job.partialSaveAvailable
-            ? (
-              <a
-                href={downloadUrl(job.id)}
-                aria-label={`Partial Download of ${name}`}
-              >
-                Partial Download
-              </a>
-            )
-            : <span className="muted">No results</span>}
-        </div>
-      );
-    default: // processing, pending and anything unknown
-      return (
-        <div className="actions">
-          <Link
-            to={`/?jobId=${job.id}`}
-            aria-label={`Continue Monitoring ${name}`}
-          >
-            Continue Monitoring
-          </Link>
-          <button
-            type="button"
-            className="small outline destructive"
-            onClick={onCancel}
-            aria-label={`Cancel ${name}`}
-          >
-            Cancel
-          </button>
-          {job.partialSaveAvailable && (
-            <a
-              href={downloadUrl(job.id)}
-              aria-label={`Partial Download of ${name}`}
-            >
-              Partial Download
-            </a>
-          )}
-        </div>
-      );
-  }
 }

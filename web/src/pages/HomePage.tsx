@@ -5,14 +5,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
-import { useJob } from "../api/client.ts";
+import { useJob } from "../api/jobs.ts";
 import { ConfigurationOptions } from "../components/ConfigurationOptions.tsx";
 import { HomeCards } from "../components/HomeCards.tsx";
 import { ProcessingView } from "../components/ProcessingView.tsx";
 import { ResultsView } from "../components/ResultsView.tsx";
 import { StepIndicator } from "../components/StepIndicator.tsx";
 import { UploadCard } from "../components/UploadCard.tsx";
-import { useToast } from "../lib/toast.ts";
+import { showToast } from "../lib/toast.ts";
 import { usePageTitle } from "../lib/use_page_title.ts";
 
 type Step =
@@ -29,19 +29,18 @@ function parseJobId(value: string | null): number | null {
 
 export function HomePage() {
   usePageTitle("");
-  const toast = useToast();
   const [params, setParams] = useSearchParams();
   const [step, setStep] = useState<Step>({ name: "upload" });
   const jobId = parseJobId(params.get("jobId"));
   const loadedJobId = useRef<number | null>(null);
-  const watched = useJob(
+  const linkedJob = useJob(
     step.name === "upload" ? jobId : null,
     5000,
   );
 
   // ?jobId=: load the job once; completed -> results, else -> processing.
   useEffect(() => {
-    const job = watched.data;
+    const job = linkedJob.data;
     if (!job || jobId === null || loadedJobId.current === jobId) return;
     loadedJobId.current = jobId;
     setStep(
@@ -49,13 +48,13 @@ export function HomePage() {
         ? { name: "results", jobId: job.id }
         : { name: "processing", job },
     );
-    toast({
+    showToast({
       title: "Job Loaded",
       description: `Continuing with job: ${
         job.originalFileName || job.fileName
       }`,
     });
-  }, [watched.data, jobId, toast]);
+  }, [linkedJob.data, jobId]);
 
   const startOver = useCallback(() => {
     setStep({ name: "upload" });
@@ -67,7 +66,11 @@ export function HomePage() {
     [],
   );
 
-  const current = step.name === "upload" ? 1 : step.name === "results" ? 3 : 2;
+  const stepNumber = step.name === "upload"
+    ? 1
+    : step.name === "results"
+    ? 3
+    : 2;
 
   return (
     <>
@@ -78,10 +81,10 @@ export function HomePage() {
           addresses.
         </p>
       </hgroup>
-      <StepIndicator current={current} />
-      {jobId !== null && step.name === "upload" && watched.isError && (
+      <StepIndicator current={stepNumber} />
+      {jobId !== null && step.name === "upload" && linkedJob.isError && (
         <p className="notice notice-error" role="alert">
-          Could not load job {jobId}: {watched.error.message}
+          Could not load job {jobId}: {linkedJob.error.message}
         </p>
       )}
       {step.name === "upload" && (

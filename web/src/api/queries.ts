@@ -1,0 +1,70 @@
+// Query factories: the key and the fetch of every query, in one place. Keys
+// are arrays that start with the URL ("/api/jobs", then the job id, ...), so
+// invalidating ["/api/jobs"] reaches every job query.
+
+import { queryOptions } from "@tanstack/react-query";
+import type {
+  Job,
+  PreviewResponse,
+  PublicConfig,
+  RecentResultsResponse,
+} from "../../../shared/wire.ts";
+import { apiRequest, getJson } from "./http.ts";
+
+export function configQuery() {
+  return queryOptions({
+    queryKey: ["/api/config"] as const,
+    queryFn: () => apiRequest<PublicConfig>("GET", "/api/config"),
+  });
+}
+
+/** Every job; the history page keeps it fresh every 5 s. */
+export function jobsQuery() {
+  return queryOptions({
+    queryKey: ["/api/jobs"] as const,
+    queryFn: () => getJson<Job[]>("/api/jobs", "Failed to list jobs"),
+    refetchInterval: 5000,
+    staleTime: 30_000,
+    retry: 2,
+  });
+}
+
+export function jobQuery(id: number) {
+  return queryOptions({
+    queryKey: ["/api/jobs", id] as const,
+    queryFn: () => getJson<Job>(`/api/jobs/${id}`, "Failed to get job status"),
+  });
+}
+
+/** One page of a job's results; the previous page stays shown while the next loads. */
+export function jobPreviewQuery(id: number, page: number, limit: number) {
+  return queryOptions({
+    queryKey: ["/api/jobs", id, "preview", { page, limit }] as const,
+    queryFn: () =>
+      getJson<PreviewResponse>(
+        `/api/jobs/${id}/preview?page=${page}&limit=${limit}`,
+        "Failed to get results preview",
+      ),
+    retry: 3,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/**
+ * Results written since row `since`; `getLatest` asks for the newest `limit`
+ * instead. Not cached: the live feed keeps its own window of rows.
+ */
+export function fetchRecentResults(
+  id: number,
+  since: number,
+  limit: number,
+  getLatest: boolean,
+): Promise<RecentResultsResponse> {
+  const query = `since=${since}&limit=${limit}${
+    getLatest ? "&getLatest=true" : ""
+  }`;
+  return getJson<RecentResultsResponse>(
+    `/api/jobs/${id}/recent-results?${query}`,
+    "Failed to get recent results",
+  );
+}

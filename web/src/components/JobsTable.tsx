@@ -1,0 +1,163 @@
+// The table of the history page: one row per job, with the actions its
+// status allows (view, download, restart, continue monitoring, cancel).
+
+import { Link } from "react-router";
+import type { Job } from "../../../shared/wire.ts";
+import { downloadUrl } from "../api/jobs.ts";
+import { formatDate, percentOf } from "../lib/format.ts";
+import { StatusBadge } from "./StatusBadge.tsx";
+
+interface Props {
+  jobs: Job[];
+  onCancel: (job: Job) => void;
+  onRestart: (job: Job) => void;
+  /** The job whose restart is under way, if any. */
+  restartingId: number | null;
+}
+
+export function JobsTable({ jobs, onCancel, onRestart, restartingId }: Props) {
+  return (
+    <div
+      className="overflow-auto"
+      tabIndex={0}
+      role="region"
+      aria-label="Jobs"
+    >
+      <table className="striped jobs-table">
+        <thead>
+          <tr>
+            <th scope="col">Filename</th>
+            <th scope="col">Date</th>
+            <th scope="col">Status</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr
+              key={job.id}
+              className={job.status === "processing"
+                ? "row-processing"
+                : undefined}
+              data-job-id={job.id}
+            >
+              <td className="break">
+                {job.originalFileName || job.fileName}
+              </td>
+              <td>{formatDate(job.createdAt)}</td>
+              <td>
+                <StatusBadge status={job.status} />
+              </td>
+              <td>
+                {job.totalIPs > 0
+                  ? `${percentOf(job.processedIPs, job.totalIPs)}%`
+                  : "N/A"}
+              </td>
+              <td>
+                <JobActions
+                  job={job}
+                  onCancel={() => onCancel(job)}
+                  onRestart={() => onRestart(job)}
+                  restarting={restartingId === job.id}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function JobActions(
+  { job, onCancel, onRestart, restarting }: {
+    job: Job;
+    onCancel: () => void;
+    onRestart: () => void;
+    restarting: boolean;
+  },
+) {
+  const name = job.originalFileName || job.fileName;
+  switch (job.status) {
+    case "completed":
+      return (
+        <div className="actions">
+          <Link
+            to={`/results/${job.id}`}
+            aria-label={`View results of ${name}`}
+          >
+            View
+          </Link>
+          <a href={downloadUrl(job.id)} aria-label={`Download ${name}`}>
+            Download
+          </a>
+        </div>
+      );
+    case "failed":
+      return (
+        <div className="actions">
+          <button
+            type="button"
+            className="small"
+            onClick={onRestart}
+            disabled={restarting}
+            aria-busy={restarting || undefined}
+            aria-label={`Restart ${name}`}
+          >
+            Restart
+          </button>
+          {job.partialSaveAvailable && (
+            <a
+              href={downloadUrl(job.id)}
+              aria-label={`Partial Results of ${name}`}
+            >
+              Partial Results
+            </a>
+          )}
+        </div>
+      );
+    case "cancelled":
+      return (
+        <div className="actions">
+          {job.partialSaveAvailable
+            ? (
+              <a
+                href={downloadUrl(job.id)}
+                aria-label={`Partial Download of ${name}`}
+              >
+                Partial Download
+              </a>
+            )
+            : <span className="muted">No results</span>}
+        </div>
+      );
+    default: // processing, pending and anything unknown
+      return (
+        <div className="actions">
+          <Link
+            to={`/?jobId=${job.id}`}
+            aria-label={`Continue Monitoring ${name}`}
+          >
+            Continue Monitoring
+          </Link>
+          <button
+            type="button"
+            className="small outline destructive"
+            onClick={onCancel}
+            aria-label={`Cancel ${name}`}
+          >
+            Cancel
+          </button>
+          {job.partialSaveAvailable && (
+            <a
+              href={downloadUrl(job.id)}
+              aria-label={`Partial Download of ${name}`}
+            >
+              Partial Download
+            </a>
+          )}
+        </div>
+      );
+  }
+}
