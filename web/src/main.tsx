@@ -2,7 +2,11 @@
 // this route, otherwise renders from scratch.
 
 import "@picocss/pico/css/pico.min.css";
-import "./styles.css";
+import "./styles/base.css";
+import "./styles/layout.css";
+import "./styles/flow.css";
+import "./styles/results.css";
+import "./styles/widgets.css";
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
