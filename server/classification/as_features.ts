@@ -4,7 +4,6 @@
 // hosting in a few data-centre cities. Built once per database version and
 // cached in DATA_DIR, so a lookup is one Map probe.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
-import type { GeoProvider } from "../enrichment/geo_provider.ts";
 
 export interface AsFeatures {
   asn: number;
@@ -32,6 +31,15 @@ export interface AsFeatureColumns {
   countries: number[];
   country: string[];
   countryShare: number[];
+}
+
+/** Where an address geolocates (GeoProvider is one). */
+export interface PlaceSource {
+  place(ip: string, version: 4 | 6): {
+    country_code: string | null;
+    region: string | null;
+    city: string | null;
+  } | null;
 }
 
 interface Acc {
@@ -64,7 +72,7 @@ function v6Text(w: ArrayLike<number>): string {
 /** Walks every range of the ASN tables and samples the city database. */
 export function buildAsFeatures(
   table: AsnTableData,
-  geo: GeoProvider,
+  geo: PlaceSource,
 ): AsFeatureColumns {
   const byAsn = new Map<number, Acc>();
   const cityIds = new Map<string, number>();

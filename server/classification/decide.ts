@@ -59,6 +59,11 @@ const NAME_CUES: [RegExp, NetworkKind, string][] = [
     "University/School",
   ],
   [
+    w("research|academic|forschung\\w*|ensino|pesquisa|scientific"),
+    "education",
+    "research & education",
+  ],
+  [
     w("hospital|klinikum|clinic|health(?:care)?|medical cent(?:er|re)"),
     "business",
     "Hospital/Health",
@@ -96,15 +101,16 @@ function accessSpread(
   operatorName: boolean,
 ): string | null {
   if (!f || !f.country) return null;
-  // Transit and multinational enterprises span many countries; access
-  // networks keep most of their space in one.
-  if (f.countries > 12) return null;
-  const wide = f.cities >= 150 || (f.cities >= 40 && f.countryShare >= 0.02) ||
-    f.countryShare >= 0.1;
-  const operatorWide = operatorName &&
-    (f.cities >= 15 || f.countryShare >= 0.005);
-  if (!wide && !operatorWide) return null;
-  return `access network: ${f.cities} cities in ${f.country}`;
+  // Transit carriers and multinationals span many countries with a small
+  // share of each; an incumbent keeps a large share of its own country
+  // even where geolocation scatters some of its ranges abroad.
+  if (f.countries > 12 && f.countryShare < 0.1) return null;
+  const share = f.countryShare;
+  const wide = share >= 0.02 ||
+    (f.cities >= 100 && share >= 0.003) ||
+    (f.cities >= 20 && share >= 0.005) ||
+    (operatorName && (f.cities >= 20 || share >= 0.005));
+  return wide ? `access network: ${f.cities} cities in ${f.country}` : null;
 }
 
 function decision(type: NetworkKind, reason: string): Decision {

@@ -3,11 +3,11 @@
 // The key is each database file's path, size and modification time, so a
 // new npm package version or a user's own file rebuilds it.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
-import type { GeoProvider } from "../enrichment/geo_provider.ts";
 import {
   type AsFeatureColumns,
   AsFeatureIndex,
   buildAsFeatures,
+  type PlaceSource,
 } from "./as_features.ts";
 
 const FORMAT = 1;
@@ -42,7 +42,7 @@ export async function loadAsFeatures(
   dataDir: string,
   databasePaths: string[],
   table: AsnTableData,
-  geo: GeoProvider,
+  geo: PlaceSource,
 ): Promise<LoadedFeatures> {
   const started = performance.now();
   const key = await databaseVersionKey(databasePaths);
