@@ -167,24 +167,29 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
 
 /** classifyNetwork, then the host name and the job's keep list. */
 export function classify(f: AsFeatures | null, e: Evidence): Decision {
-  const base = classifyNetwork(f, e);
-  if (e.override) return keep(base, e);
-  if (base.filtered && e.ptr === "static") {
-    return keep(
-      decision("business", `PTR looks static business (${base.reason})`),
-      e,
-    );
-  }
-  if (
+  return refine(classifyNetwork(f, e), e);
+}
+
+/**
+ * What one address adds to its network's decision: its host name (unless an
+ * override decided) and the job's keep list. Cheap: the network's decision
+ * can be memoised per AS and this applied per address.
+ */
+export function refine(
+  base: Decision,
+  e: Pick<Evidence, "ptr" | "keep" | "override">,
+): Decision {
+  let d = base;
+  if (e.override) {
+    // an operator's rule is final
+  } else if (base.filtered && e.ptr === "static") {
+    d = decision("business", `PTR looks static business (${base.reason})`);
+  } else if (
     !base.filtered && e.ptr === "dynamic" &&
     base.reason.startsWith("no access evidence")
   ) {
-    return keep(decision("consumer_isp", "PTR looks dynamic"), e);
+    d = decision("consumer_isp", "PTR looks dynamic");
   }
-  return keep(base, e);
-}
-
-function keep(d: Decision, e: Evidence): Decision {
   return e.keep && d.filtered
     ? { ...d, filtered: false, reason: `always keep (${d.reason})` }
     : d;

@@ -5,9 +5,8 @@
 
 export type PtrHint = "dynamic" | "static" | null;
 
-// Labels are split on dots and dashes; a cue must be a whole label or a
-// label's leading part followed by digits ("dsl12", "pool-3"), so "poolside"
-// or "cablevision-hq" do not count.
+// A cue is a whole part between dots and dashes, digits allowed after it
+// ("dsl12", "pool-3"); "poolside" or "cablevision-hq" do not count.
 const DYNAMIC = new Set([
   "pool",
   "dyn",
@@ -48,7 +47,6 @@ const DYNAMIC = new Set([
   "user",
   "users",
   "host",
-  "ip",
 ]);
 const STATIC = new Set([
   "static",
@@ -90,11 +88,12 @@ function encodesAddress(name: string, ip: string | null): boolean {
     name.includes(padded);
 }
 
-function cue(label: string, words: Set<string>): boolean {
-  if (words.has(label)) return true;
-  const head = /^([a-z]+)\d+$/.exec(label)?.[1];
-  return head !== undefined && head.length >= 2 && words.has(head);
-}
+// One regular expression per set: a cue is a whole label or part between
+// dots and dashes, optionally followed by digits.
+const cueRegex = (words: Set<string>) =>
+  new RegExp(`(?:^|[.-])(?:${[...words].join("|")})\\d*(?=[.-]|$)`);
+const STATIC_CUE = cueRegex(STATIC);
+const DYNAMIC_CUE = cueRegex(DYNAMIC);
 
 /**
  * "static" when the name says business or static, "dynamic" when it says
@@ -108,9 +107,10 @@ export function ptrHint(
   if (!hostname) return null;
   const name = hostname.toLowerCase().replace(/\.$/, "");
   // The registrable domain (last two labels) names the operator, not the line.
-  const labels = name.split(".").slice(0, -2).flatMap((l) => l.split("-"));
-  if (labels.some((l) => cue(l, STATIC))) return "static";
-  if (labels.some((l) => cue(l, DYNAMIC))) return "dynamic";
+  const last = name.lastIndexOf(".", name.lastIndexOf(".") - 1);
+  const host = last < 0 ? "" : name.slice(0, last);
+  if (STATIC_CUE.test(host)) return "static";
+  if (DYNAMIC_CUE.test(host)) return "dynamic";
   if (encodesAddress(name, ip)) return "dynamic";
   return null;
 }
