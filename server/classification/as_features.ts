@@ -1,0 +1,221 @@
+// Per-AS evidence read from the address databases: how much space an AS
+// announces and how widely it spreads. Access networks reach hundreds of
+// cities in one country; an enterprise or a county sits in one or two;
+// hosting in a few data-centre cities. Built once per database version and
+// cached in DATA_DIR, so a lookup is one Map probe.
+import type { AsnTableData } from "../enrichment/asn_table.ts";
+
+export interface AsFeatures {
+  asn: number;
+  /** IPv4 addresses announced. */
+  v4: number;
+  /** IPv6 /48 blocks announced. */
+  v6: number;
+  /** Distinct cities and regions its sampled addresses geolocate to. */
+  cities: number;
+  regions: number;
+  countries: number;
+  /** Country holding most of its sampled IPv4 space ("" when none). */
+  country: string;
+  /** Its IPv4 space in that country / all geolocated IPv4 space there. */
+  countryShare: number;
+}
+
+/** Column form: what the cache file holds and lookups index. */
+export interface AsFeatureColumns {
+  asn: number[];
+  v4: number[];
+  v6: number[];
+  cities: number[];
+  regions: number[];
+  countries: number[];
+  country: string[];
+  countryShare: number[];
+}
+
+/** Where an address geolocates (GeoProvider is one). */
+export interface PlaceSource {
+  place(ip: string, version: 4 | 6): {
+    country_code: string | null;
+    region: string | null;
+    city: string | null;
+  } | null;
+}
+
+interface Acc {
+  v4: number;
+  v6: number;
+  cities: Set<number>;
+  regions: Set<number>;
+  /** IPv4 addresses by country code. */
+  byCountry: Map<string, number>;
+}
+
+// Samples per range: start and middle, plus one per 16k addresses (at most
+// 256) so a few huge ranges of a cable operator still show its spread.
+function v4Samples(size: number): number {
+  return Math.min(256, Math.max(2, Math.ceil(size / 16384)));
+}
+
+function v4Text(n: number): string {
+  return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
+function v6Text(w: ArrayLike<number>): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    parts.push((w[i] >>> 16).toString(16), (w[i] & 0xffff).toString(16));
+  }
+  return parts.join(":");
+}
+
+/** Walks every range of the ASN tables and samples the city database. */
+export function buildAsFeatures(
+  table: AsnTableData,
+  geo: PlaceSource,
+): AsFeatureColumns {
+  const byAsn = new Map<number, Acc>();
+  const cityIds = new Map<string, number>();
+  const regionIds = new Map<string, number>();
+  const countryTotal = new Map<string, number>();
+  const acc = (asn: number): Acc => {
+    let a = byAsn.get(asn);
+    if (!a) {
+      a = {
+        v4: 0,
+        v6: 0,
+        cities: new Set(),
+        regions: new Set(),
+        byCountry: new Map(),
+      };
+      byAsn.set(asn, a);
+    }
+    return a;
+  };
+  const id = (ids: Map<string, number>, key: string) => {
+    let i = ids.get(key);
+    if (i === undefined) ids.set(key, i = ids.size);
+    return i;
+  };
+  const sample = (a: Acc, ip: string, version: 4 | 6, weight: number) => {
+    const place = geo.place(ip, version);
+    if (!place?.country_code) return;
+    const cc = place.country_code;
+    const region = `${cc}|${place.region ?? ""}`;
+    a.regions.add(id(regionIds, region));
+    if (place.city) a.cities.add(id(cityIds, `${region}|${place.city}`));
+    if (weight > 0) {
+      a.byCountry.set(cc, (a.byCountry.get(cc) ?? 0) + weight);
+      countryTotal.set(cc, (countryTotal.get(cc) ?? 0) + weight);
+    }
+  };
+
+  const { v4Start, v4End, v4Org, v6Start, v6End, v6Org, asns } = table;
+  for (let i = 0; i < v4Org.length; i++) {
+    const asn = asns[v4Org[i]];
+    if (!asn) continue;
+    const a = acc(asn);
+    const size = v4End[i] - v4Start[i] + 1;
+    a.v4 += size;
+    const k = v4Samples(size);
+    for (let s = 0; s < k; s++) {
+      const at = v4Start[i] + Math.floor((size * s) / k);
+      sample(a, v4Text(at), 4, size / k);
+    }
+  }
+  const words = new Uint32Array(4);
+  for (let i = 0; i < v6Org.length; i++) {
+    const asn = asns[v6Org[i]];
+    if (!asn) continue;
+    const a = acc(asn);
+    const o = i * 4;
+    // /48 blocks: the top 48 bits of end minus start, plus one.
+    const hi = (v6End[o] - v6Start[o]) * 65536 +
+      ((v6End[o + 1] >>> 16) - (v6Start[o + 1] >>> 16));
+    a.v6 += hi + 1;
+    words.set(v6Start.subarray(o, o + 4));
+    sample(a, v6Text(words), 6, 0);
+    // the middle of the range, on its first 64 bits
+    const mid =
+      (v6Start[o + 1] + Math.floor((v6End[o + 1] - v6Start[o + 1]) / 2)) >>> 0;
+    words[1] = v6End[o] === v6Start[o] ? mid : 0x80000000;
+    words[0] = v6End[o] === v6Start[o]
+      ? v6Start[o]
+      : v6Start[o] + Math.floor((v6End[o] - v6Start[o]) / 2);
+    sample(a, v6Text(words), 6, 0);
+  }
+
+  const out: AsFeatureColumns = {
+    asn: [],
+    v4: [],
+    v6: [],
+    cities: [],
+    regions: [],
+    countries: [],
+    country: [],
+    countryShare: [],
+  };
+  for (const [asn, a] of byAsn) {
+    let country = "";
+    let most = 0;
+    for (const [cc, n] of a.byCountry) {
+      if (n > most) [country, most] = [cc, n];
+    }
+    out.asn.push(asn);
+    out.v4.push(a.v4);
+    out.v6.push(a.v6);
+    out.cities.push(a.cities.size);
+    out.regions.push(a.regions.size);
+    out.countries.push(countCountries(a.regions, regionIds));
+    out.country.push(country);
+    out.countryShare.push(
+      country ? Math.round((most / countryTotal.get(country)!) * 1e6) / 1e6 : 0,
+    );
+  }
+  return out;
+}
+
+function countCountries(regions: Set<number>, ids: Map<string, number>) {
+  // Region keys start with the country code; ids are dense, so invert once.
+  const names = regionNames.get(ids) ?? invert(ids);
+  const seen = new Set<string>();
+  for (const r of regions) seen.add(names[r].slice(0, 2));
+  return seen.size;
+}
+
+const regionNames = new WeakMap<Map<string, number>, string[]>();
+function invert(ids: Map<string, number>): string[] {
+  const names: string[] = [];
+  for (const [k, v] of ids) names[v] = k;
+  regionNames.set(ids, names);
+  return names;
+}
+
+/** O(1) lookups by AS number over the column form. */
+export class AsFeatureIndex {
+  #row = new Map<number, number>();
+
+  constructor(readonly columns: AsFeatureColumns) {
+    columns.asn.forEach((asn, i) => this.#row.set(asn, i));
+  }
+
+  get size(): number {
+    return this.#row.size;
+  }
+
+  get(asn: number): AsFeatures | null {
+    const i = this.#row.get(asn);
+    if (i === undefined) return null;
+    const c = this.columns;
+    return {
+      asn,
+      v4: c.v4[i],
+      v6: c.v6[i],
+      cities: c.cities[i],
+      regions: c.regions[i],
+      countries: c.countries[i],
+      country: c.country[i],
+      countryShare: c.countryShare[i],
+    };
+  }
+}

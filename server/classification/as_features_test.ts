@@ -1,0 +1,79 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { ipv6ToWords } from "../enrichment/ip_input.ts";
+import {
+  AsFeatureIndex,
+  buildAsFeatures,
+  type PlaceSource,
+} from "./as_features.ts";
+import { loadAsFeatures } from "./feature_cache.ts";
+
+// Three ASes: 100 an access network over a /16 in four cities, 200 a county
+// in one /24, 300 with one IPv6 /32 only.
+const ip = (a: number, b: number, c: number, d: number) =>
+  ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+const table: AsnTableData = {
+  v4Start: new Uint32Array([ip(10, 0, 0, 0), ip(10, 1, 0, 0)]),
+  v4End: new Uint32Array([ip(10, 0, 255, 255), ip(10, 1, 0, 255)]),
+  v4Org: new Uint32Array([0, 1]),
+  v6Start: new Uint32Array(ipv6ToWords("2001:db8::")),
+  v6End: new Uint32Array(ipv6ToWords("2001:db8:ffff:ffff:ffff:ffff:ffff:ffff")),
+  v6Org: new Uint32Array([2]),
+  asns: new Uint32Array([100, 200, 300]),
+  orgs: ["Access Net", "County of Example", "V6 Only"],
+  mmdb: [],
+};
+// 10.0.x.y sits in city x / 64 (samples every 16k addresses find four), in
+// region (x / 64) % 2; 10.1/16 in one
+// city; IPv6 in Germany.
+const places: PlaceSource = {
+  place(text, version) {
+    if (version === 6) {
+      return { country_code: "DE", region: "Berlin", city: "Berlin" };
+    }
+    const [, b, c] = text.split(".").map(Number);
+    if (b === 1) return { country_code: "US", region: "VA", city: "Town" };
+    return {
+      country_code: "KZ",
+      region: `R${(c >> 6) % 2}`,
+      city: `C${c >> 6}`,
+    };
+  },
+};
+
+Deno.test("features count space, cities, regions, countries and share", () => {
+  const index = new AsFeatureIndex(buildAsFeatures(table, places));
+  const access = index.get(100)!;
+  assertEquals(access.v4, 65536);
+  assertEquals(access.cities, 4);
+  assertEquals(access.regions, 2);
+  assertEquals(access.countries, 1);
+  assertEquals(access.country, "KZ");
+  assertEquals(access.countryShare, 1);
+  const county = index.get(200)!;
+  assertEquals([county.v4, county.cities, county.country], [256, 1, "US"]);
+  const v6 = index.get(300)!;
+  assertEquals([v6.v4, v6.v6, v6.cities, v6.country], [0, 65536, 1, ""]);
+  assertEquals(index.get(999), null);
+});
+
+Deno.test("features are cached per database version and rebuilt when it changes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/db.csv`;
+    await Deno.writeTextFile(db, "one");
+    const first = await loadAsFeatures(dir, [db], table, places);
+    assertEquals(first.built, true);
+    const again = await loadAsFeatures(dir, [db], table, places);
+    assertEquals([again.built, again.path], [false, first.path]);
+    assertEquals(again.index.get(100), first.index.get(100));
+    await Deno.writeTextFile(db, "a newer, longer version");
+    const rebuilt = await loadAsFeatures(dir, [db], table, places);
+    assertEquals(rebuilt.built, true);
+    const files = [...Deno.readDirSync(dir)].map((e) => e.name)
+      .filter((n) => n.startsWith("as-features-"));
+    assertEquals(files, [rebuilt.path.split("/").pop()]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

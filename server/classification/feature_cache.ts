@@ -1,0 +1,77 @@
+// The AS features of one database version, cached in DATA_DIR: the build
+// walks every range (seconds), loading the cache file takes milliseconds.
+// The key is each database file's path, size and modification time, so a
+// new npm package version or a user's own file rebuilds it.
+import type { AsnTableData } from "../enrichment/asn_table.ts";
+import {
+  type AsFeatureColumns,
+  AsFeatureIndex,
+  buildAsFeatures,
+  type PlaceSource,
+} from "./as_features.ts";
+
+const FORMAT = 1;
+
+export async function databaseVersionKey(paths: string[]): Promise<string> {
+  const parts = [`v${FORMAT}`];
+  for (const path of paths) {
+    const info = await Deno.stat(path);
+    parts.push(`${path}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+  }
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(parts.join("\n")),
+  );
+  return Array.from(new Uint8Array(digest).slice(0, 8))
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export interface LoadedFeatures {
+  index: AsFeatureIndex;
+  /** Where the cache is; built: whether this call made it. */
+  path: string;
+  built: boolean;
+  ms: number;
+}
+
+/**
+ * The features of these databases: read from DATA_DIR/as-features-KEY.json,
+ * or built from the loaded tables and written there (older versions removed).
+ */
+export async function loadAsFeatures(
+  dataDir: string,
+  databasePaths: string[],
+  table: AsnTableData,
+  geo: PlaceSource,
+): Promise<LoadedFeatures> {
+  const started = performance.now();
+  const key = await databaseVersionKey(databasePaths);
+  const path = `${dataDir}/as-features-${key}.json`;
+  try {
+    const columns = JSON.parse(await Deno.readTextFile(path));
+    return {
+      index: new AsFeatureIndex(columns as AsFeatureColumns),
+      path,
+      built: false,
+      ms: performance.now() - started,
+    };
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const columns = buildAsFeatures(table, geo);
+  await Deno.mkdir(dataDir, { recursive: true });
+  for await (const entry of Deno.readDir(dataDir)) {
+    if (/^as-features-[0-9a-f]+\.json$/.test(entry.name)) {
+      await Deno.remove(`${dataDir}/${entry.name}`);
+    }
+  }
+  // Written under a temporary name first: a crash leaves no half file.
+  await Deno.writeTextFile(`${path}.tmp`, JSON.stringify(columns));
+  await Deno.rename(`${path}.tmp`, path);
+  return {
+    index: new AsFeatureIndex(columns),
+    path,
+    built: true,
+    ms: performance.now() - started,
+  };
+}
