@@ -3,8 +3,14 @@
 // codec and the downloads all derive from this table: add or reorder a field
 // here and nowhere else.
 
-/** "Data to Include" groups a job or lookup can ask for. */
-export type FieldGroup = "geolocation" | "domain" | "company" | "network";
+/** "Data to Include" groups a job or lookup can ask for, in output order. */
+export const FIELD_GROUPS = [
+  "geolocation",
+  "domain",
+  "company",
+  "network",
+] as const;
+export type FieldGroup = (typeof FIELD_GROUPS)[number];
 
 export interface FieldSpec {
   readonly name: string;
