@@ -1,8 +1,8 @@
 // The one record every provider fills part of: the lookup API, the job
 // pipeline and the store all pass this same Enrichment around.
 import {
+  compileOverFields,
   ENRICHMENT_FIELDS,
-  type EnrichmentValues,
 } from "../../shared/enrichment_fields.ts";
 import {
   type Failure,
@@ -36,18 +36,18 @@ export const ALL_OPTIONS: EnrichOptions = {
   network: true,
 };
 
-const NO_VALUES = Object.fromEntries(
-  ENRICHMENT_FIELDS.map((field) => [field, null]),
-) as { [F in keyof EnrichmentValues]: null };
+/** A record with every field null, compiled from the field table. */
+const newEmptyEnrichment = compileOverFields<(ip: string) => Enrichment>(
+  ENRICHMENT_FIELDS,
+  ["ip"],
+  (list) =>
+    `return { ip, success: false, failure: null, ispFiltered: false, ${
+      list((name) => `${name}: null`)
+    } };`,
+);
 
 export function emptyEnrichment(ip: string): Enrichment {
-  return {
-    ip,
-    success: false,
-    failure: null,
-    ispFiltered: false,
-    ...NO_VALUES,
-  };
+  return newEmptyEnrichment(ip);
 }
 
 /**

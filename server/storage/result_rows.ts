@@ -1,6 +1,7 @@
 // Rows of the results table: the insert statement and values, built from
 // the field table by field name, and the read back into an Enrichment.
 import {
+  compileOverFields,
   ENRICHMENT_FIELD_TABLE,
   ENRICHMENT_FIELDS,
   type EnrichmentField,
@@ -65,29 +66,40 @@ export function keptRowsSql(columns: readonly EnrichmentField[]): string {
     AND isp_filtered = 0 ORDER BY row_index`;
 }
 
-/**
- * Appends one result's values in the column order of insertResultsSql with
- * the same `fields`: each value is taken by its field's name.
- */
-export function pushResultValues(
+export type ResultPusher = (
   values: SqlValue[],
-  fields: readonly EnrichmentField[],
   jobId: number,
-  { rowIndex, original, enrichment: e }: StoredResult,
-): void {
-  const failure = e.failure;
-  values.push(
-    jobId,
-    rowIndex,
-    JSON.stringify(original),
-    e.ip,
-    e.success ? 1 : 0,
-    failure ? failureMessage(failure, "job") : null,
-    failure ? failure.kind : null,
-    failure?.range ?? null,
-    e.ispFiltered ? 1 : 0,
+  result: StoredResult,
+) => void;
+
+/**
+ * A function that appends one result's values in the column order of
+ * insertResultsSql with the same `fields`: each field's value is taken by
+ * its name. Made once per field list (the store's is made at start).
+ */
+export function resultPusher(fields: readonly EnrichmentField[]): ResultPusher {
+  const pushFields = compileOverFields<
+    (values: SqlValue[], e: Enrichment) => void
+  >(
+    fields,
+    ["values", "e"],
+    (list) => `values.push(${list((name) => `e.${name}`)});`,
   );
-  for (const field of fields) values.push(e[field]);
+  return (values, jobId, { rowIndex, original, enrichment: e }) => {
+    const failure = e.failure;
+    values.push(
+      jobId,
+      rowIndex,
+      JSON.stringify(original),
+      e.ip,
+      e.success ? 1 : 0,
+      failure ? failureMessage(failure, "job") : null,
+      failure ? failure.kind : null,
+      failure?.range ?? null,
+      e.ispFiltered ? 1 : 0,
+    );
+    pushFields(values, e);
+  };
 }
 
 export function toResult(row: Row): StoredResult {

@@ -12,7 +12,7 @@ import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import {
   insertResultsSql,
-  pushResultValues,
+  resultPusher,
   type SqlValue,
   type StoredResult,
 } from "./result_rows.ts";
@@ -90,7 +90,7 @@ Deno.test("a reordered field list writes each value into its own column", () =>
       original: ["8.8.8.8"],
       enrichment: distinctValues("8.8.8.8"),
     };
-    pushResultValues(values, reordered, job.id, result);
+    resultPusher(reordered)(values, job.id, result);
     store.db.prepare(insertResultsSql(reordered, 1)).run(...values);
     assertEquals(store.resultsBetween(job.id, 0, 1), [result]);
   }));

@@ -23,7 +23,7 @@ import {
   insertResultsSql,
   JobStopped,
   keptRowsSql,
-  pushResultValues,
+  resultPusher,
   type SqlValue,
   type StoredResult,
   toResult,
@@ -35,6 +35,7 @@ export type { Counters, StoredResult } from "./result_rows.ts";
 export { CheckpointMoved, JobStopped } from "./result_rows.ts";
 
 const now = () => new Date().toISOString();
+const pushResult = resultPusher(ENRICHMENT_FIELDS);
 
 export class DatabaseError extends Error {}
 
@@ -228,7 +229,7 @@ export class Store {
         const rows = results.slice(from, from + INSERT_ROWS);
         const values: SqlValue[] = [];
         for (const row of rows) {
-          pushResultValues(values, ENRICHMENT_FIELDS, jobId, row);
+          pushResult(values, jobId, row);
         }
         this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
           .run(...values);
