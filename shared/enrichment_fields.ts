@@ -3,8 +3,14 @@
 // codec and the downloads all derive from this table: add or reorder a field
 // here and nowhere else.
 
-/** "Data to Include" groups a job or lookup can ask for. */
-export type FieldGroup = "geolocation" | "domain" | "company" | "network";
+/** "Data to Include" groups a job or lookup can ask for, in output order. */
+export const FIELD_GROUPS = [
+  "geolocation",
+  "domain",
+  "company",
+  "network",
+] as const;
+export type FieldGroup = (typeof FIELD_GROUPS)[number];
 
 export interface FieldSpec {
   readonly name: string;
@@ -132,4 +138,25 @@ export function fieldsOfGroup(group: FieldGroup): EnrichmentField[] {
   return ENRICHMENT_FIELD_TABLE.filter((f) => f.group === group).map((f) =>
     f.name
   );
+}
+
+/**
+ * Compiles a function whose body names each field as a plain property
+ * (`${name}` in `template`, once per field, joined by ", "). Per-row code
+ * built this way runs as fast as a hand-written literal, where a loop over
+ * field names would make each property access a dynamic lookup.
+ */
+export function compileOverFields<F>(
+  fields: readonly EnrichmentField[],
+  params: string[],
+  body: (list: (template: (name: string) => string) => string) => string,
+): F {
+  for (const name of fields) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) {
+      throw new Error(`not a field name: ${name}`);
+    }
+  }
+  const list = (template: (name: string) => string) =>
+    fields.map(template).join(", ");
+  return new Function(...params, body(list)) as F;
 }

@@ -27,11 +27,26 @@ const RANGE_WORDS: Record<string, string> = {
   benchmarking: "Benchmarking address (RFC 2544), not on the public internet",
 };
 
-/** The words a user reads for a failure (API `error`, download column). */
-export function failureMessage(failure: Failure): string {
+/** The reserved ranges with words of their own (ipaddr.js's range names). */
+export const NAMED_RANGES: readonly string[] = Object.keys(RANGE_WORDS);
+
+/**
+ * Who reads the words: a lookup answer (GET /api/lookup, batch, BigQuery),
+ * or a job's rows (the stored error column, downloads, the live feed). They
+ * differ only for an address that is not one.
+ */
+export type FailureAudience = "lookup" | "job";
+
+/** The words a user reads for a failure. */
+export function failureMessage(
+  failure: Failure,
+  audience: FailureAudience = "lookup",
+): string {
   switch (failure.kind) {
     case "invalid":
-      return "Invalid IP address format";
+      return audience === "lookup"
+        ? "Invalid IP address format"
+        : "Invalid IP address";
     case "no_data":
       return "No data found for this address";
     case "reserved":

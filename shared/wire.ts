@@ -1,5 +1,11 @@
-// Wire format shared by the server (server/) and the web app (web/).
-// Field names follow SPEC.md section 3; PRODUCT.md adds the `cancelled` status.
+// Wire format shared by the server (server/) and the web app (web/). The
+// enrichment fields come from shared/enrichment_fields.ts.
+import {
+  ENRICHMENT_FIELDS,
+  type EnrichmentValues,
+} from "./enrichment_fields.ts";
+
+export { ENRICHMENT_FIELDS };
 
 export type JobStatus =
   | "pending"
@@ -18,7 +24,7 @@ export interface UploadResult {
   rowCount: number;
 }
 
-/** Body of POST /api/enrich. Flags arrive as 1/0 (SPEC.md) or booleans. */
+/** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */
 export interface EnrichRequest {
   fileName: string;
   originalFileName?: string;
@@ -55,37 +61,7 @@ export interface Job {
 }
 
 /** The enrichment values of one IP; empty fields are null. */
-export interface EnrichmentData {
-  ip: string;
-  country: string | null;
-  country_code: string | null;
-  region: string | null;
-  city: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  hostname: string | null;
-  domain: string | null;
-  company: string | null;
-  network_type: string | null;
-  isp: string | null;
-  asn: string | null;
-}
-
-/** The enrichment fields of EnrichmentData besides the address, in output order. */
-export const ENRICHMENT_FIELDS = [
-  "country",
-  "country_code",
-  "region",
-  "city",
-  "latitude",
-  "longitude",
-  "hostname",
-  "domain",
-  "company",
-  "network_type",
-  "isp",
-  "asn",
-] as const satisfies readonly (keyof EnrichmentData)[];
+export type EnrichmentData = { ip: string } & EnrichmentValues;
 
 /** One row of the live feed (GET /api/jobs/{id}/recent-results). */
 export interface ResultRow {

@@ -9,7 +9,6 @@ import {
 import { GeoProvider, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import {
-  type Classification,
   type ClassifierData,
   IspClassifier,
   loadClassifierData,
@@ -19,15 +18,23 @@ import {
   registrableDomain,
   ReverseDns,
 } from "./reverse_dns.ts";
-import { readShared } from "./shared_file.ts";
 import {
-  emptyEnrichment,
-  type Enrichment,
-  type EnrichOptions,
-  NO_DATA,
-} from "./types.ts";
+  addHostName,
+  composeEnrichment,
+  failedEnrichment,
+  type Located as LocatedPieces,
+  markNoData,
+  type Network,
+} from "./compose.ts";
+import { readShared } from "./shared_file.ts";
+import type { Enrichment, EnrichOptions } from "./types.ts";
 
-export { NO_DATA };
+export type { Network };
+
+/** An address's place (with its key) and organisation: see Engine.locate. */
+export interface Located extends LocatedPieces {
+  place: Place | null;
+}
 
 /** Everything the engine reads, in shared memory: cheap to send to workers. */
 export interface EngineData {
@@ -67,26 +74,12 @@ export async function loadEngineData(
   return { geo, asn, classifier };
 }
 
-/** An organisation as the enrichment shows it, built once per organisation. */
-export interface Network {
-  org: string;
-  /** "AS15169 Google LLC". */
-  asnText: string;
-  kind: Classification | null;
-}
-
-/** An address's place and organisation (see Engine.locate). */
-export interface Located {
-  place: Place | null;
-  network: Network | null;
-}
-
 export class Engine {
   readonly geo: GeoProvider;
   readonly asn: AsnTable;
   readonly classifier: IspClassifier;
   readonly dns: ReverseDns;
-  /** By ASN table index; classifying ran name rules per lookup before. */
+  /** By ASN table index: an organisation is classified once, not per lookup. */
   #networks: (Network | undefined)[];
   #mmdbNetworks = new Map<string, Network>();
 
@@ -98,7 +91,7 @@ export class Engine {
     this.#networks = new Array(this.asn.orgCount);
   }
 
-  #network(info: AsnInfo): Network {
+  #networkFrom(info: AsnInfo): Network {
     return {
       org: info.org,
       asnText: `AS${info.asn}${info.org ? ` ${info.org}` : ""}`,
@@ -110,7 +103,7 @@ export class Engine {
   #networkOf(ip: string, version: 4 | 6): Network | null {
     const index = this.asn.lookupIndex(ip, version);
     if (index >= 0) {
-      return this.#networks[index] ??= this.#network(this.asn.info(index));
+      return this.#networks[index] ??= this.#networkFrom(this.asn.info(index));
     }
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
@@ -119,7 +112,7 @@ export class Engine {
     let network = this.#mmdbNetworks.get(key);
     if (!network) {
       if (this.#mmdbNetworks.size >= 50_000) this.#mmdbNetworks.clear();
-      network = this.#network(info);
+      network = this.#networkFrom(info);
       this.#mmdbNetworks.set(key, network);
     }
     return network;
@@ -128,7 +121,7 @@ export class Engine {
   /**
    * What an address's enrichment is made of, before the host name: its
    * place and its organisation (objects shared by every address that has
-   * them). `compose` turns them into the enrichment.
+   * them). composeEnrichment (compose.ts) turns them into the enrichment.
    */
   locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
     return {
@@ -137,45 +130,10 @@ export class Engine {
     };
   }
 
-  /** The enrichment of a public address from what `locate` found. */
-  static compose(
-    ip: string,
-    { place, network }: Located,
-    options: EnrichOptions,
-  ): Enrichment {
-    const result = emptyEnrichment(ip);
-    result.success = true;
-    if (place) {
-      result.country_code = place.country_code;
-      result.country = place.country;
-      result.region = place.region;
-      result.city = place.city;
-      result.latitude = place.latitude;
-      result.longitude = place.longitude;
-    }
-    // With no organisation known, classify(null, null) is null.
-    const kind = network ? network.kind : null;
-    // Filtering applies whatever the options: it is the product's promise.
-    result.ispFiltered = kind?.consumer ?? false;
-    if (options.company && kind) {
-      result.network_type = kind.networkType;
-      result.company = kind.consumer ? null : network!.org || null;
-    }
-    if (options.network && network) {
-      result.isp = network.org || null;
-      result.asn = network.asnText;
-    }
-    return result;
-  }
-
   /** Every field but the host name: synchronous, no I/O. */
   enrichParsed(parsed: ParsedIp, options: EnrichOptions): Enrichment {
-    if (!parsed.ok) {
-      const result = emptyEnrichment(parsed.ip);
-      result.error = parsed.error;
-      return result;
-    }
-    return Engine.compose(
+    if (!parsed.ok) return failedEnrichment(parsed.ip, parsed.failure);
+    return composeEnrichment(
       parsed.ip,
       this.locate(parsed.ip, parsed.version, options),
       options,
@@ -185,21 +143,16 @@ export class Engine {
   /** Adds host name and domain (reverse DNS) to a result of enrichParsed. */
   async addHostname(result: Enrichment): Promise<Enrichment> {
     if (!result.success) return result;
-    result.hostname = await this.dns.lookup(result.ip);
-    result.domain = registrableDomain(result.hostname);
-    return result;
+    const hostname = await this.dns.lookup(result.ip);
+    return addHostName(result, {
+      hostname,
+      domain: registrableDomain(hostname),
+    });
   }
 
   /** Marks a valid address for which no requested field had any value. */
   static checkFound(result: Enrichment): Enrichment {
-    if (!result.success) return result;
-    const found = result.country_code || result.city || result.hostname ||
-      result.company || result.network_type || result.isp || result.asn;
-    if (!found) {
-      result.success = false;
-      result.error = NO_DATA;
-    }
-    return result;
+    return markNoData(result);
   }
 
   async enrich(cell: string, options: EnrichOptions): Promise<Enrichment> {

@@ -1,8 +1,8 @@
 // The engine over the real bundled databases.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadConfig } from "../config.ts";
-import { Engine, loadEngineData, NO_DATA } from "./engine.ts";
-import { ALL_OPTIONS } from "./types.ts";
+import { Engine, loadEngineData } from "./engine.ts";
+import { ALL_OPTIONS, errorText } from "./types.ts";
 
 const config = loadConfig({});
 const engine = new Engine(await loadEngineData(config), {
@@ -86,13 +86,14 @@ Deno.test("only the chosen groups are filled", async () => {
 });
 
 Deno.test("invalid and private values fail with a reason", async () => {
-  assertEquals(
-    (await engine.enrich("nope", ALL_OPTIONS)).error,
-    "Invalid IP address",
-  );
+  const invalid = await engine.enrich("nope", ALL_OPTIONS);
+  assertEquals(invalid.failure, { kind: "invalid" });
+  assertEquals(errorText(invalid, "job"), "Invalid IP address");
+  assertEquals(errorText(invalid, "lookup"), "Invalid IP address format");
   const privateResult = await engine.enrich("192.168.1.1", ALL_OPTIONS);
   assertEquals(privateResult.success, false);
-  assertEquals(privateResult.error?.includes("Private"), true);
+  assertEquals(privateResult.failure, { kind: "reserved", range: "private" });
+  assertEquals(errorText(privateResult, "job")?.includes("Private"), true);
 });
 
 Deno.test("an address no requested source knows fails with no data", async () => {
@@ -104,7 +105,8 @@ Deno.test("an address no requested source knows fails with no data", async () =>
     network: false,
   });
   assertEquals(result.success, false);
-  assertEquals(result.error, NO_DATA);
+  assertEquals(result.failure, { kind: "no_data" });
+  assertEquals(errorText(result, "job"), "No data found for this address");
 });
 
 Deno.test("enrichMany keeps order and looks each address up once", async () => {

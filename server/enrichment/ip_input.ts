@@ -1,27 +1,12 @@
 // Turns a CSV cell into a public IP address, or a reason it is not one.
 import ipaddr from "ipaddr.js";
+import type { Failure } from "../../shared/failures.ts";
 
 export type ParsedIp =
   | { ok: true; ip: string; version: 4 | 6 }
-  | { ok: false; ip: string; error: string };
+  | { ok: false; ip: string; failure: Failure };
 
-export const INVALID_IP = "Invalid IP address";
-
-const RANGE_REASONS: Record<string, string> = {
-  private: "Private address (RFC 1918), not on the public internet",
-  loopback: "Loopback address, not on the public internet",
-  linkLocal: "Link-local address, not on the public internet",
-  uniqueLocal:
-    "Unique local address (private IPv6), not on the public internet",
-  carrierGradeNat:
-    "Shared address space (carrier-grade NAT, RFC 6598), not on the public internet",
-  multicast: "Multicast address, not a single host",
-  broadcast: "Broadcast address, not a single host",
-  unspecified: "Unspecified address, not a host",
-  reserved:
-    "Reserved or documentation address (RFC 5737/3849), not on the public internet",
-  benchmarking: "Benchmarking address (RFC 2544), not on the public internet",
-};
+const NOT_AN_ADDRESS: Failure = Object.freeze({ kind: "invalid" });
 
 // Ranges that are routed on the public internet.
 const PUBLIC_RANGES = new Set(["unicast", "6to4", "teredo"]);
@@ -86,8 +71,7 @@ function parseFourPartDecimal(text: string): ParsedIp | null {
       return {
         ok: false,
         ip: text,
-        error: RANGE_REASONS[name] ??
-          `Reserved address (${name}), not on the public internet`,
+        failure: { kind: "reserved", range: name },
       };
     }
   }
@@ -107,17 +91,12 @@ export function parseIp(cell: string): ParsedIp {
     addr = ipaddr.IPv6.parse(text);
     if (addr.isIPv4MappedAddress()) addr = addr.toIPv4Address();
   } else {
-    return { ok: false, ip: text, error: INVALID_IP };
+    return { ok: false, ip: text, failure: NOT_AN_ADDRESS };
   }
   const ip = addr.toString();
   const range = addr.range();
   if (!PUBLIC_RANGES.has(range)) {
-    return {
-      ok: false,
-      ip,
-      error: RANGE_REASONS[range] ??
-        `Reserved address (${range}), not on the public internet`,
-    };
+    return { ok: false, ip, failure: { kind: "reserved", range } };
   }
   return { ok: true, ip, version: addr.kind() === "ipv4" ? 4 : 6 };
 }

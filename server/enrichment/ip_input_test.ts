@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { INVALID_IP, ipv4ToNumber, parseIp, stripPort } from "./ip_input.ts";
+import { failureMessage } from "../../shared/failures.ts";
+import { ipv4ToNumber, parseIp, stripPort } from "./ip_input.ts";
 
 Deno.test("stripPort takes the address out of host:port forms", () => {
   assertEquals(stripPort(" 1.2.3.4:80 "), "1.2.3.4");
@@ -35,14 +36,14 @@ Deno.test("parseIp rejects what is not an address", () => {
   ) {
     const parsed = parseIp(cell);
     assertEquals(parsed.ok, false, cell);
-    if (!parsed.ok) assertEquals(parsed.error, INVALID_IP);
+    if (!parsed.ok) assertEquals(parsed.failure, { kind: "invalid" });
   }
 });
 
 Deno.test("parseIp gives private and reserved ranges a reason", () => {
   const reason = (cell: string) => {
     const parsed = parseIp(cell);
-    return parsed.ok ? "ok" : parsed.error;
+    return parsed.ok ? "ok" : failureMessage(parsed.failure);
   };
   assertEquals(reason("10.1.2.3").startsWith("Private address"), true);
   assertEquals(reason("192.168.0.1").startsWith("Private address"), true);
@@ -66,6 +67,11 @@ Deno.test("parseIp gives private and reserved ranges a reason", () => {
   );
   assertEquals(reason("224.0.0.1").startsWith("Multicast"), true);
   assertEquals(reason("0.0.0.0").startsWith("Unspecified"), true);
+  const parsed = parseIp("10.1.2.3");
+  assertEquals(
+    parsed.ok ? null : parsed.failure,
+    { kind: "reserved", range: "private" },
+  );
 });
 
 Deno.test("ipv4ToNumber", () => {

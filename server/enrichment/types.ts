@@ -1,25 +1,33 @@
-// The one record every provider fills part of (STYLE.md: one Enrichment type).
+// The one record every provider fills part of: the lookup API, the job
+// pipeline and the store all pass this same Enrichment around.
+import {
+  compileOverFields,
+  ENRICHMENT_FIELDS,
+} from "../../shared/enrichment_fields.ts";
+import {
+  type Failure,
+  type FailureAudience,
+  failureMessage,
+} from "../../shared/failures.ts";
 import type { EnrichmentData } from "../../shared/wire.ts";
 
-export type { EnrichmentData };
+export type { EnrichmentData, Failure, FailureAudience };
 
 export interface Enrichment extends EnrichmentData {
   success: boolean;
-  error: string | null;
+  /** Why the address has no enrichment; null on success. */
+  failure: Failure | null;
   /** A consumer broadband or mobile access network: left out of downloads. */
   ispFiltered: boolean;
 }
 
-/** Which groups of fields a caller asked for (SPEC.md "Data to Include"). */
+/** Which groups of fields a caller asked for ("Data to Include"). */
 export interface EnrichOptions {
   geolocation: boolean;
   domain: boolean;
   company: boolean;
   network: boolean;
 }
-
-/** The error of a valid address for which no requested field had a value. */
-export const NO_DATA = "No data found for this address";
 
 export const ALL_OPTIONS: EnrichOptions = {
   geolocation: true,
@@ -28,23 +36,27 @@ export const ALL_OPTIONS: EnrichOptions = {
   network: true,
 };
 
+/** A record with every field null, compiled from the field table. */
+const newEmptyEnrichment = compileOverFields<(ip: string) => Enrichment>(
+  ENRICHMENT_FIELDS,
+  ["ip"],
+  (list) =>
+    `return { ip, success: false, failure: null, ispFiltered: false, ${
+      list((name) => `${name}: null`)
+    } };`,
+);
+
 export function emptyEnrichment(ip: string): Enrichment {
-  return {
-    ip,
-    success: false,
-    error: null,
-    ispFiltered: false,
-    country: null,
-    country_code: null,
-    region: null,
-    city: null,
-    latitude: null,
-    longitude: null,
-    hostname: null,
-    domain: null,
-    company: null,
-    network_type: null,
-    isp: null,
-    asn: null,
-  };
+  return newEmptyEnrichment(ip);
+}
+
+/**
+ * The error text a user reads for a result: null on success. `audience`
+ * picks the words (a lookup answer or a job's rows; see failureMessage).
+ */
+export function errorText(
+  e: Enrichment,
+  audience: FailureAudience,
+): string | null {
+  return e.failure ? failureMessage(e.failure, audience) : null;
 }

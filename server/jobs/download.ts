@@ -1,36 +1,23 @@
-// The download of PRODUCT.md "Output columns": original columns untouched,
-// then the enrichment columns of the options chosen; consumer-ISP rows left
+// A job's download: the original columns untouched, then the enrichment
+// columns of the option groups chosen (in group order, each group's fields
+// in field-table order), then success and error; consumer-ISP rows left
 // out. Streamed from the database a page at a time, so memory stays flat.
+import {
+  type EnrichmentField,
+  FIELD_GROUPS,
+  fieldsOfGroup,
+} from "../../shared/enrichment_fields.ts";
 import { csvField, formatCsvRows, neutraliseFormula } from "../csv/csv_rows.ts";
-import type { Enrichment } from "../enrichment/types.ts";
-import type {
-  ENRICHMENT_COLUMNS,
-  JobRecord,
-  Store,
-  StoredResult,
-} from "../storage/store.ts";
+import { errorText } from "../enrichment/types.ts";
+import type { JobRecord, Store, StoredResult } from "../storage/store.ts";
 
-type Column = keyof Enrichment;
-
-const GROUPS: [keyof JobRecord["options"], Column[]][] = [
-  ["geolocation", [
-    "country",
-    "country_code",
-    "region",
-    "city",
-    "latitude",
-    "longitude",
-  ]],
-  ["domain", ["hostname", "domain"]],
-  ["company", ["company", "network_type"]],
-  ["network", ["isp", "asn"]],
-];
+type Column = EnrichmentField;
 
 const PAGE_ROWS = 2000;
 
 export function outputColumns(job: JobRecord): Column[] {
-  return GROUPS.filter(([option]) => job.options[option])
-    .flatMap(([, columns]) => columns);
+  return FIELD_GROUPS.filter((group) => job.options[group])
+    .flatMap(fieldsOfGroup);
 }
 
 export function outputHeader(job: JobRecord): string[] {
@@ -62,7 +49,8 @@ export function outputRow(
     );
   }
   cells.push(enrichment.success ? "true" : "false");
-  cells.push(enrichment.error ? neutraliseFormula(enrichment.error) : "");
+  const error = errorText(enrichment, "job");
+  cells.push(error ? neutraliseFormula(error) : "");
   return cells;
 }
 
@@ -109,12 +97,7 @@ function csvPage(
   to: number,
 ): string {
   const width = job.headers.length;
-  const rows = store.keptRowValues(
-    job.id,
-    from,
-    to,
-    columns as (typeof ENRICHMENT_COLUMNS[number])[],
-  );
+  const rows = store.keptRowValues(job.id, from, to, columns);
   let text = "";
   for (const row of rows) {
     const original = JSON.parse(row[0] as string) as string[];

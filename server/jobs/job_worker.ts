@@ -5,7 +5,7 @@
 import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
 import { processJob } from "./process_job.ts";
-import { ThreadedWriter } from "./result_writer.ts";
+import { ThreadedWriter } from "./threaded_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 let setup: {
@@ -14,7 +14,7 @@ let setup: {
   uploadsDir: string;
   checkpointRows: number;
 } | null = null;
-// Checkpoints are committed on a thread of their own (result_writer.ts),
+// Checkpoints are committed on a thread of their own (threaded_writer.ts),
 // started by the runner beside this worker and kept between jobs.
 let writer: ThreadedWriter | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;

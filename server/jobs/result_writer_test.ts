@@ -51,7 +51,7 @@ function viaCheckpoint(options: EnrichOptions, counters = {
       const parsed = parseIp(cell);
       const row = [cell, `row ${i}`];
       if (!parsed.ok) {
-        builder.addFailed(i, row, parsed.ip, parsed.error);
+        builder.addFailed(i, row, parsed.ip, parsed.failure);
         continue;
       }
       const { place, network } = engine.locate(
@@ -70,7 +70,7 @@ function viaCheckpoint(options: EnrichOptions, counters = {
         options.domain ? registrableDomain(hostname) : null,
       );
     }
-    results.push(...reader.read(builder.take()));
+    results.push(...reader.read(builder.takeCheckpoint()));
   }
   return { results, counters: reader.counters };
 }
@@ -145,8 +145,9 @@ function writeJob(writer: DirectWriter | ThreadedWriter, jobId: number) {
   for (let i = 0; i < 1000; i++) {
     const cell = i % 7 ? `8.8.${i >> 8}.${i & 255}` : "x";
     const parsed = parseIp(cell);
-    if (!parsed.ok) builder.addFailed(i, [cell, `n,"${i}"`], cell, "bad");
-    else {
+    if (!parsed.ok) {
+      builder.addFailed(i, [cell, `n,"${i}"`], cell, { kind: "invalid" });
+    } else {
       const { place, network } = engine.locate(cell, 4, newJob.options);
       builder.add(
         i,
@@ -159,7 +160,10 @@ function writeJob(writer: DirectWriter | ThreadedWriter, jobId: number) {
       );
     }
     if (builder.count === 100) {
-      writer.write(builder.take(), (job) => seen.push(job.processedIPs));
+      writer.write(
+        builder.takeCheckpoint(),
+        (job) => seen.push(job.processedIPs),
+      );
     }
   }
   return seen;
@@ -176,7 +180,7 @@ Deno.test("a threaded writer commits checkpoints in order, like the store", () =
     try {
       const seen = writeJob(writer, threadedJob.id);
       writeJob(new DirectWriter(store), directJob.id);
-      await writer.below(0);
+      await writer.waitForBacklogAtMost(0);
       assertEquals(seen, Array.from({ length: 10 }, (_, i) => (i + 1) * 100));
       const a = store.getJob(threadedJob.id)!;
       const b = store.getJob(directJob.id)!;
@@ -202,8 +206,8 @@ Deno.test("a checkpoint another writer moved fails the writer", () =>
     try {
       const checkpoint = () => {
         const builder = new CheckpointBuilder(job.id);
-        builder.addFailed(0, ["x"], "x", "bad");
-        return builder.take();
+        builder.addFailed(0, ["x"], "x", { kind: "invalid" });
+        return builder.takeCheckpoint();
       };
       writer.begin({
         jobId: job.id,
@@ -218,7 +222,10 @@ Deno.test("a checkpoint another writer moved fails the writer", () =>
         counters: zero(),
       });
       writer.write(checkpoint(), () => {});
-      const error = await writer.below(0).then(() => null, (e: Error) => e);
+      const error = await writer.waitForBacklogAtMost(0).then(
+        () => null,
+        (e: Error) => e,
+      );
       ok(/checkpoint moved/.test(String(error?.message)), `${error}`);
       assertEquals(writer.failed, true);
       assertEquals(store.getJob(job.id)!.processedIPs, 1);

@@ -5,18 +5,14 @@
 // setReturnArrays), for when this worker is type-checked on its own.
 /// <reference types="npm:@types/node@^24" />
 import { Store } from "../storage/store.ts";
-import {
-  CheckpointReader,
-  type FromWriter,
-  type ToWriter,
-  type WriterInit,
-} from "./result_writer.ts";
+import { CheckpointReader } from "./checkpoint_codec.ts";
+import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";
 
 self.onmessage = (event: MessageEvent<WriterInit>) => {
   const { dbPath, port } = event.data;
   const store = new Store(dbPath);
-  // Bulk writes: checkpoint the WAL every ~40 MB rather than every 4 MB
-  // (each checkpoint syncs the files; this halves their number and cost).
+  // Bulk writes: checkpoint the WAL every ~40 MB rather than every 4 MB,
+  // since each WAL checkpoint syncs the files.
   store.db.exec("PRAGMA wal_autocheckpoint = 10000");
   let reader: CheckpointReader | null = null;
   const post = (message: FromWriter) => port.postMessage(message);

@@ -6,7 +6,7 @@ import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { JobEvents } from "./job_events.ts";
-import { startWriterThread } from "./result_writer.ts";
+import { startWriterThread } from "./threaded_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 export interface RunnerOptions {
@@ -142,7 +142,7 @@ export class JobRunner {
       { type: "module", name: "job-worker" },
     );
     // Its checkpoints are committed on a thread of their own, started here:
-    // a worker started from inside a worker took a second to start.
+    // a worker started from inside a worker takes about a second to start.
     const channel = new MessageChannel();
     const writer = startWriterThread(options.dbPath, channel.port1);
     this.#writers.set(worker, writer);

@@ -1,5 +1,6 @@
 // Stored results in the shapes of SPEC.md section 3.
 import type { PreviewRow, ResultRow } from "../../shared/wire.ts";
+import { errorText } from "../enrichment/types.ts";
 import type { StoredResult } from "../storage/store.ts";
 
 export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
@@ -18,7 +19,8 @@ export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
 export function toResultRow(row: StoredResult, headers: string[]): ResultRow {
   const originalData: Record<string, string> = {};
   headers.forEach((name, i) => originalData[name] = row.original[i] ?? "");
-  const { success, error, ispFiltered: _f, ...data } = row.enrichment;
+  const { success, failure: _e, ispFiltered: _f, ...data } = row.enrichment;
+  const error = errorText(row.enrichment, "job");
   return {
     id: row.rowIndex + 1,
     rowIndex: row.rowIndex,

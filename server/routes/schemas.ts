@@ -11,8 +11,12 @@ import {
   type LookupField,
   type LookupResponse,
 } from "../../shared/wire.ts";
-import { INVALID_IP, parseIp } from "../enrichment/ip_input.ts";
-import { type Enrichment, type EnrichOptions } from "../enrichment/types.ts";
+import { parseIp } from "../enrichment/ip_input.ts";
+import {
+  type Enrichment,
+  type EnrichOptions,
+  errorText,
+} from "../enrichment/types.ts";
 
 export const INVALID_FORMAT = "Invalid IP address format";
 export const TOO_MANY = `A request holds at most ${BATCH_MAX_IPS} IP ` +
@@ -23,7 +27,7 @@ export const NOT_JSON =
 /** Text that reads as an IP address (public or not): what the engine takes. */
 export const isIpText = (text: string) => {
   const parsed = parseIp(text);
-  return parsed.ok || parsed.error !== INVALID_IP;
+  return parsed.ok || parsed.failure.kind !== "invalid";
 };
 
 const text = (example: string, description?: string) =>
@@ -203,7 +207,7 @@ export const BigQueryError = z.object({
 /** The single-lookup answer of SPEC.md section 3 for one engine result. */
 export function toLookupResponse(e: Enrichment): LookupResponse {
   if (!e.success) {
-    const error = !e.error || e.error === INVALID_IP ? INVALID_FORMAT : e.error;
+    const error = errorText(e, "lookup") ?? INVALID_FORMAT;
     return { ip: e.ip, success: false, error };
   }
   return {

@@ -1,5 +1,38 @@
 // Schema migrations, applied in order at start; user_version records progress.
-// Kept as code so `deno compile` embeds them with the program.
+// Kept as code so `deno compile` embeds them with the program. The results
+// table's enrichment columns come from the field table; a field added to it
+// later is added to an existing database by addMissingFieldColumns.
+import type { DatabaseSync } from "node:sqlite";
+import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
+import {
+  type Failure,
+  failureMessage,
+  NAMED_RANGES,
+} from "../../shared/failures.ts";
+
+const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
+  `    ${field.name} ${field.sql},`
+).join("\n");
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** A CASE over the stored error text, giving each known failure's `part`. */
+function failureFromText(part: (failure: Failure) => string | null): string {
+  const known: Failure[] = [
+    { kind: "invalid" },
+    { kind: "no_data" },
+    ...NAMED_RANGES.map((range): Failure => ({ kind: "reserved", range })),
+  ];
+  const cases = known.map((failure) => {
+    const value = part(failure);
+    return `WHEN ${sqlText(failureMessage(failure, "job"))} THEN ${
+      value === null ? "NULL" : sqlText(value)
+    }`;
+  });
+  return `CASE error ${cases.join(" ")} ELSE NULL END`;
+}
+
+const GENERIC_RESERVED = "Reserved address (%), not on the public internet";
 
 export const MIGRATIONS: string[] = [
   `
@@ -44,19 +77,63 @@ export const MIGRATIONS: string[] = [
     success INTEGER NOT NULL,
     error TEXT,
     isp_filtered INTEGER NOT NULL,
-    country TEXT,
-    country_code TEXT,
-    region TEXT,
-    city TEXT,
-    latitude REAL,
-    longitude REAL,
-    hostname TEXT,
-    domain TEXT,
-    company TEXT,
-    network_type TEXT,
-    isp TEXT,
-    asn TEXT,
+${FIELD_COLUMNS}
     PRIMARY KEY (job_id, row_index)
   ) WITHOUT ROWID;
   `,
+  // A failed row's kind (and reserved range) beside its words; rows stored
+  // before this carry only the words, which name their kind one to one.
+  `
+  ALTER TABLE results ADD COLUMN failure_kind TEXT;
+  ALTER TABLE results ADD COLUMN failure_range TEXT;
+  UPDATE results SET
+    failure_kind = coalesce(${failureFromText((f) => f.kind)},
+      CASE WHEN error LIKE ${sqlText(GENERIC_RESERVED)} THEN 'reserved' END),
+    failure_range = coalesce(${failureFromText((f) => f.range ?? null)},
+      CASE WHEN error LIKE ${sqlText(GENERIC_RESERVED)}
+        THEN substr(error, 19, instr(error, '), not') - 19) END)
+    WHERE error IS NOT NULL;
+  `,
 ];
+
+type Row = Record<string, string | number | null>;
+
+/** Runs SQLite's quick_check; throws when the file is damaged. */
+export function checkIntegrity(db: DatabaseSync): void {
+  const integrity = db.prepare("PRAGMA quick_check").get() as Row;
+  if (integrity.quick_check !== "ok") {
+    throw new Error(`integrity check failed: ${integrity.quick_check}`);
+  }
+}
+
+/** Applies the migrations the database has not had, then new field columns. */
+export function migrate(db: DatabaseSync): void {
+  const version = Number(
+    (db.prepare("PRAGMA user_version").get() as Row).user_version,
+  );
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.exec("BEGIN");
+    try {
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+  addMissingFieldColumns(db);
+}
+
+/** Fields added to the field table after the database was created. */
+function addMissingFieldColumns(db: DatabaseSync): void {
+  const present = new Set(
+    (db.prepare("PRAGMA table_info(results)").all() as Row[]).map((column) =>
+      column.name
+    ),
+  );
+  for (const field of ENRICHMENT_FIELD_TABLE) {
+    if (present.has(field.name)) continue;
+    db.exec(`ALTER TABLE results ADD COLUMN ${field.name} ${field.sql}`);
+  }
+}

@@ -4,74 +4,38 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
   ENRICHMENT_FIELDS,
-  type Job,
-  type JobStatus,
-} from "../../shared/wire.ts";
-import type { Enrichment, EnrichOptions } from "../enrichment/types.ts";
-import { MIGRATIONS } from "./migrations.ts";
+  type EnrichmentField,
+} from "../../shared/enrichment_fields.ts";
+import type { JobStatus } from "../../shared/wire.ts";
+import {
+  type JobRecord,
+  type NewJob,
+  type Row,
+  toJob,
+  toUpload,
+  type UploadRecord,
+} from "./job_rows.ts";
+import { checkIntegrity, migrate } from "./migrations.ts";
+import {
+  CheckpointMoved,
+  type Counters,
+  INSERT_ROWS,
+  insertResultsSql,
+  JobStopped,
+  keptRowsSql,
+  resultPusher,
+  type SqlValue,
+  type StoredResult,
+  toResult,
+} from "./result_rows.ts";
 
-export interface UploadRecord {
-  fileName: string;
-  originalFileName: string;
-  size: number;
-  headers: string[];
-  rowCount: number;
-  /** Field separator detected while the file streamed in. */
-  delimiter: string;
-  createdAt: string;
-}
-
-export interface NewJob {
-  fileName: string;
-  originalFileName: string;
-  ipColumnName: string;
-  ipColumnIndex: number;
-  headers: string[];
-  delimiter: string;
-  totalIPs: number;
-  options: EnrichOptions;
-}
-
-/** A job with the server-side fields the wire format leaves out. */
-export interface JobRecord extends Job {
-  ipColumnIndex: number;
-  headers: string[];
-  delimiter: string;
-  options: EnrichOptions;
-}
-
-export interface StoredResult {
-  rowIndex: number;
-  original: string[];
-  enrichment: Enrichment;
-}
-
-export interface Counters {
-  processed: number;
-  successful: number;
-  failed: number;
-  filtered: number;
-}
-
-/** The results table's enrichment columns: the wire format's fields. */
-export const ENRICHMENT_COLUMNS = ENRICHMENT_FIELDS;
-
-type Row = Record<string, string | number | null>;
-
-// Rows per INSERT statement: 100 rows of 19 values stay far below SQLite's
-// limit of 32,766 bound values.
-const INSERT_ROWS = 100;
-const RESULT_ROW = `(${
-  Array(7 + ENRICHMENT_COLUMNS.length).fill("?").join(", ")
-})`;
-
-function insertResults(rows: number): string {
-  return `INSERT INTO results (job_id, row_index, original, ip, success, error,
-    isp_filtered, ${ENRICHMENT_COLUMNS.join(", ")})
-    VALUES ${Array(rows).fill(RESULT_ROW).join(", ")}`;
-}
+export { toWireJob } from "./job_rows.ts";
+export type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
+export type { Counters, StoredResult } from "./result_rows.ts";
+export { CheckpointMoved, JobStopped } from "./result_rows.ts";
 
 const now = () => new Date().toISOString();
+const pushResult = resultPusher(ENRICHMENT_FIELDS);
 
 export class DatabaseError extends Error {}
 
@@ -86,8 +50,8 @@ export class Store {
       this.db.exec("PRAGMA busy_timeout = 10000");
       this.db.exec("PRAGMA journal_mode = WAL");
       this.db.exec("PRAGMA synchronous = NORMAL");
-      if (options.check) this.#check();
-      this.#migrate();
+      if (options.check) checkIntegrity(this.db);
+      migrate(this.db);
     } catch (error) {
       throw new DatabaseError(
         `cannot open the database at ${path}: ${
@@ -99,30 +63,6 @@ export class Store {
 
   close(): void {
     this.db.close();
-  }
-
-  #check(): void {
-    const integrity = this.db.prepare("PRAGMA quick_check").get() as Row;
-    if (integrity.quick_check !== "ok") {
-      throw new Error(`integrity check failed: ${integrity.quick_check}`);
-    }
-  }
-
-  #migrate(): void {
-    const version = Number(
-      (this.db.prepare("PRAGMA user_version").get() as Row).user_version,
-    );
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.exec("BEGIN");
-      try {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.exec(`PRAGMA user_version = ${v + 1}`);
-        this.db.exec("COMMIT");
-      } catch (error) {
-        this.db.exec("ROLLBACK");
-        throw error;
-      }
-    }
   }
 
   #sql(sql: string): StatementSync {
@@ -283,35 +223,16 @@ export class Store {
         if (status !== "processing") throw new JobStopped(jobId, status);
         throw new CheckpointMoved(jobId);
       }
-      // One multi-row INSERT per batch: a statement run per row cost more in
-      // calls into SQLite than storing the rows.
+      // Multi-row INSERTs: a statement per row would cost more in calls
+      // into SQLite than the storing itself.
       for (let from = 0; from < results.length; from += INSERT_ROWS) {
         const rows = results.slice(from, from + INSERT_ROWS);
-        const values: (string | number | null)[] = [];
-        for (const { rowIndex, original, enrichment: e } of rows) {
-          values.push(
-            jobId,
-            rowIndex,
-            JSON.stringify(original),
-            e.ip,
-            e.success ? 1 : 0,
-            e.error,
-            e.ispFiltered ? 1 : 0,
-            e.country,
-            e.country_code,
-            e.region,
-            e.city,
-            e.latitude,
-            e.longitude,
-            e.hostname,
-            e.domain,
-            e.company,
-            e.network_type,
-            e.isp,
-            e.asn,
-          );
+        const values: SqlValue[] = [];
+        for (const row of rows) {
+          pushResult(values, jobId, row);
         }
-        this.#sql(insertResults(rows.length)).run(...values);
+        this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
+          .run(...values);
       }
     });
   }
@@ -340,34 +261,23 @@ export class Store {
   /**
    * The download's fields of the kept rows with row_index in [from, to), in
    * order, as arrays: the original row's JSON, the given enrichment columns,
-   * success (1 or 0) and error. Arrays, not objects: a million rows of
-   * objects were much of a download's time.
+   * success (1 or 0) and error. Arrays, not objects: an object per row
+   * would be most of a large download's time.
    */
   keptRowValues(
     jobId: number,
     from: number,
     to: number,
-    columns: readonly (typeof ENRICHMENT_COLUMNS[number])[],
-  ): (string | number | null)[][] {
-    for (const column of columns) {
-      if (!ENRICHMENT_COLUMNS.includes(column)) {
-        throw new Error(`not an enrichment column: ${column}`);
-      }
-    }
-    const sql = `SELECT ${["original", ...columns, "success", "error"]}
-      FROM results WHERE job_id = ? AND row_index >= ? AND row_index < ?
-      AND isp_filtered = 0 ORDER BY row_index`;
+    columns: readonly EnrichmentField[],
+  ): SqlValue[][] {
+    const sql = keptRowsSql(columns);
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       statement.setReturnArrays(true);
       this.#statements.set(sql, statement);
     }
-    return statement.all(jobId, from, to) as unknown as (
-      | string
-      | number
-      | null
-    )[][];
+    return statement.all(jobId, from, to) as unknown as SqlValue[][];
   }
 
   /** Rows with row_index in [from, to), in order. */
@@ -383,100 +293,4 @@ export class Store {
         ORDER BY row_index`,
     ).all(jobId, from, to) as Row[]).map(toResult);
   }
-}
-
-export class JobStopped extends Error {
-  constructor(jobId: number, status: string | undefined) {
-    super(`job ${jobId} is ${status ?? "gone"}: no more rows are committed`);
-  }
-}
-
-export class CheckpointMoved extends Error {
-  constructor(jobId: number) {
-    super(`job ${jobId}: checkpoint moved by another writer`);
-  }
-}
-
-function toUpload(row: Row): UploadRecord {
-  return {
-    fileName: String(row.file_name),
-    originalFileName: String(row.original_file_name),
-    size: Number(row.size),
-    headers: JSON.parse(String(row.headers)),
-    rowCount: Number(row.row_count),
-    delimiter: String(row.delimiter),
-    createdAt: String(row.created_at),
-  };
-}
-
-function toJob(row: Row): JobRecord {
-  const options: EnrichOptions = {
-    geolocation: row.include_geolocation === 1,
-    domain: row.include_domain === 1,
-    company: row.include_company === 1,
-    network: row.include_network === 1,
-  };
-  return {
-    id: Number(row.id),
-    fileName: String(row.file_name),
-    originalFileName: String(row.original_file_name),
-    status: row.status as JobStatus,
-    totalIPs: Number(row.total_ips),
-    processedIPs: Number(row.processed_ips),
-    successfulIPs: Number(row.successful_ips),
-    failedIPs: Number(row.failed_ips),
-    filteredIPs: Number(row.filtered_ips),
-    ipColumnName: String(row.ip_column_name),
-    ipColumnIndex: Number(row.ip_column_index),
-    headers: JSON.parse(String(row.headers)),
-    delimiter: String(row.delimiter),
-    createdAt: String(row.created_at),
-    completedAt: row.completed_at === null ? null : String(row.completed_at),
-    error: row.error === null ? null : String(row.error),
-    partialSaveAvailable: Number(row.processed_ips) > 0,
-    includeGeolocation: options.geolocation,
-    includeDomain: options.domain,
-    includeCompany: options.company,
-    includeNetwork: options.network,
-    options,
-  };
-}
-
-function toResult(row: Row): StoredResult {
-  const text = (key: string) => row[key] === null ? null : String(row[key]);
-  const num = (key: string) => row[key] === null ? null : Number(row[key]);
-  return {
-    rowIndex: Number(row.row_index),
-    original: JSON.parse(String(row.original)),
-    enrichment: {
-      ip: String(row.ip),
-      success: row.success === 1,
-      error: text("error"),
-      ispFiltered: row.isp_filtered === 1,
-      country: text("country"),
-      country_code: text("country_code"),
-      region: text("region"),
-      city: text("city"),
-      latitude: num("latitude"),
-      longitude: num("longitude"),
-      hostname: text("hostname"),
-      domain: text("domain"),
-      company: text("company"),
-      network_type: text("network_type"),
-      isp: text("isp"),
-      asn: text("asn"),
-    },
-  };
-}
-
-/** The wire form of a job (drops server-only fields). */
-export function toWireJob(job: JobRecord): Job {
-  const {
-    ipColumnIndex: _i,
-    headers: _h,
-    delimiter: _d,
-    options: _o,
-    ...wire
-  } = job;
-  return wire;
 }

@@ -1,0 +1,266 @@
+// A job's checkpoint as it travels from the job worker to the result
+// writer's thread. Copying values between threads costs the job worker time
+// per value, so a checkpoint is compact: each row is its fields, its
+// address, and the numbers of its place and organisation; a place or
+// organisation travels once per job, the first time a row refers to it. The
+// writer's side builds the results from them (CheckpointReader).
+// Types and compose.ts only: the writer's thread loads no lookup code.
+import type { Failure, FailureKind } from "../../shared/failures.ts";
+import {
+  composeFinished,
+  failedEnrichment,
+  type Network,
+  type PlaceFields,
+} from "../enrichment/compose.ts";
+import type { Place } from "../enrichment/geo_provider.ts";
+import type { NetworkType } from "../enrichment/isp_classifier.ts";
+import type { EnrichOptions } from "../enrichment/types.ts";
+import type { Counters, StoredResult } from "../storage/store.ts";
+
+export type FlatValue = string | number | boolean | null;
+
+/** What a writer needs to know of a job before its first checkpoint. */
+export interface JobStart {
+  jobId: number;
+  options: EnrichOptions;
+  /** The job's counters at its last checkpoint. */
+  counters: Counters;
+}
+
+export interface Checkpoint {
+  jobId: number;
+  /** New places, PLACE_WIDTH values each, numbered on from the last. */
+  places: FlatValue[];
+  /** New organisations, NETWORK_WIDTH values each, numbered on. */
+  networks: FlatValue[];
+  /** Per row: index, field count, fields, then ROW_TAIL values. */
+  rows: FlatValue[];
+}
+
+const PLACE_WIDTH = 6;
+const NETWORK_WIDTH = 4;
+/**
+ * After a row's fields: ip, place, organisation, hostname, domain, failure
+ * kind, failure range.
+ */
+const ROW_TAIL = 7;
+/** A place or organisation number for "none". */
+const NONE = -1;
+/** The place number of a row whose address failed (invalid, private). */
+const FAILED = -2;
+
+/** Numbers the distinct values given to it, by identity. */
+class Interned<T> {
+  #ids = new Map<T, number>();
+  #values: T[] = [];
+
+  get size(): number {
+    return this.#values.length;
+  }
+
+  id(value: T): number {
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.#values.length;
+      this.#values.push(value);
+      this.#ids.set(value, id);
+    }
+    return id;
+  }
+
+  get(id: number): T {
+    return this.#values[id];
+  }
+}
+
+/** The job worker's side: rows into checkpoints. */
+export class CheckpointBuilder {
+  /** Place numbers by Place.key: no place object is kept. */
+  #placeIds = new Map<number, number>();
+  #networks = new Interned<Network>();
+  #newPlaces: FlatValue[] = [];
+  #sentNetworks = 0;
+  #rows: FlatValue[] = [];
+  #count = 0;
+
+  constructor(readonly jobId: number) {}
+
+  /** Rows added since the last checkpoint was taken. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** A number for a place (kept for the job), or NONE. */
+  placeId(place: Place | null): number {
+    if (!place) return NONE;
+    let id = this.#placeIds.get(place.key);
+    if (id === undefined) {
+      id = this.#placeIds.size;
+      this.#placeIds.set(place.key, id);
+      this.#newPlaces.push(
+        place.country,
+        place.country_code,
+        place.region,
+        place.city,
+        place.latitude,
+        place.longitude,
+      );
+    }
+    return id;
+  }
+
+  /** A number for an organisation (kept for the job), or NONE. */
+  networkId(network: Network | null): number {
+    return network ? this.#networks.id(network) : NONE;
+  }
+
+  /** A row whose address has a place and organisation number. */
+  add(
+    rowIndex: number,
+    row: string[],
+    ip: string,
+    place: number,
+    network: number,
+    hostname: string | null,
+    domain: string | null,
+  ): void {
+    this.#count++;
+    const rows = this.#rows;
+    rows.push(rowIndex, row.length);
+    for (const field of row) rows.push(field);
+    rows.push(ip, place, network, hostname, domain, null, null);
+  }
+
+  /** A row whose address failed, with the reason. */
+  addFailed(rowIndex: number, row: string[], ip: string, failure: Failure) {
+    this.#count++;
+    const rows = this.#rows;
+    rows.push(rowIndex, row.length);
+    for (const field of row) rows.push(field);
+    rows.push(
+      ip,
+      FAILED,
+      NONE,
+      null,
+      null,
+      failure.kind,
+      failure.range ?? null,
+    );
+  }
+
+  /** The checkpoint of the rows added since the last one taken. */
+  takeCheckpoint(): Checkpoint {
+    const places = this.#newPlaces;
+    this.#newPlaces = [];
+    const networks: FlatValue[] = [];
+    for (; this.#sentNetworks < this.#networks.size; this.#sentNetworks++) {
+      const n = this.#networks.get(this.#sentNetworks);
+      networks.push(
+        n.org,
+        n.asnText,
+        n.kind?.networkType ?? null,
+        n.kind ? n.kind.consumer : null,
+      );
+    }
+    const checkpoint = {
+      jobId: this.jobId,
+      places,
+      networks,
+      rows: this.#rows,
+    };
+    this.#rows = [];
+    this.#count = 0;
+    return checkpoint;
+  }
+}
+
+/**
+ * The writer's side: checkpoints into results and counters, composed by the
+ * same rules as the engine's lookups (compose.ts).
+ */
+export class CheckpointReader {
+  readonly counters: Counters;
+  /** Places and organisations by number, as the checkpoints sent them. */
+  #places: PlaceFields[] = [];
+  #networks: Network[] = [];
+
+  constructor(readonly start: JobStart) {
+    this.counters = { ...start.counters };
+  }
+
+  #learn(checkpoint: Checkpoint): void {
+    const places = checkpoint.places;
+    for (let at = 0; at < places.length; at += PLACE_WIDTH) {
+      this.#places.push({
+        country: places[at] as string | null,
+        country_code: places[at + 1] as string | null,
+        region: places[at + 2] as string | null,
+        city: places[at + 3] as string | null,
+        latitude: places[at + 4] as number | null,
+        longitude: places[at + 5] as number | null,
+      });
+    }
+    const networks = checkpoint.networks;
+    for (let at = 0; at < networks.length; at += NETWORK_WIDTH) {
+      const networkType = networks[at + 2] as NetworkType | null;
+      this.#networks.push({
+        org: networks[at] as string,
+        asnText: networks[at + 1] as string,
+        // A classification (networkType) exists for every known network.
+        kind: networkType === null ? null : {
+          networkType,
+          consumer: networks[at + 3] as boolean,
+        },
+      });
+    }
+  }
+
+  /** The checkpoint's results; `counters` then counts them too. */
+  read(checkpoint: Checkpoint): StoredResult[] {
+    this.#learn(checkpoint);
+    const { options } = this.start;
+    const counters = this.counters;
+    const flat = checkpoint.rows;
+    const results: StoredResult[] = [];
+    for (let i = 0; i < flat.length;) {
+      const rowIndex = flat[i++] as number;
+      const width = flat[i++] as number;
+      const original = flat.slice(i, i + width) as string[];
+      i += width;
+      const ip = flat[i] as string;
+      const place = flat[i + 1] as number;
+      const network = flat[i + 2] as number;
+      const hostname = flat[i + 3] as string | null;
+      const domain = flat[i + 4] as string | null;
+      const failureKind = flat[i + 5] as FailureKind | null;
+      const failureRange = flat[i + 6] as string | null;
+      i += ROW_TAIL;
+      counters.processed++;
+      if (place === FAILED) {
+        const failure: Failure = { kind: failureKind! };
+        if (failureRange !== null) failure.range = failureRange;
+        counters.failed++;
+        results.push({
+          rowIndex,
+          original,
+          enrichment: failedEnrichment(ip, failure),
+        });
+        continue;
+      }
+      const e = composeFinished(
+        ip,
+        {
+          place: place === NONE ? null : this.#places[place],
+          network: network === NONE ? null : this.#networks[network],
+        },
+        { hostname, domain },
+        options,
+      );
+      if (e.success) counters.successful++;
+      else counters.failed++;
+      if (e.ispFiltered) counters.filtered++;
+      results.push({ rowIndex, original, enrichment: e });
+    }
+    return results;
+  }
+}

@@ -1,0 +1,92 @@
+// Rows of the uploads and jobs tables as records, and a job's wire form.
+import type { Job, JobStatus } from "../../shared/wire.ts";
+import type { EnrichOptions } from "../enrichment/types.ts";
+
+export type Row = Record<string, string | number | null>;
+
+export interface UploadRecord {
+  fileName: string;
+  originalFileName: string;
+  size: number;
+  headers: string[];
+  rowCount: number;
+  /** Field separator detected while the file streamed in. */
+  delimiter: string;
+  createdAt: string;
+}
+
+export interface NewJob {
+  fileName: string;
+  originalFileName: string;
+  ipColumnName: string;
+  ipColumnIndex: number;
+  headers: string[];
+  delimiter: string;
+  totalIPs: number;
+  options: EnrichOptions;
+}
+
+/** A job with the server-side fields the wire format leaves out. */
+export interface JobRecord extends Job {
+  ipColumnIndex: number;
+  headers: string[];
+  delimiter: string;
+  options: EnrichOptions;
+}
+
+export function toUpload(row: Row): UploadRecord {
+  return {
+    fileName: String(row.file_name),
+    originalFileName: String(row.original_file_name),
+    size: Number(row.size),
+    headers: JSON.parse(String(row.headers)),
+    rowCount: Number(row.row_count),
+    delimiter: String(row.delimiter),
+    createdAt: String(row.created_at),
+  };
+}
+
+export function toJob(row: Row): JobRecord {
+  const options: EnrichOptions = {
+    geolocation: row.include_geolocation === 1,
+    domain: row.include_domain === 1,
+    company: row.include_company === 1,
+    network: row.include_network === 1,
+  };
+  return {
+    id: Number(row.id),
+    fileName: String(row.file_name),
+    originalFileName: String(row.original_file_name),
+    status: row.status as JobStatus,
+    totalIPs: Number(row.total_ips),
+    processedIPs: Number(row.processed_ips),
+    successfulIPs: Number(row.successful_ips),
+    failedIPs: Number(row.failed_ips),
+    filteredIPs: Number(row.filtered_ips),
+    ipColumnName: String(row.ip_column_name),
+    ipColumnIndex: Number(row.ip_column_index),
+    headers: JSON.parse(String(row.headers)),
+    delimiter: String(row.delimiter),
+    createdAt: String(row.created_at),
+    completedAt: row.completed_at === null ? null : String(row.completed_at),
+    error: row.error === null ? null : String(row.error),
+    partialSaveAvailable: Number(row.processed_ips) > 0,
+    includeGeolocation: options.geolocation,
+    includeDomain: options.domain,
+    includeCompany: options.company,
+    includeNetwork: options.network,
+    options,
+  };
+}
+
+/** The wire form of a job (drops server-only fields). */
+export function toWireJob(job: JobRecord): Job {
+  const {
+    ipColumnIndex: _i,
+    headers: _h,
+    delimiter: _d,
+    options: _o,
+    ...wire
+  } = job;
+  return wire;
+}
