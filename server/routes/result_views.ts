@@ -1,4 +1,4 @@
-// Stored results in the shapes of SPEC.md section 3.
+// Stored results in the wire shapes: a preview row, a live-feed row.
 import type { PreviewRow, ResultRow } from "../../shared/wire.ts";
 import type { StoredResult } from "../storage/store.ts";
 
