@@ -198,7 +198,11 @@ Deno.test("cancel and restart refuse a job that has ended", async () => {
   await withUpload(async ({ app, deps }, uploaded) => {
     const created = await app.request(
       "/api/enrich",
-      jsonRequest({ fileName: uploaded.fileName, ipColumnName: "ip_address" }),
+      jsonRequest({
+        fileName: uploaded.fileName,
+        ipColumnName: "ip_address",
+        includeDomain: 0,
+      }),
     );
     const job: Job = await created.json();
     const deadline = Date.now() + 60_000;
