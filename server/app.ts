@@ -14,8 +14,6 @@ import { uploadRoutes } from "./routes/upload.ts";
 import { prerenderedPage, webRoutes } from "./routes/web.ts";
 import { JobUpdateHub, wsRoutes } from "./routes/ws.ts";
 
-export type { AppDeps };
-
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const hub = new JobUpdateHub(deps);

@@ -46,7 +46,7 @@ export function publicApiRoutes(deps: Pick<AppDeps, "config" | "engine">) {
     rateLimit(limiter, {
       trustProxy,
       cost: batchCost,
-      body: (message) => ({ errorMessage: message }),
+      refusalBody: (message) => ({ errorMessage: message }),
     }),
   );
   app.route("/", lookupRoutes(deps));
