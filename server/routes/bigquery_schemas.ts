@@ -7,7 +7,7 @@ import {
   type LookupField,
 } from "../../shared/wire.ts";
 import { LOOKUP_FIELDS } from "./field_options.ts";
-import { NOT_AN_IP_ADDRESS } from "./lookup_answer.ts";
+import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { OVER_BATCH_MAX_IPS } from "./lookup_schemas.ts";
 
 /** userDefinedContext.fields: "country,company,asn" -> the field names. */

@@ -52,6 +52,9 @@ const CHOOSE_IP_COLUMN = "Please select the column containing IP addresses";
 export const EnrichRequest = z.object({
   fileName: z.string().min(1).max(200),
   originalFileName: z.string().max(255).optional(),
+  // Sent by the web app and ignored: the server knows the upload's rows.
+  totalIPs: z.any().openapi({ type: "number", description: "Ignored" }),
+  status: z.any().openapi({ type: "string", description: "Ignored" }),
   ipColumnName: z.string({ required_error: CHOOSE_IP_COLUMN })
     .min(1, CHOOSE_IP_COLUMN),
   includeGeolocation: includeFlag,

@@ -9,11 +9,8 @@ import {
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
-import {
-  isRefusedAsNotAnAddress,
-  NOT_AN_IP_ADDRESS,
-  toLookupResponse,
-} from "./lookup_answer.ts";
+import { isRefusedAsNotAnAddress, NOT_AN_IP_ADDRESS } from "./failure_text.ts";
+import { toLookupResponse } from "./lookup_answer.ts";
 import { LookupFailure, LookupQuery, LookupResult } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */

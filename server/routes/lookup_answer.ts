@@ -1,21 +1,7 @@
-// An engine result as a lookup answer. The only place the HTTP edge reads
-// why an enrichment failed: lookupErrorText and isRefusedAsNotAnAddress.
+// An engine result as the single-lookup answer.
 import type { LookupResponse } from "../../shared/wire.ts";
-import { INVALID_IP } from "../enrichment/ip_input.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-
-/** What a lookup answers for text that is not an IP address. */
-export const NOT_AN_IP_ADDRESS = "Invalid IP address format";
-
-/** Whether the engine refused the text as not being an IP address. */
-export function isRefusedAsNotAnAddress(e: Enrichment): boolean {
-  return !e.success && (!e.error || e.error === INVALID_IP);
-}
-
-/** The words a lookup answers in `error` for a failed enrichment. */
-export function lookupErrorText(e: Enrichment): string {
-  return isRefusedAsNotAnAddress(e) ? NOT_AN_IP_ADDRESS : e.error ?? "";
-}
+import { lookupErrorText } from "./failure_text.ts";
 
 /** The single-lookup answer for one engine result. */
 export function toLookupResponse(e: Enrichment): LookupResponse {

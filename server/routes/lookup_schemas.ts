@@ -8,7 +8,7 @@ import {
 } from "../../shared/wire.ts";
 import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 import { readsAsIpAddress } from "./ip_text.ts";
-import { NOT_AN_IP_ADDRESS } from "./lookup_answer.ts";
+import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 
 export const OVER_BATCH_MAX_IPS = `A request holds at most ${BATCH_MAX_IPS} ` +
   `IP addresses; split larger lists into several requests`;
