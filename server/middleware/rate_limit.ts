@@ -96,7 +96,7 @@ export interface RateLimitOptions {
   /** Tokens a request costs (default 1); may read the body. */
   cost?: (c: Context) => number | Promise<number>;
   /** The body of a 429 answer (default { message }). */
-  body?: (message: string) => Record<string, unknown>;
+  refusalBody?: (message: string) => Record<string, unknown>;
 }
 
 /** RateLimit-Policy: the bucket and the window in which it refills. */
@@ -111,7 +111,8 @@ export function rateLimit(
 ): MiddlewareHandler {
   if (!limiter.enabled) return async (_c, next) => await next();
   const policy = policyHeader(limiter.settings);
-  const body = options.body ?? ((message: string) => ({ message }));
+  const refusalBody = options.refusalBody ??
+    ((message: string) => ({ message }));
   return async (c, next) => {
     const key = clientKey(clientAddress(c, options.trustProxy));
     const cost = options.cost ? await options.cost(c) : 1;
@@ -126,7 +127,7 @@ export function rateLimit(
       const wait = decision.retryAfterSeconds;
       const { perMinute, burst } = limiter.settings;
       return c.json(
-        body(
+        refusalBody(
           `Rate limit exceeded: ${perMinute} lookups per minute per client ` +
             `(bursts of up to ${burst}; a batch counts each address). ` +
             `Retry after ${wait} second${wait === 1 ? "" : "s"}.`,

@@ -1,16 +1,8 @@
-// Job routes of SPEC.md section 7: create, list, read, preview, live feed,
-// download, cancel, restart, clear.
-import { Hono } from "hono";
+// Job routes: create, list, read, preview, live feed, download, cancel,
+// restart, clear. Declared in job_routes.ts.
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
-import type {
-  ClearResponse,
-  MessageResponse,
-  PreviewResponse,
-  RecentResultsResponse,
-} from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   badRequest,
   conflict,
@@ -21,30 +13,27 @@ import {
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/store.ts";
+import { apiRouter } from "./api_router.ts";
+import {
+  cancelRoute,
+  clearCompletedRoute,
+  downloadRoute,
+  enrichRoute,
+  listJobsRoute,
+  previewRoute,
+  readJobRoute,
+  recentResultsRoute,
+  restartRoute,
+} from "./job_routes.ts";
 import { toPreviewRow, toResultRow } from "./result_views.ts";
-import { readJsonBody } from "./json_body.ts";
-
-const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(
-  Boolean,
-).default(true);
-
-const EnrichBody = z.object({
-  fileName: z.string().min(1).max(200),
-  originalFileName: z.string().max(255).optional(),
-  ipColumnName: z.string({
-    required_error: "Please select the column containing IP addresses",
-  }).min(1, "Please select the column containing IP addresses"),
-  includeGeolocation: flag,
-  includeDomain: flag,
-  includeCompany: flag,
-  includeNetwork: flag,
-}).passthrough();
 
 // Server-made upload names only: no path parts, no client names.
-const UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
+const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
 
-export function jobRoutes({ config, store, runner }: AppDeps) {
-  const app = new Hono();
+export function jobRoutes(
+  { config, store, runner }: Pick<AppDeps, "config" | "store" | "runner">,
+) {
+  const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
 
   const jobOr404 = (raw: string) => {
@@ -54,9 +43,9 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
     return job;
   };
 
-  app.post("/enrich", async (c) => {
-    const body = EnrichBody.parse(await readJsonBody(c.req.raw));
-    if (!UPLOAD_NAME.test(body.fileName)) {
+  app.openapi(enrichRoute, async (c) => {
+    const body = c.req.valid("json");
+    if (!SERVER_MADE_UPLOAD_NAME.test(body.fileName)) {
       throw badRequest(
         "fileName must be the name returned by /api/upload, without any path",
       );
@@ -93,9 +82,12 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
     return c.json(toWireJob(job), 201);
   });
 
-  app.get("/jobs", (c) => c.json(store.listJobs().map(toWireJob)));
+  app.openapi(
+    listJobsRoute,
+    (c) => c.json(store.listJobs().map(toWireJob), 200),
+  );
 
-  app.delete("/jobs/completed", async (c) => {
+  app.openapi(clearCompletedRoute, async (c) => {
     const jobs = store.deleteJobs("completed");
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
       if (!store.uploadInUse(fileName)) {
@@ -103,12 +95,15 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
         await unlink(join(uploadsDir, fileName)).catch(() => {});
       }
     }
-    return c.json({ cleared: jobs.length } satisfies ClearResponse);
+    return c.json({ cleared: jobs.length }, 200);
   });
 
-  app.get("/jobs/:id", (c) => c.json(toWireJob(jobOr404(c.req.param("id")))));
+  app.openapi(
+    readJobRoute,
+    (c) => c.json(toWireJob(jobOr404(c.req.param("id"))), 200),
+  );
 
-  app.get("/jobs/:id/preview", (c) => {
+  app.openapi(previewRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
     const totalResults = job.processedIPs;
@@ -121,18 +116,16 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
     }
     const from = (page - 1) * limit;
     const rows = store.resultsBetween(job.id, from, from + limit);
-    return c.json(
-      {
-        job: toWireJob(job),
-        preview: rows.map(toPreviewRow),
-        totalResults,
-        totalPages,
-        currentPage: page,
-      } satisfies PreviewResponse,
-    );
+    return c.json({
+      job: toWireJob(job),
+      preview: rows.map(toPreviewRow),
+      totalResults,
+      totalPages,
+      currentPage: page,
+    }, 200);
   });
 
-  app.get("/jobs/:id/recent-results", (c) => {
+  app.openapi(recentResultsRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
@@ -144,15 +137,13 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
       from,
       Math.min(from + limit, end),
     );
-    return c.json(
-      {
-        results: rows.map((row) => toResultRow(row, job.headers)),
-        nextIndex: rows.length > 0 ? rows[rows.length - 1].rowIndex + 1 : from,
-      } satisfies RecentResultsResponse,
-    );
+    return c.json({
+      results: rows.map((row) => toResultRow(row, job.headers)),
+      nextIndex: rows.length > 0 ? rows[rows.length - 1].rowIndex + 1 : from,
+    }, 200);
   });
 
-  app.get("/jobs/:id/download", (c) => {
+  app.openapi(downloadRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     const format = c.req.query("format") ?? "csv";
     if (format === "xlsx") return xlsxDownload(store, job);
@@ -162,21 +153,17 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
     return csvDownload(store, job);
   });
 
-  app.post("/jobs/:id/cancel", (c) => {
+  app.openapi(cancelRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     if (!runner.cancel(job.id)) {
       throw conflict(
         `Only pending or processing jobs can be cancelled; this job is ${job.status}`,
       );
     }
-    return c.json(
-      {
-        message: "The job has been canceled successfully.",
-      } satisfies MessageResponse,
-    );
+    return c.json({ message: "The job has been canceled successfully." }, 200);
   });
 
-  app.post("/jobs/:id/restart", async (c) => {
+  app.openapi(restartRoute, async (c) => {
     const job = jobOr404(c.req.param("id"));
     if (!(await runner.restart(job.id))) {
       throw conflict(
@@ -184,9 +171,8 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
       );
     }
     return c.json(
-      {
-        message: `Job restarted; it resumes from row ${job.processedIPs}.`,
-      } satisfies MessageResponse,
+      { message: `Job restarted; it resumes from row ${job.processedIPs}.` },
+      200,
     );
   });
 

@@ -1,14 +1,14 @@
 // The public lookup API (/api/lookup, /api/lookup/batch, /api/bigquery):
 // CORS for any origin, a body cap, and one token bucket per client address
 // shared by the three routes. The web app's job routes are not limited.
-import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { rateLimit, RateLimiter } from "../middleware/rate_limit.ts";
 import { batchCost, batchRoutes } from "./batch.ts";
 import { bigQueryRoutes } from "./bigquery.ts";
+import { apiRouter } from "./api_router.ts";
 import { MAX_JSON_BYTES } from "./json_body.ts";
 import { lookupRoutes } from "./lookup.ts";
 
@@ -23,16 +23,16 @@ export function publicApiRoutes(deps: Pick<AppDeps, "config" | "engine">) {
   const { trustProxy } = deps.config;
   const limiter = rateLimiterFor(deps.config);
   const cors = lookupCors();
-  const tooLarge = `The request body is over ${MAX_JSON_BYTES} bytes`;
+  const overBodyCap = `The request body is over ${MAX_JSON_BYTES} bytes`;
 
-  const app = new OpenAPIHono();
+  const app = apiRouter();
   app.use("/lookup", cors, rateLimit(limiter, { trustProxy }));
   app.use(
     "/lookup/batch",
     cors,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
-      onError: (c) => c.json({ message: tooLarge }, 413),
+      onError: (c) => c.json({ message: overBodyCap }, 413),
     }),
     rateLimit(limiter, { trustProxy, cost: batchCost }),
   );
@@ -41,12 +41,12 @@ export function publicApiRoutes(deps: Pick<AppDeps, "config" | "engine">) {
     cors,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
-      onError: (c) => c.json({ errorMessage: tooLarge }, 413),
+      onError: (c) => c.json({ errorMessage: overBodyCap }, 413),
     }),
     rateLimit(limiter, {
       trustProxy,
       cost: batchCost,
-      body: (message) => ({ errorMessage: message }),
+      refusalBody: (message) => ({ errorMessage: message }),
     }),
   );
   app.route("/", lookupRoutes(deps));

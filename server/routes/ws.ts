@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { WSContext } from "hono/ws";
 import type { ClientMessage, ServerMessage } from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
 import { type JobRecord, toWireJob } from "../storage/store.ts";
 
 const FLUSH_MS = 250;

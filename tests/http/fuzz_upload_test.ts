@@ -3,7 +3,7 @@
 // counts add up with every row in the download or counted as filtered. The
 // server keeps answering throughout.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import type { Job } from "../shared/wire.ts";
+import type { Job } from "../../shared/wire.ts";
 import {
   downloadText,
   getJson,
@@ -11,8 +11,8 @@ import {
   startJob,
   upload,
   waitForJob,
-} from "./helpers/api.ts";
-import { startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { startServer } from "../helpers/server.ts";
 
 const CASES = Number(Deno.env.get("FUZZ_CASES") ?? 2000);
 const TIME_BUDGET_MS = Number(Deno.env.get("FUZZ_SECONDS") ?? 120) * 1000;

@@ -1,9 +1,9 @@
 // The OpenAPI document describes every /api route the app registers, and
-// nothing it does not.
+// nothing it does not; its schemas are the validators' and the field
+// table's.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { createApp } from "../../server/app.ts";
-import { loadConfig } from "../../server/config.ts";
-import { JobEvents } from "../../server/jobs/job_events.ts";
+import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
+import { startTestApp } from "./test_app.ts";
 
 type Operation = { responses?: Record<string, unknown> };
 type Document = {
@@ -12,19 +12,6 @@ type Document = {
 };
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
-
-async function buildApp() {
-  const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-openapi-" });
-  // Only the route table is needed: the handlers are never called.
-  const app = createApp({
-    config: loadConfig({ DATA_DIR: dataDir }),
-    store: {} as never,
-    engine: { enrichMany: () => Promise.resolve([]) } as never,
-    runner: {} as never,
-    events: new JobEvents(),
-  });
-  return { app, dataDir };
-}
 
 /** METHOD /api/path/{param} of every handler registered under /api. */
 function registeredRoutes(
@@ -54,7 +41,7 @@ function documentedRoutes(document: Document): Set<string> {
 }
 
 Deno.test("every /api route is in the OpenAPI document, and only those", async () => {
-  const { app, dataDir } = await buildApp();
+  const { app, close } = await startTestApp();
   try {
     const response = await app.request("/api/openapi.json");
     assertEquals(response.status, 200);
@@ -78,12 +65,12 @@ Deno.test("every /api route is in the OpenAPI document, and only those", async (
       }
     }
   } finally {
-    await Deno.remove(dataDir, { recursive: true });
+    await close();
   }
 });
 
 Deno.test("the document's request schemas are the validators' schemas", async () => {
-  const { app, dataDir } = await buildApp();
+  const { app, close } = await startTestApp();
   try {
     const document = await (await app.request("/api/openapi.json")).json();
     const schemas = document.components.schemas;
@@ -107,6 +94,62 @@ Deno.test("the document's request schemas are the validators' schemas", async ()
     assertEquals(answer.status, 200);
     assertEquals(await answer.json(), { replies: [] });
   } finally {
-    await Deno.remove(dataDir, { recursive: true });
+    await close();
+  }
+});
+
+Deno.test("OpenAPI document is served", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const response = await app.request("/api/openapi.json");
+    assertEquals(response.status, 200);
+    assertEquals(response.headers.get("access-control-allow-origin"), "*");
+    const body = await response.json();
+    assertEquals(body.openapi, "3.1.0");
+    ok(body.paths["/api/lookup"].get);
+    ok(body.paths["/api/lookup/batch"].post);
+    ok(body.paths["/api/bigquery"].post);
+    ok(body.paths["/api/jobs/{id}"].get);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("cancel and restart document their 400, 404 and 409", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const document = await (await app.request("/api/openapi.json")).json();
+    for (const action of ["cancel", "restart"]) {
+      const operation = document.paths[`/api/jobs/{id}/${action}`].post;
+      assertEquals(
+        Object.keys(operation.responses).sort(),
+        ["200", "400", "404", "409"],
+        action,
+      );
+    }
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("enrichment fields in the document follow the field table", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const document = await (await app.request("/api/openapi.json")).json();
+    const { LookupSuccess, EnrichmentData } = document.components.schemas;
+    for (const schema of [LookupSuccess, EnrichmentData]) {
+      for (const field of ENRICHMENT_FIELD_TABLE) {
+        const property = schema.properties[field.name];
+        ok(property, field.name);
+        assertEquals(property.type, [field.wire, "null"], field.name);
+        assertEquals(property.example, field.example, field.name);
+        const description = "description" in field
+          ? field.description
+          : undefined;
+        assertEquals(property.description, description, field.name);
+      }
+    }
+  } finally {
+    await close();
   }
 });

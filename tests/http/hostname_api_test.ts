@@ -2,7 +2,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
-import { call } from "./helpers.ts";
+import { call } from "../helpers/http.ts";
 
 type Lookup = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // many jobs and pollers at once, and a corrupt database at start.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { Job } from "../shared/wire.ts";
+import type { Job } from "../../shared/wire.ts";
 import {
   csvRecords,
   downloadText,
@@ -12,9 +12,9 @@ import {
   uploadOk,
   waitForJob,
   waitForRows,
-} from "./helpers/api.ts";
-import { startSynthPtrServer } from "./helpers/dnsmasq.ts";
-import { startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
 
 const QUIET = { sanitizeResources: false, sanitizeOps: false };
 

@@ -2,7 +2,7 @@
 // same data directory, and the download must be byte-identical to an
 // uninterrupted run: no row lost, none written twice.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import type { UploadResult } from "../shared/wire.ts";
+import type { UploadResult } from "../../shared/wire.ts";
 import {
   downloadText,
   getJob,
@@ -10,9 +10,9 @@ import {
   uploadOk,
   waitForJob,
   waitForRows,
-} from "./helpers/api.ts";
-import { startPtrServer } from "./helpers/dnsmasq.ts";
-import { type RunningServer, startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { startPtrServer } from "../helpers/dnsmasq.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const ROWS = 20_000;
 

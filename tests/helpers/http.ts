@@ -1,5 +1,5 @@
-// Small HTTP helpers for the API tests.
-import type { RunningServer } from "../helpers/server.ts";
+// call(): one request to a real server, the answer parsed as JSON.
+import type { RunningServer } from "./server.ts";
 
 export interface Answer<T = unknown> {
   status: number;

@@ -3,7 +3,7 @@
 // and the job routes left alone.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
-import { call, NO_DNS } from "./helpers.ts";
+import { call, NO_DNS } from "../helpers/http.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const int = (headers: Headers, name: string) => Number(headers.get(name));

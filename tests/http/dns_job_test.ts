@@ -8,9 +8,9 @@ import {
   startJob,
   uploadOk,
   waitForJob,
-} from "./helpers/api.ts";
-import { reverseV4, startPtrServer } from "./helpers/dnsmasq.ts";
-import { startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
 
 const dns = await startPtrServer({

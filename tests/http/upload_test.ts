@@ -1,8 +1,8 @@
 // POST /api/upload over real HTTP.
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { join } from "node:path";
-import { upload } from "./helpers/api.ts";
-import { startServer } from "./helpers/server.ts";
+import { upload } from "../helpers/client.ts";
+import { startServer } from "../helpers/server.ts";
 
 const server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
 

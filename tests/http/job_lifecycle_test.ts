@@ -3,7 +3,7 @@
 // with one job at a time so a second job waits as pending.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import type { ServerMessage } from "../shared/wire.ts";
+import type { ServerMessage } from "../../shared/wire.ts";
 import {
   downloadText,
   getJob,
@@ -12,9 +12,9 @@ import {
   startJob,
   uploadOk,
   waitForJob,
-} from "./helpers/api.ts";
-import { startSynthPtrServer } from "./helpers/dnsmasq.ts";
-import { startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
 
 const dns = await startSynthPtrServer();
 const server = await startServer({

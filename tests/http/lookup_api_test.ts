@@ -1,8 +1,9 @@
 // The public lookup API over real HTTP: single lookups, batches, BigQuery
-// remote-function calls, CORS, /api/config and the OpenAPI document.
+// remote-function calls and CORS. /api/config and the OpenAPI document are
+// tested in process beside their routers (server/routes/).
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
-import { call, NO_DNS } from "./helpers.ts";
+import { call, NO_DNS } from "../helpers/http.ts";
 
 const INVALID = "Invalid IP address format";
 
@@ -347,30 +348,6 @@ Deno.test({
           );
         },
       );
-
-      await t.step("config: the limits the API page shows", async () => {
-        const { body } = await call<Record<string, number>>(
-          server,
-          "/api/config",
-        );
-        assertEquals(body.rateLimitPerMinute, 0);
-        assertEquals(body.rateLimitBurst, 0);
-        assertEquals(body.batchMaxIps, 1000);
-        assertEquals(typeof body.maxUploadMb, "number");
-      });
-
-      await t.step("OpenAPI document is served", async () => {
-        const { status, body } = await call<{
-          openapi: string;
-          paths: Record<string, Record<string, unknown>>;
-        }>(server, "/api/openapi.json");
-        assertEquals(status, 200);
-        assertEquals(body.openapi, "3.1.0");
-        ok(body.paths["/api/lookup"].get);
-        ok(body.paths["/api/lookup/batch"].post);
-        ok(body.paths["/api/bigquery"].post);
-        ok(body.paths["/api/jobs/{id}"].get);
-      });
     } finally {
       await server.stop();
     }

@@ -1,11 +1,13 @@
-// The job routes of SPEC.md section 7 over real HTTP, one server.
+// The job routes over real HTTP against one server: jobs that run, their
+// downloads, previews and live feed. Validation is tested in process in
+// server/routes/jobs_test.ts.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type {
   Job,
   PreviewResponse,
   RecentResultsResponse,
-} from "../shared/wire.ts";
+} from "../../shared/wire.ts";
 import {
   csvRecords,
   downloadText,
@@ -15,8 +17,8 @@ import {
   startJob,
   uploadOk,
   waitForJob,
-} from "./helpers/api.ts";
-import { startServer } from "./helpers/server.ts";
+} from "../helpers/client.ts";
+import { startServer } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
 
 const server = await startServer({
@@ -41,50 +43,6 @@ Deno.test({
   async fn(t) {
     const uploaded = await uploadOk(server, "visitors.csv", CSV);
     let job: Job;
-
-    await t.step("enrich validates its input", async () => {
-      const cases: [unknown, number, RegExp][] = [
-        ["{not json", 400, /not valid JSON/],
-        [{ ipColumnName: "ip_address" }, 400, /fileName/],
-        [
-          { fileName: "../etc/passwd", ipColumnName: "ip_address" },
-          400,
-          /without any path/,
-        ],
-        [
-          {
-            fileName: `${crypto.randomUUID()}.csv`,
-            ipColumnName: "ip_address",
-          },
-          404,
-          /not found/,
-        ],
-        [
-          { fileName: uploaded.fileName, ipColumnName: "nope" },
-          400,
-          /not in the file's header/,
-        ],
-        [
-          { fileName: uploaded.fileName, ipColumnName: "" },
-          400,
-          /select the column/,
-        ],
-        [
-          {
-            fileName: uploaded.fileName,
-            ipColumnName: "ip_address",
-            includeDomain: "yes",
-          },
-          400,
-          /includeDomain/,
-        ],
-      ];
-      for (const [body, status, message] of cases) {
-        const response = await postJson(server, "/api/enrich", body);
-        assertEquals(response.status, status, JSON.stringify(body));
-        match((await response.json()).message, message);
-      }
-    });
 
     await t.step(
       "a job runs to completion with counts that add up",
