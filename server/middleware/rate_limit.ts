@@ -93,6 +93,11 @@ export class RateLimiter {
 export interface RateLimitOptions {
   /** Proxy hops whose X-Forwarded-For is trusted (Config.trustProxy). */
   trustProxy: number;
+  /**
+   * The bucket a request draws from, e.g. its API key (apiKeyRateKey in
+   * server/access/api_keys.ts); undefined falls back to the client address.
+   */
+  key?: (c: Context) => string | undefined;
   /** Tokens a request costs (default 1); may read the body. */
   cost?: (c: Context) => number | Promise<number>;
   /** The body of a 429 answer (default { message }). */
@@ -114,7 +119,8 @@ export function rateLimit(
   const refusalBody = options.refusalBody ??
     ((message: string) => ({ message }));
   return async (c, next) => {
-    const key = clientKey(clientAddress(c, options.trustProxy));
+    const key = options.key?.(c) ??
+      clientKey(clientAddress(c, options.trustProxy));
     const cost = options.cost ? await options.cost(c) : 1;
     const decision = limiter.take(key, cost);
     const headers: Record<string, string> = {
