@@ -1,12 +1,7 @@
 // One MMDB file: its search tree walked straight off the bytes, its records
 // decoded by the strict decoder, and the check made when a file is opened.
-import {
-  Decoder,
-  MmdbError,
-  type MmdbMetadata,
-  type MmdbValue,
-  readMetadata,
-} from "./mmdb_format.ts";
+import { Decoder, MmdbError, type MmdbValue } from "./mmdb_format.ts";
+import { type MmdbMetadata, readMetadata } from "./mmdb_metadata.ts";
 import { readShared } from "./shared_file.ts";
 
 export { MmdbError };
