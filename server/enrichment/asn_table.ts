@@ -4,6 +4,7 @@
 import Papa from "papaparse";
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
+import { readNetworkFields } from "./network_fields.ts";
 import { shareUint32 } from "./shared_file.ts";
 
 export interface AsnInfo {
@@ -396,20 +397,17 @@ export class AsnTable {
   }
 }
 
-/** AS number and organisation of an ASN MMDB record; null if it has none. */
+/**
+ * AS number and organisation of an MMDB record (MaxMind ASN, ISP or
+ * Enterprise, IPinfo ASN or company files); null if it has none or cannot
+ * be read.
+ */
 function asnOf(reader: MmdbDatabase, node: number): AsnInfo | null {
-  let record;
   try {
-    record = reader.decodeRecord(node);
+    const { asn, asOrg } = readNetworkFields(reader.decodeRecord(node));
+    return asn ? { asn, org: asOrg ?? "" } : null;
   } catch (error) {
     if (error instanceof MmdbError) return null;
     throw error;
   }
-  if (record === null || typeof record !== "object") return null;
-  const { autonomous_system_number: asn, autonomous_system_organization: org } =
-    record as Record<string, unknown>;
-  if (typeof asn !== "number" || !Number.isInteger(asn) || asn <= 0) {
-    return null;
-  }
-  return { asn, org: typeof org === "string" ? org : "" };
 }
