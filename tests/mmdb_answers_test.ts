@@ -10,6 +10,7 @@ import {
   loadGeoDatabases,
 } from "../server/enrichment/geo_provider.ts";
 import { expected, fromBig, networks } from "./helpers/mmdb_source.ts";
+import { startServer } from "./helpers/server.ts";
 
 const FIXTURES = new URL("./fixtures/mmdb/", import.meta.url).pathname;
 
@@ -77,4 +78,31 @@ Deno.test("GeoLite2 ASN test database answers as its source data", async () => {
   }
   ok(checked > 1000, `${checked} addresses`);
   assertEquals(table.lookup("1.0.0.1", 4), { asn: 15169, org: "Google Inc." });
+});
+
+Deno.test("the server started on the City and ASN test files answers from them", async () => {
+  const server = await startServer({
+    env: {
+      GEO_DB: `${FIXTURES}test-data/GeoIP2-City-Test.mmdb`,
+      ASN_DB: `${FIXTURES}test-data/GeoLite2-ASN-Test.mmdb`,
+    },
+  });
+  try {
+    const response = await fetch(`${server.url}/api/lookup?ip=216.160.83.56`);
+    const body = await response.json();
+    assertEquals(response.status, 200);
+    // The ASN source data gives AS209 no organisation name.
+    assertEquals(
+      [body.country_code, body.region, body.city, body.latitude, body.asn],
+      [
+        "US",
+        "Washington",
+        "Milton",
+        47.2513,
+        "AS209",
+      ],
+    );
+  } finally {
+    await server.stop();
+  }
 });

@@ -4,15 +4,18 @@
 //
 // Fields read, by product (record shapes as the vendors publish them):
 //
-// | product                          | asn / asOrg                       | company        | isp | kind                              |
-// | -------------------------------- | --------------------------------- | -------------- | --- | --------------------------------- |
-// | MaxMind GeoIP2 / GeoLite2 ASN    | autonomous_system_number/_organization | -         | -   | -                                 |
-// | MaxMind GeoIP2 ISP               | the same                          | organization   | isp | -                                 |
-// | MaxMind GeoIP2 Connection-Type   | -                                 | -              | -   | connectionType: connection_type   |
-// | MaxMind GeoIP2 Enterprise        | traits.autonomous_system_*        | traits.organization | traits.isp | traits.user_type, traits.connection_type |
-// | IPinfo ASN                       | asn ("AS15169"), name             | -              | -   | asType: type                      |
-// | IPinfo IP to Company             | asn, as_name                      | name           | -   | companyType: type, asType: as_type |
-// | IPinfo (joined files)            | asn, as_name                      | company_name   | -   | company_type, as_type             |
+// - MaxMind GeoLite2/GeoIP2 ASN: asn, asOrg from autonomous_system_number,
+//   autonomous_system_organization.
+// - MaxMind GeoIP2 ISP: the same, and company from organization, isp from isp.
+// - MaxMind GeoIP2 Connection-Type: connectionType from connection_type
+//   ("Cable/DSL", "Cellular", "Corporate", "Satellite", "Dialup").
+// - MaxMind GeoIP2 Enterprise: all of the above under traits, and userType
+//   from traits.user_type ("business", "residential", "hosting", ...).
+// - IPinfo ASN: asn from asn ("AS15169"), asOrg from name, asType from type.
+// - IPinfo IP to Company: company from name, companyType from type, asn from
+//   asn, asOrg from as_name, asType from as_type.
+// - IPinfo joined files: company_name and company_type where they are named
+//   so.
 import { MmdbDatabase, MmdbError } from "./mmdb_database.ts";
 import type { MmdbValue } from "./mmdb_format.ts";
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
