@@ -99,23 +99,24 @@ export class MmdbDatabase {
    * Walks the tree from its root, every reachable node once: each record is
    * a child node, "no data", or a record within the data section, no path
    * leads back to a node on it (lookups would go round in circles), and
-   * every node is reached. A
-   * sample of the data records is decoded. Throws MmdbError naming the
-   * first problem.
+   * every node is reached. A sample of the data records is decoded. Throws
+   * MmdbError naming the first problem.
    */
   check(): void {
     const nodeCount = this.#nodeCount;
+    if (nodeCount === 0) return;
     const dataSize = this.#data.end - this.#data.start;
     const step = Math.max(1, Math.floor(nodeCount / SAMPLED_RECORDS));
     const sampled = new Set<number>();
     // 0: not seen, 1: on the current path, 2: done.
     const state = new Uint8Array(nodeCount);
     // Each stack entry: a node and how many of its records were followed.
-    const stack = new Int32Array(2 * Math.min(nodeCount, 1 << 20) + 2);
+    // A path has at most one node per address bit.
+    const bits = this.ipVersion === 6 ? 128 : 32;
+    const stack = new Int32Array(2 * bits);
     let top = 0;
     let seen = 0;
     let reached = 1;
-    if (nodeCount === 0) return;
     stack[0] = 0;
     stack[1] = 0;
     state[0] = 1;
@@ -138,7 +139,9 @@ export class MmdbDatabase {
         }
         if (state[record] === 0) {
           if (2 * top + 2 > stack.length) {
-            throw new MmdbError("the search tree is deeper than any address");
+            throw new MmdbError(
+              `the search tree is deeper than an address's ${bits} bits`,
+            );
           }
           state[record] = 1;
           reached++;
