@@ -14,7 +14,8 @@ import {
   GeoProvider,
   loadGeoDatabases,
 } from "../server/enrichment/geo_provider.ts";
-import { MmdbDatabase } from "../server/enrichment/mmdb_database.ts";
+import { MmdbDatabase, MmdbError } from "../server/enrichment/mmdb_database.ts";
+import { fromBig, networks } from "./helpers/mmdb_source.ts";
 import { writeMmdb } from "./helpers/mmdb_writer.ts";
 
 const FIXTURES = new URL("./fixtures/mmdb/", import.meta.url).pathname;
@@ -197,4 +198,38 @@ Deno.test("the server refuses a corrupt GEO_DB with one line and exit 1", async 
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
+});
+
+// Bytes flipped at random (seeded) in the valid City file: each copy is
+// refused with an MmdbError or answers every lookup with a place, nothing,
+// or a row error; never another exception or an impossible value.
+Deno.test("randomly damaged City files are refused or answer safely", () => {
+  const original = read("test-data/GeoIP2-City-Test.mmdb");
+  const addresses = networks("GeoIP2-City-Test.json").map((net) =>
+    [fromBig(net.first, net.v4), net.v4 ? 4 : 6] as const
+  );
+  let seed = 15;
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  let refused = 0;
+  for (let copy = 0; copy < 300; copy++) {
+    const bytes = original.slice();
+    for (let flips = 1 + Math.floor(random() * 4); flips > 0; flips--) {
+      bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+    }
+    try {
+      new MmdbDatabase(bytes).check();
+    } catch (error) {
+      assert(error instanceof MmdbError, String(error));
+      refused++;
+      continue;
+    }
+    const geo = new GeoProvider([bytes]);
+    for (const [ip, version] of addresses) {
+      const place = geo.place(ip, version);
+      if (place?.error) assert(place.error.startsWith(CORRUPT_RECORD));
+      assert(place?.latitude == null || Math.abs(place.latitude) <= 90);
+      assert(place?.longitude == null || Math.abs(place.longitude) <= 180);
+    }
+  }
+  assert(refused > 0 && refused < 300, `${refused} refused`);
 });
