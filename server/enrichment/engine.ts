@@ -6,7 +6,7 @@ import {
   type AsnTableData,
   loadAsnTable,
 } from "./asn_table.ts";
-import { GeoProvider, type Place } from "./geo_provider.ts";
+import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import {
   type ClassifierData,
@@ -67,7 +67,7 @@ export async function loadEngineData(
     );
   }
   const [geo, asn, classifier] = await Promise.all([
-    Promise.all(sources.geoDb.map(readShared)),
+    loadGeoDatabases(sources.geoDb),
     loadAsnTable(sources.asnDb),
     loadClassifierData(sources.ispList, sources.hostingList),
   ]);
