@@ -1,7 +1,12 @@
 // Why an address could not be enriched: a named kind travels inward, and the
 // words for it are chosen here, once, for the HTTP answers and the downloads.
 
-export const FAILURE_KINDS = ["invalid", "reserved", "no_data"] as const;
+export const FAILURE_KINDS = [
+  "invalid",
+  "reserved",
+  "no_data",
+  "corrupt_record",
+] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** A failed row or lookup: the kind, plus detail where the kind has one. */
@@ -9,6 +14,8 @@ export interface Failure {
   kind: FailureKind;
   /** For `reserved`: which range ("private", "loopback", ...). */
   range?: string;
+  /** For `corrupt_record`: what the database reader found wrong. */
+  detail?: string;
 }
 
 const RANGE_WORDS: Record<string, string> = {
@@ -49,6 +56,9 @@ export function failureMessage(
         : "Invalid IP address";
     case "no_data":
       return "No data found for this address";
+    case "corrupt_record":
+      return failure.detail ??
+        "The database record for this address is corrupt";
     case "reserved":
       return RANGE_WORDS[failure.range ?? ""] ??
         `Reserved address (${failure.range}), not on the public internet`;

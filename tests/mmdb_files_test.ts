@@ -14,6 +14,8 @@ import {
   GeoProvider,
   loadGeoDatabases,
 } from "../server/enrichment/geo_provider.ts";
+import { composeEnrichment } from "../server/enrichment/compose.ts";
+import { ALL_OPTIONS, errorText } from "../server/enrichment/types.ts";
 import { MmdbDatabase, MmdbError } from "../server/enrichment/mmdb_database.ts";
 import { fromBig, networks } from "./helpers/mmdb_source.ts";
 import { writeMmdb } from "./helpers/mmdb_writer.ts";
@@ -130,6 +132,14 @@ Deno.test("a record that cannot be decoded is a row error, not a value", () => {
   assertEquals([london.latitude, london.longitude], [null, null]);
   assertEquals(london.city, null);
   assertEquals(geo.lookup("81.2.69.160", 4)?.latitude, null);
+  // The row says why, in words, and shows no value.
+  const row = composeEnrichment("81.2.69.160", {
+    place: london,
+    network: null,
+  }, ALL_OPTIONS);
+  assertEquals(row.success, false);
+  assertEquals(row.failure?.kind, "corrupt_record");
+  assertMatch(errorText(row, "job")!, /a double of \d bytes/);
 
   const pointers = new GeoProvider([
     read("test-data/MaxMind-DB-test-broken-pointers-24.mmdb"),

@@ -234,7 +234,7 @@ export class GeoProvider {
     if (!place) return;
     if (place.error) {
       target.success = false;
-      target.error = place.error;
+      target.failure = { kind: "corrupt_record", detail: place.error };
     }
     target.country_code = place.country_code;
     target.country = place.country;
