@@ -1,8 +1,7 @@
 // The chart builders. Observable Plot, topojson-client and the world-atlas
 // shapes are imported on first use, so they load as separate chunks and
 // never during server rendering.
-import { type Bar, barLayout, shorten } from "./labels.ts";
-import { numericCountryCode } from "./iso_numeric.ts";
+import { type Bar, barLayout, countsByNumericCode, shorten } from "./labels.ts";
 import type { CountryCount } from "../../../../shared/summary.ts";
 
 const BAR_HEIGHT = 22;
@@ -71,18 +70,6 @@ function countryShapes(): Promise<CountryShape[]> {
     return collection.features;
   });
   return shapes;
-}
-
-/** Rows per country, keyed as world-atlas keys its shapes (ISO numeric). */
-export function countsByNumericCode(
-  countries: readonly CountryCount[],
-): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const c of countries) {
-    const id = numericCountryCode(c.country_code);
-    if (id) counts.set(id, (counts.get(id) ?? 0) + c.count);
-  }
-  return counts;
 }
 
 /** A world map, each country shaded by its rows. */

@@ -1,5 +1,6 @@
 // Words and shapes for the summary charts: pure, so tests run them in Deno.
-import type { JobSummary } from "../../../../shared/summary.ts";
+import type { CountryCount, JobSummary } from "../../../../shared/summary.ts";
+import { numericCountryCode } from "./iso_numeric.ts";
 
 const NETWORK_TYPE_LABELS: Record<string, string> = {
   consumer_isp: "Consumer ISP",
@@ -59,4 +60,16 @@ export function describeBars(bars: readonly Bar[], what: string): string {
   const first = sorted.slice(0, 3).map((b) => `${b.label} (${n(b.count)})`);
   const more = bars.length > 3 ? ` and ${bars.length - 3} more` : "";
   return `Bar chart of ${what}, largest first: ${first.join(", ")}${more}.`;
+}
+
+/** Rows per country, keyed as world-atlas keys its shapes (ISO numeric). */
+export function countsByNumericCode(
+  countries: readonly CountryCount[],
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const c of countries) {
+    const id = numericCountryCode(c.country_code);
+    if (id) counts.set(id, (counts.get(id) ?? 0) + c.count);
+  }
+  return counts;
 }
