@@ -1,16 +1,24 @@
 // Times a job's summary (server/storage/summary_sql.ts) over synthetic rows
-// in a real SQLite file, and what the summary's indexes cost the writer.
-//   deno run -A bench/summary_bench.ts [rows=1000000] [--no-indexes]
-// --no-indexes times the summary over the bare table, for comparison.
+// in a real SQLite file, what keeping its counts costs the writer, and the
+// preview's server-side filters.
+//   deno run -A bench/summary_bench.ts [rows=1000000]
 import { join } from "node:path";
 import { Store } from "../server/storage/store.ts";
 import {
-  ensureSummaryIndexes,
+  ensureSummaryTable,
   summarize,
+  SummaryCounter,
 } from "../server/storage/summary_sql.ts";
-import { seedResults, type SeedRow } from "../server/storage/summary_seed.ts";
+import {
+  seedResults,
+  type SeedRow,
+  toSummaryInput,
+} from "../server/storage/summary_seed.ts";
+import {
+  filteredPage,
+  type PreviewFilter,
+} from "../server/storage/preview_filters.ts";
 
-const WITH_INDEXES = !Deno.args.includes("--no-indexes");
 const ROWS = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 1_000_000);
 const TYPES = ["business", "hosting", "education", "government"];
 
@@ -42,40 +50,52 @@ function* syntheticRows(count: number): Generator<SeedRow> {
   }
 }
 
-function seedTimed(store: Store, jobId: number, rows: number): number {
+function seedTimed(
+  store: Store,
+  jobId: number,
+  rows: number,
+  { batch = 10_000, counts = true } = {},
+): number {
   const start = performance.now();
   let index = 0;
-  // Checkpoint-sized transactions, as a job commits them.
-  const batch = 10_000;
   const source = syntheticRows(rows);
+  // Counted as the result writer counts: in memory, flushed every
+  // FLUSH_ROWS rows and at the end.
+  const counter = new SummaryCounter();
   while (index < rows) {
     const chunk: SeedRow[] = [];
     for (let i = 0; i < batch && index + i < rows; i++) {
       chunk.push(source.next().value as SeedRow);
     }
-    index = seedResults(store.db, jobId, chunk, index);
+    index = seedResults(store.db, jobId, chunk, index, false);
+    if (counts) {
+      counter.add(chunk.map(toSummaryInput));
+      counter.flush(store.db, jobId, index >= rows);
+    }
   }
   return performance.now() - start;
 }
 
 const dir = await Deno.makeTempDir({ prefix: "summary-bench-" });
 try {
-  // What the indexes cost the writer: the same 100,000 rows with and without.
+  // What the counts cost the writer: the same 100,000 rows in 100-row
+  // checkpoints, as a job commits them, with and without.
   const sample = Math.min(ROWS, 100_000);
   const plain = new Store(join(dir, "plain.db"));
-  const plainMs = seedTimed(plain, 1, sample);
+  ensureSummaryTable(plain.db);
+  const plainMs = seedTimed(plain, 1, sample, { batch: 100, counts: false });
   plain.close();
-  const indexed = new Store(join(dir, "indexed.db"));
-  ensureSummaryIndexes(indexed.db);
-  const indexedMs = seedTimed(indexed, 1, sample);
-  indexed.close();
+  const counted = new Store(join(dir, "counted.db"));
+  ensureSummaryTable(counted.db);
+  const countedMs = seedTimed(counted, 1, sample, { batch: 100 });
+  counted.close();
   console.log(
-    `insert ${sample} rows: ${plainMs.toFixed(0)} ms without the summary ` +
-      `indexes, ${indexedMs.toFixed(0)} ms with them`,
+    `store ${sample} rows in 100-row checkpoints: ${plainMs.toFixed(0)} ms ` +
+      `without the summary counts, ${countedMs.toFixed(0)} ms with them`,
   );
 
   const store = new Store(join(dir, "bench.db"));
-  if (WITH_INDEXES) ensureSummaryIndexes(store.db);
+  ensureSummaryTable(store.db);
   const seedMs = seedTimed(store, 1, ROWS);
   console.log(`seeded ${ROWS} rows in ${(seedMs / 1000).toFixed(1)} s`);
   store.close();
@@ -107,9 +127,9 @@ try {
   reader.close();
   const sorted = [...times].sort((a, b) => a - b);
   console.log(
-    `summary of ${total} rows${WITH_INDEXES ? "" : " without indexes"}: first ${
-      times[0].toFixed(0)
-    } ms, median ${sorted[2].toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms`,
+    `summary of ${total} rows: first ${times[0].toFixed(0)} ms, median ${
+      sorted[2].toFixed(0)
+    } ms, best ${sorted[0].toFixed(0)} ms`,
   );
 } finally {
   await Deno.remove(dir, { recursive: true });

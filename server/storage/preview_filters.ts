@@ -1,6 +1,8 @@
 // Server-side filters for a job's results preview: by network type, by kept
 // or filtered, and a text search in company or ASN, paged in input order,
-// so a user can find every row of one company in a large job.
+// so a user can find every row of one company in a large job. Totals come
+// from the summary counts (server/storage/summary_sql.ts) where they can, so
+// only a text search scans the job's rows.
 import type { DatabaseSync } from "node:sqlite";
 
 export const NETWORK_TYPES = [
@@ -100,6 +102,45 @@ export interface FilteredPage {
   rows: Record<string, string | number | null>[];
   /** Rows matching the filter, for the page count. */
   total: number;
+  /** True when a text search stopped counting at COUNT_CAP matches. */
+  totalAtLeast: boolean;
+}
+
+/** A text search counts matches up to this many ("10,000+"). */
+export const COUNT_CAP = 10_000;
+
+/**
+ * Rows matching a filter without text, from the job's summary counts
+ * (result_summary's "kind" rows): no scan of the results.
+ */
+function countFromSummary(
+  db: DatabaseSync,
+  jobId: number,
+  filter: PreviewFilter,
+): number {
+  const kinds = db.prepare(
+    `SELECT key, n FROM result_summary WHERE job_id = ? AND dim = 'kind'`,
+  ).all(jobId) as { key: string; n: number }[];
+  let total = 0;
+  for (const { key, n } of kinds) {
+    const [success, filtered, type] = JSON.parse(key) as [
+      number,
+      number,
+      string | null,
+    ];
+    if (filter.status && (filtered === 1) !== (filter.status === "filtered")) {
+      continue;
+    }
+    if (filter.networkType === "unknown" && (!success || type !== null)) {
+      continue;
+    }
+    if (
+      filter.networkType && filter.networkType !== "unknown" &&
+      type !== filter.networkType
+    ) continue;
+    total += Number(n);
+  }
+  return total;
 }
 
 /** One page (1-based) of a job's rows matching the filter. */
@@ -111,11 +152,21 @@ export function filteredPage(
   pageSize: number,
 ): FilteredPage {
   const where = filterWhere(filter);
-  const total = Number(
-    (db.prepare(
-      `SELECT COUNT(*) AS n FROM results WHERE job_id = ?${where.sql}`,
-    ).get(jobId, ...where.params) as { n: number }).n,
-  );
+  let total: number;
+  let totalAtLeast = false;
+  if (filter.text) {
+    // A text search scans; counting stops at the cap.
+    total = Number(
+      (db.prepare(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM results
+          WHERE job_id = ?${where.sql} LIMIT ?)`,
+      ).get(jobId, ...where.params, COUNT_CAP + 1) as { n: number }).n,
+    );
+    if (total > COUNT_CAP) {
+      total = COUNT_CAP;
+      totalAtLeast = true;
+    }
+  } else total = countFromSummary(db, jobId, filter);
   const rows = db.prepare(
     `SELECT * FROM results WHERE job_id = ?${where.sql}
       ORDER BY row_index LIMIT ? OFFSET ?`,
@@ -125,5 +176,5 @@ export function filteredPage(
     pageSize,
     (Math.max(1, page) - 1) * pageSize,
   ) as FilteredPage["rows"];
-  return { rows, total };
+  return { rows, total, totalAtLeast };
 }

@@ -3,15 +3,18 @@ import { join } from "node:path";
 import { Store } from "./store.ts";
 import {
   containsPattern,
+  COUNT_CAP,
   filteredPage,
   parsePreviewFilter,
   type PreviewFilter,
 } from "./preview_filters.ts";
 import { repeat, seedResults } from "./summary_seed.ts";
+import { ensureSummaryTable } from "./summary_sql.ts";
 
 async function withSeeded(fn: (store: Store) => void) {
   const dir = await Deno.makeTempDir();
   const store = new Store(join(dir, "preview.db"));
+  ensureSummaryTable(store.db);
   try {
     let i = seedResults(
       store.db,
@@ -73,6 +76,7 @@ Deno.test("filters by network type, kept or filtered, and text, paged", () =>
     assertEquals(page(store, { text: "Google", status: "filtered" }).total, 0);
     // Page 3 of 10 rows of Google: rows 20..29.
     const third = filteredPage(store.db, 1, { text: "Google" }, 3, 10);
+    assertEquals(third.totalAtLeast, false);
     assertEquals(third.rows.map((r) => r.row_index), [
       20,
       21,
@@ -93,6 +97,16 @@ Deno.test("% and _ in the search text are literal", () =>
     assertEquals(page(store, { text: "%" }).total, 12);
     assertEquals(page(store, { text: "_" }).total, 12);
     assertEquals(containsPattern("a%b_c\\"), "%a\\%b\\_c\\\\%");
+  }));
+
+Deno.test("a text search counts up to the cap", () =>
+  withSeeded((store) => {
+    seedResults(store.db, 9, repeat(COUNT_CAP + 5, { company: "Big Co" }));
+    const result = filteredPage(store.db, 9, { text: "big" }, 1, 10);
+    assertEquals([result.total, result.totalAtLeast], [COUNT_CAP, true]);
+    assertEquals(result.rows.length, 10);
+    const all = filteredPage(store.db, 9, {}, 1, 10);
+    assertEquals([all.total, all.totalAtLeast], [COUNT_CAP + 5, false]);
   }));
 
 Deno.test("query parameters are checked", () => {
