@@ -111,6 +111,18 @@ export function blobStoreContract(
         await store.put(key, patternStream(1000), { maxBytes: 1000 }),
         1000,
       );
+      // Refused after several parts have gone out (a multipart upload for S3):
+      // the blob already there stays as it was, and no other blob appears.
+      await rejects(
+        () => store.put(key, patternStream(12 << 20), { maxBytes: 11 << 20 }),
+        BlobTooLarge,
+      );
+      assertEquals(await bytesOf(await store.get(key)), pattern(1000));
+      const listed = await store.listOlderThan(
+        new Date(Date.now() + 60_000),
+        prefix,
+      );
+      assertEquals(listed.map((blob) => [blob.key, blob.size]), [[key, 1000]]);
     },
   );
 

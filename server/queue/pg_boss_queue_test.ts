@@ -1,10 +1,11 @@
 // The pg-boss JobQueue against a throwaway PostgreSQL: chunks split between
 // two workers with each taken once, a chunk redelivered after its worker
-// process is SIGKILLed, and cancel removing only a job's queued chunks.
+// process is SIGKILLed (by expiry and by missed heartbeat), a failing chunk
+// retried, and cancel removing only a job's queued chunks.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import type { ChunkMessage, QueuedChunk } from "./job_queue.ts";
-import { PgBossQueue } from "./pg_boss_queue.ts";
+import { PgBossQueue, type PgBossQueueOptions } from "./pg_boss_queue.ts";
 
 const pg = await startPostgres("queue");
 
@@ -26,13 +27,14 @@ async function waitFor(check: () => boolean, timeoutMs = 15_000) {
   }
 }
 
-const open = (schema: string) =>
+const open = (schema: string, settings: Partial<PgBossQueueOptions> = {}) =>
   PgBossQueue.open({
     databaseUrl: pg.url,
     schema,
     heartbeatSeconds: null,
     expireInSeconds: 2,
     monitorIntervalSeconds: 1,
+    ...settings,
   });
 
 Deno.test("two workers share chunks and each chunk is taken once", async () => {
@@ -65,15 +67,20 @@ Deno.test("two workers share chunks and each chunk is taken once", async () => {
   }
 });
 
-Deno.test("a chunk whose worker is killed mid-chunk goes to another", async () => {
-  const producer = await open("redelivery");
+async function killWorkerMidChunk(mode: "expiry" | "heartbeat") {
+  const schema = `lost_${mode}`;
+  const settings = mode === "heartbeat"
+    ? { heartbeatSeconds: 10, expireInSeconds: 3600 }
+    : {};
+  const producer = await open(schema, settings);
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
       new URL("./testdata/stalling_worker.ts", import.meta.url).pathname,
       pg.url,
-      "redelivery",
+      schema,
+      mode,
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -92,18 +99,20 @@ Deno.test("a chunk whose worker is killed mid-chunk goes to another", async () =
     await readUntil("ready");
     await producer.enqueue(chunksFor(9, 1));
     await readUntil('"jobId":9');
+    const killedAt = Date.now();
     child.kill("SIGKILL");
     await child.status;
     const redelivered: QueuedChunk[] = [];
-    survivor = await open("redelivery");
+    survivor = await open(schema, settings);
     await survivor.work((chunk) => {
       redelivered.push(chunk);
       return Promise.resolve();
     });
-    await waitFor(() => redelivered.length > 0, 20_000);
+    await waitFor(() => redelivered.length > 0, 40_000);
     assertEquals(redelivered[0].jobId, 9);
     assertEquals(redelivered[0].chunk, 0);
     ok(redelivered[0].attempt >= 1, `attempt ${redelivered[0].attempt}`);
+    return Date.now() - killedAt;
   } finally {
     await lines.cancel().catch(() => {});
     try {
@@ -111,6 +120,64 @@ Deno.test("a chunk whose worker is killed mid-chunk goes to another", async () =
     } catch { /* already gone */ }
     await survivor?.close();
     await producer.close();
+  }
+}
+
+Deno.test("a chunk whose worker is killed goes to another after expiry", async () => {
+  await killWorkerMidChunk("expiry");
+});
+
+Deno.test("a killed worker's chunk comes back once its heartbeat lapses", async () => {
+  // The default setting: a long expiry, so only the missed heartbeat
+  // (10 s, pg-boss's minimum) can explain the redelivery.
+  const waited = await killWorkerMidChunk("heartbeat");
+  ok(waited < 35_000, `redelivered after ${waited} ms`);
+});
+
+Deno.test("a live worker's heartbeat keeps a long chunk from redelivery", async () => {
+  const settings = { heartbeatSeconds: 10, expireInSeconds: 3600 };
+  const workers = [
+    await open("long", settings),
+    await open("long", settings),
+  ];
+  try {
+    const deliveries: number[] = [];
+    let finished = false;
+    for (const worker of workers) {
+      await worker.work(async (chunk) => {
+        deliveries.push(chunk.attempt);
+        // Longer than the heartbeat interval, shorter than the expiry.
+        await new Promise((resolve) => setTimeout(resolve, 14_000));
+        finished = true;
+      });
+    }
+    await workers[0].enqueue(chunksFor(5, 1));
+    await waitFor(() => finished, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assertEquals(deliveries, [0]);
+    assertEquals(await workers[0].pending(5), 0);
+  } finally {
+    for (const worker of workers) await worker.close();
+  }
+});
+
+Deno.test("a chunk whose handler throws is retried", async () => {
+  const queue = await open("retry");
+  try {
+    const attempts: number[] = [];
+    await queue.work((chunk) => {
+      attempts.push(chunk.attempt);
+      return attempts.length < 3
+        ? Promise.reject(new Error("lookup failed"))
+        : Promise.resolve();
+    });
+    await queue.enqueue(chunksFor(3, 1));
+    await waitFor(() => attempts.length === 3);
+    assertEquals(attempts, [0, 1, 2]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assertEquals(await queue.pending(3), 0);
+  } finally {
+    await queue.close();
   }
 });
 
