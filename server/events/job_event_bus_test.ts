@@ -1,7 +1,7 @@
 // The JobEventBus contract against the in-process bus and against two
 // PostgreSQL buses (two replicas) on a throwaway server, plus the PostgreSQL
 // bus's recovery from a killed LISTEN connection.
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import postgres from "postgres";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import {
@@ -66,6 +66,24 @@ Deno.test("postgres: after a lost connection, resync is called and changes flow 
     await admin.end();
     await publisher.close();
     await subscriber.close();
+  }
+});
+
+Deno.test("postgres: an unreachable database fails ready(), not the process", async () => {
+  const bus = new PgJobEventBus({
+    databaseUrl: "postgres://postgres@127.0.0.1:1/none",
+  });
+  const quiet = console.error;
+  console.error = () => {};
+  try {
+    bus.subscribe(() => {});
+    await rejects(() => bus.ready(), /ECONNREFUSED/);
+    // The failed LISTEN is forgotten, so subscribing again tries again.
+    bus.subscribe(() => {});
+    await rejects(() => bus.ready(), /ECONNREFUSED/);
+  } finally {
+    console.error = quiet;
+    await bus.close();
   }
 });
 

@@ -59,23 +59,33 @@ export class PgJobEventBus implements JobEventBus {
 
   subscribe(listener: JobChangeListener): () => void {
     this.#listeners.add(listener);
-    this.#listening ??= this.#sql.listen(
-      this.#channel,
-      (text) => this.#receive(text),
-      () => {
-        // Called on the first LISTEN and again after every reconnect.
-        if (this.#listens++ > 0) {
-          for (const resync of this.#resyncListeners) {
-            try {
-              resync();
-            } catch (error) {
-              console.error("job resync listener failed:", error);
-            }
-          }
-        }
-      },
-    );
+    if (!this.#listening) {
+      const listening = this.#sql.listen(
+        this.#channel,
+        (text) => this.#receive(text),
+        () => this.#listened(),
+      );
+      this.#listening = listening;
+      // A database that is down now must not crash the process; the next
+      // subscribe tries again; a ready() already waiting rejects.
+      listening.catch((error) => {
+        console.error("job events: LISTEN failed:", error);
+        if (this.#listening === listening) this.#listening = null;
+      });
+    }
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Called on the first LISTEN and again after every reconnect. */
+  #listened(): void {
+    if (this.#listens++ === 0) return;
+    for (const resync of this.#resyncListeners) {
+      try {
+        resync();
+      } catch (error) {
+        console.error("job resync listener failed:", error);
+      }
+    }
   }
 
   onResync(listener: () => void): () => void {
