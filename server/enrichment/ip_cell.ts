@@ -2,7 +2,7 @@
 // what was read when it was not the cell as it stands: X-Forwarded-For and
 // Forwarded chains, quoted or bracketed addresses, IPv4-mapped IPv6, and
 // host names (resolved forward later, A then AAAA).
-import { INVALID_IP, type ParsedIp, parseIp } from "./ip_input.ts";
+import { type ParsedIp, parseIp } from "./ip_input.ts";
 
 export type CellAddress =
   /** An address (public or not: `parsed` says which, and why not). */
@@ -53,7 +53,7 @@ function hostnameOf(text: string): string | null {
 
 function single(text: string): CellAddress {
   const parsed = parseIp(text);
-  if (parsed.ok || parsed.error !== INVALID_IP) {
+  if (parsed.ok || parsed.failure.kind !== "invalid") {
     const mapped = parsed.ok && parsed.version === 4 &&
       /::ffff:/i.test(text);
     return {
