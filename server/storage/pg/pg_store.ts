@@ -1,0 +1,273 @@
+// The JobStore on PostgreSQL (postgres.js). A checkpoint's results go in with
+// COPY into the job's own partition, in the same transaction as the job's
+// counters; rows already there from the checkpoint's position on are deleted
+// first, so a redelivered checkpoint replaces rather than duplicates.
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import postgres from "postgres";
+import {
+  ENRICHMENT_FIELDS,
+  type EnrichmentField,
+} from "../../../shared/enrichment_fields.ts";
+import type { JobStatus } from "../../../shared/wire.ts";
+import {
+  type JobRecord,
+  type NewJob,
+  type Row,
+  toJob,
+  toUpload,
+  type UploadRecord,
+} from "../job_rows.ts";
+import {
+  CheckpointMoved,
+  type Counters,
+  insertResultsSql,
+  JobStopped,
+  keptRowsSql,
+  resultPusher,
+  type SqlValue,
+  type StoredResult,
+  toResult,
+} from "../result_rows.ts";
+import type { JobStore } from "../store_interface.ts";
+import { migratePg, partitionName } from "./pg_schema.ts";
+
+const now = () => new Date().toISOString();
+const pushResult = resultPusher(ENRICHMENT_FIELDS);
+// The results columns in the order resultPusher gives values.
+const RESULT_COLUMNS = insertResultsSql(ENRICHMENT_FIELDS, 1)
+  .match(/\(([^)]*)\)/)![1];
+const WIDTH = RESULT_COLUMNS.split(",").length;
+
+/** `?` placeholders (SQLite's) as $1, $2, ... */
+const numbered = (text: string) => {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+};
+
+/** One value in COPY's text format. */
+function copyField(value: SqlValue): string {
+  if (value === null) return "\\N";
+  if (typeof value === "number") return String(value);
+  return value.replace(
+    /[\\\t\n\r]/g,
+    (c) =>
+      c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
+  );
+}
+
+export class PgStore implements JobStore {
+  private constructor(readonly sql: postgres.Sql) {}
+
+  /** Connects and brings the schema up to date. */
+  static async open(databaseUrl: string, max = 10): Promise<PgStore> {
+    const sql = postgres(databaseUrl, {
+      max,
+      onnotice: () => {},
+      connection: { application_name: "ip-enrich-store" },
+    });
+    await migratePg(sql);
+    return new PgStore(sql);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+
+  // --- uploads
+
+  async addUpload(upload: UploadRecord): Promise<void> {
+    await this.sql`INSERT INTO uploads ${
+      this.sql({
+        file_name: upload.fileName,
+        original_file_name: upload.originalFileName,
+        size: upload.size,
+        headers: JSON.stringify(upload.headers),
+        row_count: upload.rowCount,
+        delimiter: upload.delimiter,
+        created_at: upload.createdAt,
+      })
+    }`;
+  }
+
+  async getUpload(fileName: string): Promise<UploadRecord | null> {
+    const [row] = await this.sql<Row[]>`
+      SELECT * FROM uploads WHERE file_name = ${fileName}`;
+    return row ? toUpload(row) : null;
+  }
+
+  async unusedUploadsBefore(cutoff: string): Promise<UploadRecord[]> {
+    const rows = await this.sql<Row[]>`
+      SELECT * FROM uploads u WHERE created_at < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.file_name = u.file_name)`;
+    return rows.map(toUpload);
+  }
+
+  async deleteUpload(fileName: string): Promise<void> {
+    await this.sql`DELETE FROM uploads WHERE file_name = ${fileName}`;
+  }
+
+  async uploadInUse(fileName: string): Promise<boolean> {
+    const rows = await this.sql`
+      SELECT 1 FROM jobs WHERE file_name = ${fileName} LIMIT 1`;
+    return rows.length > 0;
+  }
+
+  // --- jobs
+
+  /** Inserts the job and creates its results partition, in one transaction. */
+  async createJob(job: NewJob): Promise<JobRecord> {
+    const at = now();
+    const row = await this.sql.begin(async (tx) => {
+      const [row] = await tx<Row[]>`INSERT INTO jobs ${
+        tx({
+          file_name: job.fileName,
+          original_file_name: job.originalFileName,
+          status: "pending",
+          total_ips: job.totalIPs,
+          ip_column_name: job.ipColumnName,
+          ip_column_index: job.ipColumnIndex,
+          headers: JSON.stringify(job.headers),
+          delimiter: job.delimiter,
+          include_geolocation: Number(job.options.geolocation),
+          include_domain: Number(job.options.domain),
+          include_company: Number(job.options.company),
+          include_network: Number(job.options.network),
+          created_at: at,
+          updated_at: at,
+        })
+      } RETURNING *`;
+      const id = Number(row.id);
+      await tx.unsafe(
+        `CREATE TABLE ${partitionName(id)} PARTITION OF results
+          FOR VALUES IN (${id})`,
+      );
+      return row;
+    });
+    return toJob(row);
+  }
+
+  async getJob(id: number): Promise<JobRecord | null> {
+    const [row] = await this.sql<Row[]>`SELECT * FROM jobs WHERE id = ${id}`;
+    return row ? toJob(row) : null;
+  }
+
+  async listJobs(): Promise<JobRecord[]> {
+    const rows = await this.sql<Row[]>`SELECT * FROM jobs ORDER BY id DESC`;
+    return rows.map(toJob);
+  }
+
+  async jobsWithStatus(...statuses: JobStatus[]): Promise<JobRecord[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.sql<Row[]>`
+      SELECT * FROM jobs WHERE status IN ${this.sql(statuses)} ORDER BY id`;
+    return rows.map(toJob);
+  }
+
+  async setStatus(
+    id: number,
+    to: JobStatus,
+    from: JobStatus[],
+    error: string | null = null,
+  ): Promise<boolean> {
+    const ends = to === "completed" || to === "failed" || to === "cancelled";
+    const at = now();
+    const rows = await this.sql`
+      UPDATE jobs SET status = ${to}, error = ${error}, updated_at = ${at},
+        completed_at = ${ends ? at : null}
+        WHERE id = ${id} AND status IN ${this.sql(from)} RETURNING id`;
+    return rows.length > 0;
+  }
+
+  async setTotal(id: number, total: number): Promise<void> {
+    await this.sql`UPDATE jobs SET total_ips = ${total}, updated_at = ${now()}
+      WHERE id = ${id}`;
+  }
+
+  async commitBatch(
+    jobId: number,
+    results: StoredResult[],
+    counters: Counters,
+  ): Promise<void> {
+    const before = counters.processed - results.length;
+    await this.sql.begin(async (tx) => {
+      const moved = await tx`
+        UPDATE jobs SET processed_ips = ${counters.processed},
+          successful_ips = ${counters.successful},
+          failed_ips = ${counters.failed}, filtered_ips = ${counters.filtered},
+          updated_at = ${now()}
+        WHERE id = ${jobId} AND processed_ips = ${before}
+          AND status = 'processing' RETURNING id`;
+      if (moved.length !== 1) {
+        const [job] = await tx`SELECT status FROM jobs WHERE id = ${jobId}`;
+        if (job?.status !== "processing") {
+          throw new JobStopped(jobId, job?.status as string | undefined);
+        }
+        throw new CheckpointMoved(jobId);
+      }
+      if (results.length === 0) return;
+      const table = partitionName(jobId);
+      await tx.unsafe(`DELETE FROM ${table} WHERE row_index >= $1`, [before]);
+      const values: SqlValue[] = [];
+      let text = "";
+      for (const result of results) {
+        values.length = 0;
+        pushResult(values, jobId, result);
+        for (let i = 0; i < WIDTH; i++) {
+          text += (i === 0 ? "" : "\t") + copyField(values[i]);
+        }
+        text += "\n";
+      }
+      const writable = await tx.unsafe(
+        `COPY ${table} (${RESULT_COLUMNS}) FROM STDIN`,
+      ).writable();
+      await pipeline(Readable.from([text]), writable);
+    });
+  }
+
+  /** Deletes the jobs and drops their partitions, in one transaction. */
+  async deleteJobs(status: JobStatus): Promise<JobRecord[]> {
+    const rows = await this.sql.begin(async (tx) => {
+      const rows = await tx<Row[]>`
+        DELETE FROM jobs WHERE status = ${status} RETURNING *`;
+      for (const row of rows) {
+        await tx.unsafe(
+          `DROP TABLE IF EXISTS ${partitionName(Number(row.id))}`,
+        );
+      }
+      return rows;
+    });
+    return rows.map(toJob).sort((a, b) => a.id - b.id);
+  }
+
+  // --- results
+
+  async keptRowValues(
+    jobId: number,
+    from: number,
+    to: number,
+    columns: readonly EnrichmentField[],
+  ): Promise<SqlValue[][]> {
+    const rows = await this.sql.unsafe(numbered(keptRowsSql(columns)), [
+      jobId,
+      from,
+      to,
+    ], { prepare: true }).values();
+    // A plain array (postgres.js answers with its own Array subclass).
+    return Array.from(rows) as unknown as SqlValue[][];
+  }
+
+  async resultsBetween(
+    jobId: number,
+    from: number,
+    to: number,
+    onlyKept = false,
+  ): Promise<StoredResult[]> {
+    const rows = await this.sql<Row[]>`
+      SELECT * FROM results WHERE job_id = ${jobId} AND row_index >= ${from}
+        AND row_index < ${to} ${
+      onlyKept ? this.sql`AND isp_filtered = 0` : this.sql``
+    } ORDER BY row_index`;
+    return rows.map(toResult);
+  }
+}

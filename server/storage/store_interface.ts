@@ -1,0 +1,81 @@
+// The storage the routes, the job pipeline, downloads and housekeeping use,
+// as one interface with two adapters: SQLite (store.ts, synchronous, the
+// default) and PostgreSQL (pg/pg_store.ts, asynchronous). Every method may
+// answer directly or with a promise, so the SQLite adapter implements it
+// unchanged and callers `await` whatever comes back.
+import type { EnrichmentField } from "../../shared/enrichment_fields.ts";
+import type { JobStatus } from "../../shared/wire.ts";
+import type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
+import type { Counters, SqlValue, StoredResult } from "./result_rows.ts";
+
+export type Awaitable<T> = T | Promise<T>;
+
+export interface JobStore {
+  // uploads
+  addUpload(upload: UploadRecord): Awaitable<void>;
+  getUpload(fileName: string): Awaitable<UploadRecord | null>;
+  /** Uploads older than the cut-off that no job refers to. */
+  unusedUploadsBefore(cutoff: string): Awaitable<UploadRecord[]>;
+  deleteUpload(fileName: string): Awaitable<void>;
+  /** Whether any job still refers to an uploaded file. */
+  uploadInUse(fileName: string): Awaitable<boolean>;
+
+  // jobs
+  createJob(job: NewJob): Awaitable<JobRecord>;
+  getJob(id: number): Awaitable<JobRecord | null>;
+  /** Newest first. */
+  listJobs(): Awaitable<JobRecord[]>;
+  /** Oldest first. */
+  jobsWithStatus(...statuses: JobStatus[]): Awaitable<JobRecord[]>;
+  /** Moves a job to `to` only from one of `from`; false when it was not. */
+  setStatus(
+    id: number,
+    to: JobStatus,
+    from: JobStatus[],
+    error?: string | null,
+  ): Awaitable<boolean>;
+  setTotal(id: number, total: number): Awaitable<void>;
+  /**
+   * Stores a checkpoint's results and the job's counters atomically. Throws
+   * JobStopped when the job is no longer processing, CheckpointMoved when
+   * processed_ips is not `counters.processed - results.length`.
+   */
+  commitBatch(
+    jobId: number,
+    results: StoredResult[],
+    counters: Counters,
+  ): Awaitable<void>;
+  /** Deletes jobs in the given status with their results; returns them. */
+  deleteJobs(status: JobStatus): Awaitable<JobRecord[]>;
+
+  // results
+  /**
+   * The download's fields of kept rows with row_index in [from, to), in
+   * order, as arrays: original row JSON, `columns`, success (1/0), error.
+   */
+  keptRowValues(
+    jobId: number,
+    from: number,
+    to: number,
+    columns: readonly EnrichmentField[],
+  ): Awaitable<SqlValue[][]>;
+  /** Rows with row_index in [from, to), in order. */
+  resultsBetween(
+    jobId: number,
+    from: number,
+    to: number,
+    onlyKept?: boolean,
+  ): Awaitable<StoredResult[]>;
+
+  close(): Awaitable<void>;
+}
+
+/** What the routes ask of whatever runs jobs (in-process or a queue). */
+export interface JobControl {
+  /** Announces that a job was created and waits for work. */
+  enqueue(): Promise<void>;
+  /** Cancels a pending or processing job; false when it was neither. */
+  cancel(jobId: number): Awaitable<boolean>;
+  /** Puts a failed job back in line; false when it was not failed. */
+  restart(jobId: number): Promise<boolean>;
+}
