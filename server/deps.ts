@@ -1,15 +1,17 @@
 // What the HTTP app is built from. Each router takes the part it uses
 // (Pick<AppDeps, ...>), so routes never import the app that mounts them.
+import type { BlobStore } from "./blobs/blob_store.ts";
 import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
-import type { JobRunner } from "./jobs/runner.ts";
-import type { Store } from "./storage/store.ts";
+import type { JobControl, JobStore } from "./storage/store_interface.ts";
 
 export interface AppDeps {
   config: Config;
-  store: Store;
+  store: JobStore;
   engine: Engine;
-  runner: JobRunner;
+  runner: JobControl;
   events: JobEvents;
+  /** Where uploads are copied for other machines (S3); absent: local only. */
+  blobs?: BlobStore | null;
 }

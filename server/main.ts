@@ -1,5 +1,7 @@
 // Server entry point: settings, storage, bundled data, job runner,
-// housekeeping, HTTP.
+// housekeeping, HTTP. Without DATABASE_URL everything runs in this process
+// on SQLite and Deno KV; with it, jobs, results and the queue are in
+// PostgreSQL and ROLE picks this process's part (scale_out.ts).
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { createApp } from "./app.ts";
@@ -8,6 +10,8 @@ import { Engine, loadEngineData } from "./enrichment/engine.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobRunner } from "./jobs/runner.ts";
+import { scaleConfigFromEnv } from "./scale_config.ts";
+import { openScaleOut, type ScaleOut } from "./scale_out.ts";
 import { Store } from "./storage/store.ts";
 
 function fatal(message: string): never {
@@ -15,9 +19,9 @@ function fatal(message: string): never {
   Deno.exit(1);
 }
 
-const config = (() => {
+const [config, scale] = (() => {
   try {
-    return loadConfig();
+    return [loadConfig(), scaleConfigFromEnv(Deno.env.toObject())] as const;
   } catch (error) {
     fatal((error as Error).message);
   }
@@ -25,6 +29,10 @@ const config = (() => {
 const uploadsDir = join(config.dataDir, "uploads");
 await mkdir(uploadsDir, { recursive: true });
 const dbPath = join(config.dataDir, "enrichment.db");
+
+if (scale.databaseUrl !== null) {
+  await runScaledOut(scale.databaseUrl);
+}
 
 let store: Store;
 try {
@@ -64,46 +72,12 @@ const runner = new JobRunner({
   checkpointRows: config.checkpointRows,
 });
 
-const settings = {
-  PORT: config.port,
-  HOST: config.host,
-  DATA_DIR: config.dataDir,
-  MAX_UPLOAD_MB: config.maxUploadMb,
-  DNS_SERVERS: config.dnsServers.join(",") || "(system resolvers)",
-  DNS_TIMEOUT_MS: config.dnsTimeoutMs,
-  DNS_CONCURRENCY: config.dnsConcurrency,
-  GEO_DB: config.geoDb.join(","),
-  ASN_DB: config.asnDb.join(","),
-  ISP_LIST: `${config.ispList} (${engine.classifier.consumerCount} AS numbers)`,
-  JOB_CONCURRENCY: config.jobConcurrency,
-  RATE_LIMIT_PER_MINUTE: config.rateLimitPerMinute || "0 (off)",
-  RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",
-  TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
-  WEB_DIR: config.webDir,
-};
-if (config.logLevel !== "warn" && config.logLevel !== "error") {
-  console.log("settings:");
-  for (const [key, value] of Object.entries(settings)) {
-    console.log(`  ${key}=${value}`);
-  }
-  console.log(
-    `data loaded in ${Math.round(performance.now() - started)} ms ` +
-      `(${engine.asn.size} ASN ranges)`,
-  );
-}
+printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
 
 const app = createApp({ config, store, engine, runner, events });
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
-
-const server = Deno.serve({
-  hostname: config.host,
-  port: config.port,
-  onListen: ({ hostname, port }) => {
-    const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-    console.log(`listening on http://${host}:${port}`);
-  },
-}, app.fetch);
+const server = serve(app.fetch);
 
 let stopping = false;
 const shutdown = async () => {
@@ -117,3 +91,91 @@ const shutdown = async () => {
 };
 Deno.addSignalListener("SIGTERM", shutdown);
 Deno.addSignalListener("SIGINT", shutdown);
+
+function printSettings(
+  engine: Engine,
+  started: number,
+  extra: Record<string, string | number>,
+): void {
+  const settings = {
+    PORT: config.port,
+    HOST: config.host,
+    DATA_DIR: config.dataDir,
+    MAX_UPLOAD_MB: config.maxUploadMb,
+    DNS_SERVERS: config.dnsServers.join(",") || "(system resolvers)",
+    DNS_TIMEOUT_MS: config.dnsTimeoutMs,
+    DNS_CONCURRENCY: config.dnsConcurrency,
+    GEO_DB: config.geoDb.join(","),
+    ASN_DB: config.asnDb.join(","),
+    ISP_LIST:
+      `${config.ispList} (${engine.classifier.consumerCount} AS numbers)`,
+    ...extra,
+    RATE_LIMIT_PER_MINUTE: config.rateLimitPerMinute || "0 (off)",
+    RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",
+    TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
+    WEB_DIR: config.webDir,
+  };
+  if (config.logLevel === "warn" || config.logLevel === "error") return;
+  console.log("settings:");
+  for (const [key, value] of Object.entries(settings)) {
+    console.log(`  ${key}=${value}`);
+  }
+  console.log(
+    `data loaded in ${Math.round(performance.now() - started)} ms ` +
+      `(${engine.asn.size} ASN ranges)`,
+  );
+}
+
+function serve(fetch: (request: Request) => Response | Promise<Response>) {
+  return Deno.serve({
+    hostname: config.host,
+    port: config.port,
+    onListen: ({ hostname, port }) => {
+      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+      console.log(`listening on http://${host}:${port}`);
+    },
+  }, fetch);
+}
+
+/** DATABASE_URL set: PostgreSQL, pg-boss and LISTEN/NOTIFY; ROLE decides. */
+async function runScaledOut(databaseUrl: string): Promise<never> {
+  const { role } = scale;
+  let parts: ScaleOut;
+  try {
+    parts = await openScaleOut(config, databaseUrl, role, uploadsDir);
+  } catch (error) {
+    fatal(`cannot use DATABASE_URL: ${(error as Error).message}`);
+  }
+  const started = performance.now();
+  const data = await loadEngineData(config).catch((error) =>
+    fatal((error as Error).message)
+  );
+  const engine = new Engine(data, {
+    servers: config.dnsServers,
+    timeoutMs: config.dnsTimeoutMs,
+    concurrency: config.dnsConcurrency,
+  });
+  printSettings(engine, started, {
+    DATABASE_URL: databaseUrl.replace(/\/\/[^@/]*@/, "//***@"),
+    ROLE: role,
+    JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
+  });
+  const { store, runner, events, blobs } = parts;
+  if (role !== "api") await runner.work(engine, config.jobConcurrency);
+  let server: Deno.HttpServer | null = null;
+  if (role !== "worker") {
+    const app = createApp({ config, store, engine, runner, events, blobs });
+    scheduleHousekeeping({ store, runner: null, uploadsDir });
+    server = serve(app.fetch);
+  } else {
+    console.log("worker ready: taking jobs from the queue");
+  }
+  const stop = async () => {
+    await server?.shutdown();
+    await parts.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", stop);
+  return await new Promise<never>(() => {});
+}

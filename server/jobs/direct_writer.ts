@@ -1,6 +1,9 @@
-// A BatchWriter that commits in the calling thread (tests, and jobs run
-// without a writer thread).
-import type { JobRecord, Store } from "../storage/store.ts";
+// A BatchWriter that commits in the calling thread, through any JobStore:
+// SQLite answers at once, PostgreSQL with a promise. Checkpoints commit one
+// after another in order; the backlog lets a job read on while a few
+// checkpoints are in flight to the database.
+import type { JobRecord } from "../storage/store.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import {
   type Checkpoint,
@@ -8,26 +11,49 @@ import {
   type JobStart,
 } from "./checkpoint_codec.ts";
 
-/** Commits in the calling thread, at once. */
 export class DirectWriter implements BatchWriter {
-  readonly backlog = 0;
   #reader: CheckpointReader | null = null;
+  /** Commits not yet done, oldest first. */
+  #inFlight: Promise<void>[] = [];
+  #last: Promise<void> = Promise.resolve();
+  #error: Error | null = null;
 
-  constructor(readonly store: Store) {}
+  constructor(readonly store: JobStore) {}
+
+  get backlog(): number {
+    return this.#inFlight.length;
+  }
 
   begin(start: JobStart): void {
     this.#reader = new CheckpointReader(start);
+    this.#error = null;
   }
 
   write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
     const reader = this.#reader!;
+    // Read now, in order: the reader's counters run on with each checkpoint.
     const results = reader.read(checkpoint);
-    this.store.commitBatch(checkpoint.jobId, results, reader.counters);
-    committed(this.store.getJob(checkpoint.jobId)!);
+    const counters = { ...reader.counters };
+    const { jobId } = checkpoint;
+    const commit = this.#last.then(async () => {
+      if (this.#error) return;
+      try {
+        await this.store.commitBatch(jobId, results, counters);
+        committed((await this.store.getJob(jobId))!);
+      } catch (error) {
+        this.#error = error as Error;
+      }
+    });
+    this.#last = commit;
+    this.#inFlight.push(commit);
+    commit.then(() => this.#inFlight.splice(this.#inFlight.indexOf(commit), 1));
   }
 
-  waitForBacklogAtMost(): Promise<void> {
-    return Promise.resolve();
+  async waitForBacklogAtMost(count = 0): Promise<void> {
+    while (this.#inFlight.length > count) {
+      await this.#inFlight[this.#inFlight.length - count - 1];
+    }
+    if (this.#error) throw this.#error;
   }
 
   close(): void {}

@@ -9,7 +9,8 @@ import {
 } from "../../shared/enrichment_fields.ts";
 import { csvField, formatCsvRows, neutraliseFormula } from "../csv/csv_rows.ts";
 import { errorText } from "../enrichment/types.ts";
-import type { JobRecord, Store, StoredResult } from "../storage/store.ts";
+import type { JobRecord, StoredResult } from "../storage/store.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 
 type Column = EnrichmentField;
 
@@ -55,13 +56,13 @@ export function outputRow(
 }
 
 /** Pages of kept rows, in input order, up to the rows committed now. */
-export function* keptRows(
-  store: Store,
+export async function* keptRows(
+  store: JobStore,
   job: JobRecord,
-): Generator<StoredResult[]> {
+): AsyncGenerator<StoredResult[]> {
   const end = job.processedIPs;
   for (let from = 0; from < end; from += PAGE_ROWS) {
-    yield store.resultsBetween(
+    yield await store.resultsBetween(
       job.id,
       from,
       Math.min(from + PAGE_ROWS, end),
@@ -89,15 +90,15 @@ export function attachment(name: string): string {
  * over outputRow, built from the stored values without a result object
  * per row.
  */
-function csvPage(
-  store: Store,
+async function csvPage(
+  store: JobStore,
   job: JobRecord,
   columns: Column[],
   from: number,
   to: number,
-): string {
+): Promise<string> {
   const width = job.headers.length;
-  const rows = store.keptRowValues(job.id, from, to, columns);
+  const rows = await store.keptRowValues(job.id, from, to, columns);
   let text = "";
   for (const row of rows) {
     const original = JSON.parse(row[0] as string) as string[];
@@ -121,14 +122,14 @@ function csvPage(
   return text;
 }
 
-export function csvDownload(store: Store, job: JobRecord): Response {
+export function csvDownload(store: JobStore, job: JobRecord): Response {
   const columns = outputColumns(job);
   const end = job.processedIPs;
   let from = 0;
   const encoder = new TextEncoder();
   let headerSent = false;
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       if (!headerSent) {
         headerSent = true;
         controller.enqueue(encoder.encode(formatCsvRows([outputHeader(job)])));
@@ -139,7 +140,7 @@ export function csvDownload(store: Store, job: JobRecord): Response {
         return;
       }
       const to = Math.min(from + PAGE_ROWS, end);
-      const text = csvPage(store, job, columns, from, to);
+      const text = await csvPage(store, job, columns, from, to);
       from = to;
       if (text) controller.enqueue(encoder.encode(text));
     },

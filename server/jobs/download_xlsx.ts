@@ -2,7 +2,8 @@
 // written by exceljs's streaming writer a page at a time.
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
-import type { JobRecord, Store } from "../storage/store.ts";
+import type { JobRecord } from "../storage/store.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 import {
   attachment,
   downloadName,
@@ -12,7 +13,7 @@ import {
   outputRow,
 } from "./download.ts";
 
-export function xlsxDownload(store: Store, job: JobRecord): Response {
+export function xlsxDownload(store: JobStore, job: JobRecord): Response {
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: output,
@@ -23,7 +24,7 @@ export function xlsxDownload(store: Store, job: JobRecord): Response {
   const columns = outputColumns(job);
   (async () => {
     sheet.addRow(outputHeader(job)).commit();
-    for (const page of keptRows(store, job)) {
+    for await (const page of keptRows(store, job)) {
       for (const row of page) {
         sheet.addRow(outputRow(job, columns, row)).commit();
       }

@@ -2,21 +2,20 @@
 // day; jobs left in "processing" without a live worker are picked up again.
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { Store } from "../storage/store.ts";
-import type { JobRunner } from "./runner.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 export async function removeStaleUploads(
-  store: Store,
+  store: JobStore,
   uploadsDir: string,
   now = Date.now(),
 ): Promise<number> {
-  const stale = store.unusedUploadsBefore(
+  const stale = await store.unusedUploadsBefore(
     new Date(now - UPLOAD_TTL_MS).toISOString(),
   );
   for (const upload of stale) {
-    store.deleteUpload(upload.fileName);
+    await store.deleteUpload(upload.fileName);
     await unlink(join(uploadsDir, upload.fileName)).catch(() => {});
   }
   return stale.length;
@@ -24,8 +23,9 @@ export async function removeStaleUploads(
 
 export function scheduleHousekeeping(
   { store, runner, uploadsDir }: {
-    store: Store;
-    runner: JobRunner;
+    store: JobStore;
+    /** Starts jobs left without a worker (null: another process does). */
+    runner: { pump(): void } | null;
     uploadsDir: string;
   },
 ): void {
@@ -33,5 +33,5 @@ export function scheduleHousekeeping(
     const removed = await removeStaleUploads(store, uploadsDir);
     if (removed > 0) console.log(`removed ${removed} unused upload(s)`);
   });
-  Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
+  if (runner) Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
 }

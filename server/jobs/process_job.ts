@@ -8,13 +8,14 @@ import type { HostName } from "../enrichment/compose.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, parseIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
-import type { JobRecord, Store } from "../storage/store.ts";
+import type { JobRecord } from "../storage/store.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
 import { DirectWriter } from "./direct_writer.ts";
 
 export interface ProcessContext {
-  store: Store;
+  store: JobStore;
   engine: Engine;
   uploadsDir: string;
   jobId: number;
@@ -104,13 +105,13 @@ class JobProcess {
   /** The job's file, or null when the job or its file is gone. */
   async #openInput(): Promise<string | null> {
     const { store, jobId } = this.#ctx;
-    const job = store.getJob(jobId);
+    const job = await store.getJob(jobId);
     if (!job || job.status !== "processing") return null;
     const path = join(this.#ctx.uploadsDir, job.fileName);
     try {
       await Deno.stat(path);
     } catch {
-      store.setStatus(jobId, "failed", ["processing"], FILE_GONE);
+      await store.setStatus(jobId, "failed", ["processing"], FILE_GONE);
       return null;
     }
     this.#job = job;
@@ -290,10 +291,10 @@ class JobProcess {
     await this.#writer.waitForBacklogAtMost(0);
     if (this.#ctx.cancelled()) return "cancelled";
     if (this.#processed !== this.#job.totalIPs) {
-      store.setTotal(jobId, this.#processed);
+      await store.setTotal(jobId, this.#processed);
     }
-    store.setStatus(jobId, "completed", ["processing"]);
-    this.#ctx.onProgress(store.getJob(jobId)!);
+    await store.setStatus(jobId, "completed", ["processing"]);
+    this.#ctx.onProgress((await store.getJob(jobId))!);
     return "completed";
   }
 }

@@ -179,7 +179,9 @@ Deno.test("a threaded writer commits checkpoints in order, like the store", () =
     const writer = ThreadedWriter.spawn(path);
     try {
       const seen = writeJob(writer, threadedJob.id);
-      writeJob(new DirectWriter(store), directJob.id);
+      const direct = new DirectWriter(store);
+      writeJob(direct, directJob.id);
+      await direct.waitForBacklogAtMost(0);
       await writer.waitForBacklogAtMost(0);
       assertEquals(seen, Array.from({ length: 10 }, (_, i) => (i + 1) * 100));
       const a = store.getJob(threadedJob.id)!;

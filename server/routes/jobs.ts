@@ -36,9 +36,9 @@ export function jobRoutes(
   const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
 
-  const jobOr404 = (raw: string) => {
+  const jobOr404 = async (raw: string) => {
     const id = parseJobId(raw);
-    const job = store.getJob(id);
+    const job = await store.getJob(id);
     if (!job) throw notFound(`Job ${id} not found`);
     return job;
   };
@@ -50,7 +50,7 @@ export function jobRoutes(
         "fileName must be the name returned by /api/upload, without any path",
       );
     }
-    const upload = store.getUpload(body.fileName);
+    const upload = await store.getUpload(body.fileName);
     if (!upload) {
       throw notFound(
         "That upload was not found; it may have expired. Upload the file again",
@@ -63,7 +63,7 @@ export function jobRoutes(
         "Configuration error",
       );
     }
-    const job = store.createJob({
+    const job = await store.createJob({
       fileName: upload.fileName,
       originalFileName: upload.originalFileName,
       ipColumnName: body.ipColumnName,
@@ -78,20 +78,20 @@ export function jobRoutes(
         network: body.includeNetwork,
       },
     });
-    await runner.enqueue();
+    await runner.enqueue(job.id);
     return c.json(toWireJob(job), 201);
   });
 
   app.openapi(
     listJobsRoute,
-    (c) => c.json(store.listJobs().map(toWireJob), 200),
+    async (c) => c.json((await store.listJobs()).map(toWireJob), 200),
   );
 
   app.openapi(clearCompletedRoute, async (c) => {
-    const jobs = store.deleteJobs("completed");
+    const jobs = await store.deleteJobs("completed");
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
-      if (!store.uploadInUse(fileName)) {
-        store.deleteUpload(fileName);
+      if (!(await store.uploadInUse(fileName))) {
+        await store.deleteUpload(fileName);
         await unlink(join(uploadsDir, fileName)).catch(() => {});
       }
     }
@@ -100,11 +100,11 @@ export function jobRoutes(
 
   app.openapi(
     readJobRoute,
-    (c) => c.json(toWireJob(jobOr404(c.req.param("id"))), 200),
+    async (c) => c.json(toWireJob(await jobOr404(c.req.param("id"))), 200),
   );
 
-  app.openapi(previewRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(previewRoute, async (c) => {
+    const job = await jobOr404(c.req.param("id"));
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
     const totalResults = job.processedIPs;
     const totalPages = Math.max(1, Math.ceil(totalResults / limit));
@@ -115,7 +115,7 @@ export function jobRoutes(
       );
     }
     const from = (page - 1) * limit;
-    const rows = store.resultsBetween(job.id, from, from + limit);
+    const rows = await store.resultsBetween(job.id, from, from + limit);
     return c.json({
       job: toWireJob(job),
       preview: rows.map(toPreviewRow),
@@ -125,14 +125,14 @@ export function jobRoutes(
     }, 200);
   });
 
-  app.openapi(recentResultsRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(recentResultsRoute, async (c) => {
+    const job = await jobOr404(c.req.param("id"));
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
     const latest = c.req.query("getLatest") === "true";
     const end = job.processedIPs;
     const from = latest ? Math.max(0, end - limit) : Math.min(since, end);
-    const rows = store.resultsBetween(
+    const rows = await store.resultsBetween(
       job.id,
       from,
       Math.min(from + limit, end),
@@ -143,8 +143,8 @@ export function jobRoutes(
     }, 200);
   });
 
-  app.openapi(downloadRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(downloadRoute, async (c) => {
+    const job = await jobOr404(c.req.param("id"));
     const format = c.req.query("format") ?? "csv";
     if (format === "xlsx") return xlsxDownload(store, job);
     if (format !== "csv") {
@@ -153,9 +153,9 @@ export function jobRoutes(
     return csvDownload(store, job);
   });
 
-  app.openapi(cancelRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
-    if (!runner.cancel(job.id)) {
+  app.openapi(cancelRoute, async (c) => {
+    const job = await jobOr404(c.req.param("id"));
+    if (!(await runner.cancel(job.id))) {
       throw conflict(
         `Only pending or processing jobs can be cancelled; this job is ${job.status}`,
       );
@@ -164,7 +164,7 @@ export function jobRoutes(
   });
 
   app.openapi(restartRoute, async (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = await jobOr404(c.req.param("id"));
     if (!(await runner.restart(job.id))) {
       throw conflict(
         `Only failed jobs can be restarted; this job is ${job.status}`,

@@ -104,7 +104,7 @@ Deno.test("enrich takes a JSON body whatever its Content-Type", async () => {
     assertEquals(job.totalIPs, 2);
     assertEquals(job.includeDomain, false);
     assertEquals(job.includeGeolocation, true);
-    assertEquals(deps.store.getJob(job.id)?.ipColumnName, "ip_address");
+    assertEquals((await deps.store.getJob(job.id))?.ipColumnName, "ip_address");
   });
 });
 
@@ -206,7 +206,7 @@ Deno.test("cancel and restart refuse a job that has ended", async () => {
     );
     const job: Job = await created.json();
     const deadline = Date.now() + 60_000;
-    while (deps.store.getJob(job.id)?.status !== "completed") {
+    while ((await deps.store.getJob(job.id))?.status !== "completed") {
       ok(Date.now() < deadline, "the job did not complete");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -46,7 +46,7 @@ export const uploadRoute = createRoute({
 });
 
 export function uploadRoutes(
-  { config, store }: Pick<AppDeps, "config" | "store">,
+  { config, store, blobs }: Pick<AppDeps, "config" | "store" | "blobs">,
 ) {
   const app = apiRouter();
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
@@ -84,7 +84,9 @@ export function uploadRoutes(
       headers: received.headers,
       rowCount: received.rowCount,
     };
-    store.addUpload({
+    // Workers on other machines read the upload from shared storage.
+    if (blobs) await blobs.put(fileName, (await Deno.open(path)).readable);
+    await store.addUpload({
       ...answer,
       delimiter: received.delimiter,
       createdAt: new Date().toISOString(),

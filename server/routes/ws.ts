@@ -32,8 +32,12 @@ export class JobUpdateHub {
     return all.size;
   }
 
-  subscribe(ws: WSContext, jobId: number, mine: Set<number>): void {
-    const job = this.deps.store.getJob(jobId);
+  async subscribe(
+    ws: WSContext,
+    jobId: number,
+    mine: Set<number>,
+  ): Promise<void> {
+    const job = await this.deps.store.getJob(jobId);
     if (!job) {
       send(ws, { type: "error", message: `Job ${jobId} not found` });
       return;
@@ -117,7 +121,9 @@ export function wsRoutes(hub: JobUpdateHub) {
           if (typeof message === "string") {
             send(ws, { type: "error", message });
           } else if (message.type === "subscribe") {
-            hub.subscribe(ws, message.jobId, mine);
+            hub.subscribe(ws, message.jobId, mine).catch((error) =>
+              send(ws, { type: "error", message: String(error.message) })
+            );
           } else {
             hub.unsubscribe(ws, message.jobId, mine);
             send(ws, { type: "unsubscribed", jobId: message.jobId });

@@ -72,8 +72,8 @@ export interface JobStore {
 
 /** What the routes ask of whatever runs jobs (in-process or a queue). */
 export interface JobControl {
-  /** Announces that a job was created and waits for work. */
-  enqueue(): Promise<void>;
+  /** Announces that a job (this one, when given) waits for work. */
+  enqueue(jobId?: number): Promise<void>;
   /** Cancels a pending or processing job; false when it was neither. */
   cancel(jobId: number): Awaitable<boolean>;
   /** Puts a failed job back in line; false when it was not failed. */

@@ -1,5 +1,9 @@
 // Starts the real server as its own process on a free loopback port with a
 // fresh data directory, as a user would run it. Tests talk to it over HTTP.
+// TEST_DATABASE=postgres runs the same tests in PostgreSQL mode: a throwaway
+// PostgreSQL (one per test file) and a fresh database per data directory, so
+// a server restarted on the same directory finds its jobs again.
+import { startPostgres, type TestPostgres } from "./postgres.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -22,6 +26,26 @@ export interface StartOptions {
   dataDir?: string;
   /** Remove the data directory on stop (default: only when this call made it). */
   keepDataDir?: boolean;
+  /** A process without HTTP (ROLE=worker): ready at its "worker ready" line. */
+  worker?: boolean;
+}
+
+let postgres: Promise<TestPostgres> | null = null;
+const databaseOfDir = new Map<string, string>();
+
+/** Whether this run uses PostgreSQL mode (TEST_DATABASE=postgres). */
+export const usingPostgres = Deno.env.get("TEST_DATABASE") === "postgres";
+
+async function databaseFor(dataDir: string): Promise<string> {
+  let url = databaseOfDir.get(dataDir);
+  if (!url) {
+    postgres ??= startPostgres("unused");
+    url = await (await postgres).createDatabase(
+      `server_${databaseOfDir.size + 1}`,
+    );
+    databaseOfDir.set(dataDir, url);
+  }
+  return url;
 }
 
 export async function startServer(
@@ -30,6 +54,10 @@ export async function startServer(
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ??
     await Deno.makeTempDir({ prefix: "ipenrich-test-" });
+  const database: Record<string, string> =
+    usingPostgres && options.env?.DATABASE_URL === undefined
+      ? { DATABASE_URL: await databaseFor(dataDir) }
+      : {};
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "server/main.ts"],
     cwd: ROOT,
@@ -42,6 +70,7 @@ export async function startServer(
       // server (dnsmasq on loopback), lookups go to a closed loopback port.
       DNS_SERVERS: "127.0.0.1:9",
       DNS_TIMEOUT_MS: "200",
+      ...database,
       ...options.env,
     },
     stdout: "piped",
@@ -67,6 +96,7 @@ export async function startServer(
         output.push(line);
         const match = line.match(/listening on http:\/\/[^:]+:(\d+)/);
         if (match) resolvePort(Number(match[1]));
+        if (options.worker && line.startsWith("worker ready")) resolvePort(0);
       }
     }
   };
