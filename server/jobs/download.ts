@@ -135,14 +135,18 @@ export function csvDownload(store: JobStore, job: JobRecord): Response {
         controller.enqueue(encoder.encode(formatCsvRows([outputHeader(job)])));
         return;
       }
-      if (from >= end) {
-        controller.close();
-        return;
+      // A pull that enqueues nothing is not called again: skip pages whose
+      // rows were all left out (consumer ISPs) until one has text.
+      while (from < end) {
+        const to = Math.min(from + PAGE_ROWS, end);
+        const text = await csvPage(store, job, columns, from, to);
+        from = to;
+        if (text) {
+          controller.enqueue(encoder.encode(text));
+          return;
+        }
       }
-      const to = Math.min(from + PAGE_ROWS, end);
-      const text = await csvPage(store, job, columns, from, to);
-      from = to;
-      if (text) controller.enqueue(encoder.encode(text));
+      controller.close();
     },
   });
   return new Response(body, {
