@@ -36,6 +36,13 @@ const change = (job: JobRecord) => ({
   processedIPs: job.processedIPs,
 });
 
+/** Thrown to the queue so that it delivers the job again. */
+class JobHandedBack extends Error {
+  constructor(jobId: number) {
+    super(`job ${jobId} stopped before its end; it resumes on redelivery`);
+  }
+}
+
 export class QueueRunner implements JobControl {
   #unsubscribe: (() => void)[] = [];
   /** Jobs this process is running, with their cancel flags. */
@@ -132,7 +139,7 @@ export class QueueRunner implements JobControl {
     await this.#announce(jobId);
     try {
       await this.#fetchUpload(job.fileName);
-      await processJob({
+      const outcome = await processJob({
         store,
         engine,
         uploadsDir,
@@ -144,7 +151,16 @@ export class QueueRunner implements JobControl {
           this.options.bus.publish(jobId, change(stored)).catch(() => {});
         },
       });
+      // Stopped short though nobody cancelled it (this process is stopping,
+      // or the queue gave up on this delivery): hand the job back.
+      if (
+        outcome === "cancelled" &&
+        (await store.getJob(jobId))?.status === "processing"
+      ) {
+        throw new JobHandedBack(jobId);
+      }
     } catch (error) {
+      if (error instanceof JobHandedBack) throw error;
       // A job cancelled meanwhile ends with its next commit refused.
       if ((await store.getJob(jobId))?.status === "processing") {
         const text = (error as Error).message;

@@ -120,6 +120,13 @@ export async function startServer(
   } finally {
     clearTimeout(timer);
   }
+  // PostgreSQL mode must not quietly fall back to the SQLite file.
+  if (database.DATABASE_URL) {
+    const sqlite = await Deno.stat(`${dataDir}/enrichment.db`).catch(() =>
+      null
+    );
+    if (sqlite) throw new Error("TEST_DATABASE=postgres, yet SQLite was used");
+  }
   let exited = false;
   const finish = async (signal: Deno.Signal) => {
     if (!exited) {
