@@ -165,7 +165,7 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
   let server: Deno.HttpServer | null = null;
   if (role !== "worker") {
     const app = createApp({ config, store, engine, runner, events, blobs });
-    scheduleHousekeeping({ store, runner: null, uploadsDir });
+    scheduleHousekeeping({ store, runner: null, uploadsDir, blobs });
     server = serve(app.fetch);
   } else {
     console.log("worker ready: taking jobs from the queue");

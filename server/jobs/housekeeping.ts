@@ -2,6 +2,7 @@
 // day; jobs left in "processing" without a live worker are picked up again.
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { BlobStore } from "../blobs/blob_store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
@@ -10,6 +11,7 @@ export async function removeStaleUploads(
   store: JobStore,
   uploadsDir: string,
   now = Date.now(),
+  blobs: BlobStore | null = null,
 ): Promise<number> {
   const stale = await store.unusedUploadsBefore(
     new Date(now - UPLOAD_TTL_MS).toISOString(),
@@ -17,20 +19,28 @@ export async function removeStaleUploads(
   for (const upload of stale) {
     await store.deleteUpload(upload.fileName);
     await unlink(join(uploadsDir, upload.fileName)).catch(() => {});
+    await blobs?.delete(upload.fileName);
   }
   return stale.length;
 }
 
 export function scheduleHousekeeping(
-  { store, runner, uploadsDir }: {
+  { store, runner, uploadsDir, blobs = null }: {
     store: JobStore;
     /** Starts jobs left without a worker (null: another process does). */
     runner: { pump(): void } | null;
     uploadsDir: string;
+    /** Shared copies of uploads (S3), removed with the local files. */
+    blobs?: BlobStore | null;
   },
 ): void {
   Deno.cron("remove unused uploads", "17 * * * *", async () => {
-    const removed = await removeStaleUploads(store, uploadsDir);
+    const removed = await removeStaleUploads(
+      store,
+      uploadsDir,
+      Date.now(),
+      blobs,
+    );
     if (removed > 0) console.log(`removed ${removed} unused upload(s)`);
   });
   if (runner) Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());

@@ -31,7 +31,10 @@ import { toPreviewRow, toResultRow } from "./result_views.ts";
 const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
 
 export function jobRoutes(
-  { config, store, runner }: Pick<AppDeps, "config" | "store" | "runner">,
+  { config, store, runner, blobs }: Pick<
+    AppDeps,
+    "config" | "store" | "runner" | "blobs"
+  >,
 ) {
   const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
@@ -93,6 +96,7 @@ export function jobRoutes(
       if (!(await store.uploadInUse(fileName))) {
         await store.deleteUpload(fileName);
         await unlink(join(uploadsDir, fileName)).catch(() => {});
+        await blobs?.delete(fileName);
       }
     }
     return c.json({ cleared: jobs.length }, 200);

@@ -6,6 +6,7 @@
 // checkpoint), and the download from either replica is byte-identical to a
 // single-process SQLite run of the same file.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import postgres from "postgres";
 import type { ServerMessage } from "../../shared/wire.ts";
 import {
   downloadText,
@@ -126,6 +127,28 @@ Deno.test({
       const expected = await downloadText(single, localJob.id);
       assertEquals(fromA.length, expected.length);
       ok(fromA === expected, "PostgreSQL and SQLite downloads differ");
+
+      // Clearing drops the job's results partition and its shared upload.
+      const inS3 = () =>
+        fetch(`${s3.endpoint}/${s3.bucket}/${uploaded.fileName}`, {
+          method: "HEAD",
+        }).then((r) => r.status);
+      assertEquals(await inS3(), 200);
+      const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+      try {
+        const partition = () =>
+          sql`SELECT to_regclass(${`results_${job.id}`}) AS name`
+            .then(([row]) => row.name);
+        assertEquals(await partition(), `results_${job.id}`);
+        const cleared = await fetch(`${b.url}/api/jobs/completed`, {
+          method: "DELETE",
+        });
+        assertEquals(await cleared.json(), { cleared: 1 });
+        assertEquals(await partition(), null);
+        assertEquals(await inS3(), 404);
+      } finally {
+        await sql.end();
+      }
     } finally {
       for (const process of processes) await process.stop();
       await s3.stop();
