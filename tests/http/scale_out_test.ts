@@ -47,6 +47,12 @@ Deno.test({
     const pg = await startPostgres("scale");
     const s3 = await startS3();
     const processes: RunningServer[] = [];
+    const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+    /** Queue messages of a job not yet finished (waiting or running). */
+    const inQueue = (jobId: number) =>
+      sql`SELECT count(*)::int AS n FROM pgboss.job
+        WHERE (data->>'jobId')::int = ${jobId}
+          AND state IN ('created', 'retry', 'active')`.then(([row]) => row.n);
     try {
       const common = {
         DATABASE_URL: pg.url,
@@ -86,12 +92,30 @@ Deno.test({
       assertEquals(atKill.status, "processing");
       ok(atKill.processedIPs < ROWS, `${atKill.processedIPs} rows at the kill`);
 
+      // With no worker alive a new job stays queued; cancelling it on B
+      // takes its message off the queue.
+      const small = await uploadOk(a, "small.csv", "ip\n8.8.8.8\n");
+      const queued = await startJob(a, small, "ip");
+      assertEquals(await inQueue(queued.id), 1);
+      const cancel = await fetch(`${b.url}/api/jobs/${queued.id}/cancel`, {
+        method: "POST",
+      });
+      assertEquals(cancel.status, 200);
+      await cancel.body?.cancel();
+      assertEquals(await inQueue(queued.id), 0);
+
       // Two fresh workers; the queue hands the lapsed job to one of them.
       await start("worker");
       await start("worker");
       const done = await waitForJob(b, job.id, undefined, 120_000, 200);
       assertEquals(done.status, "completed");
       assertEquals(done.processedIPs, ROWS);
+      assertEquals(await inQueue(job.id), 0);
+      const cancelled = await getJob(a, queued.id);
+      assertEquals([cancelled.status, cancelled.processedIPs], [
+        "cancelled",
+        0,
+      ]);
       // Changes are coalesced for up to 250 ms before they go out.
       await waitUntil(
         () =>
@@ -134,8 +158,7 @@ Deno.test({
           method: "HEAD",
         }).then((r) => r.status);
       assertEquals(await inS3(), 200);
-      const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-      try {
+      {
         const partition = () =>
           sql`SELECT to_regclass(${`results_${job.id}`}) AS name`
             .then(([row]) => row.name);
@@ -146,10 +169,9 @@ Deno.test({
         assertEquals(await cleared.json(), { cleared: 1 });
         assertEquals(await partition(), null);
         assertEquals(await inS3(), 404);
-      } finally {
-        await sql.end();
       }
     } finally {
+      await sql.end();
       for (const process of processes) await process.stop();
       await s3.stop();
       await pg.stop();
