@@ -31,18 +31,18 @@ export interface StartOptions {
 }
 
 let postgres: Promise<TestPostgres> | null = null;
-const databaseOfDir = new Map<string, string>();
+// Promises, so servers started at once get databases of their own.
+const databaseOfDir = new Map<string, Promise<string>>();
 
 /** Whether this run uses PostgreSQL mode (TEST_DATABASE=postgres). */
 export const usingPostgres = Deno.env.get("TEST_DATABASE") === "postgres";
 
-async function databaseFor(dataDir: string): Promise<string> {
+function databaseFor(dataDir: string): Promise<string> {
   let url = databaseOfDir.get(dataDir);
   if (!url) {
     postgres ??= startPostgres("unused");
-    url = await (await postgres).createDatabase(
-      `server_${databaseOfDir.size + 1}`,
-    );
+    const name = `server_${databaseOfDir.size + 1}`;
+    url = postgres.then((server) => server.createDatabase(name));
     databaseOfDir.set(dataDir, url);
   }
   return url;

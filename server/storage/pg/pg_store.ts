@@ -14,8 +14,8 @@ import {
   type JobRecord,
   type NewJob,
   type Row,
-  toJob,
-  toUpload,
+  toJob as jobFromRow,
+  toUpload as uploadFromRow,
   type UploadRecord,
 } from "../job_rows.ts";
 import {
@@ -27,7 +27,7 @@ import {
   resultPusher,
   type SqlValue,
   type StoredResult,
-  toResult,
+  toResult as resultFromRow,
 } from "../result_rows.ts";
 import type { JobStore } from "../store_interface.ts";
 import { migratePg, partitionName } from "./pg_schema.ts";
@@ -38,6 +38,7 @@ const pushResult = resultPusher(ENRICHMENT_FIELDS);
 const RESULT_COLUMNS = insertResultsSql(ENRICHMENT_FIELDS, 1)
   .match(/\(([^)]*)\)/)![1];
 const WIDTH = RESULT_COLUMNS.split(",").length;
+const IP_VALUE = RESULT_COLUMNS.split(",").map((c) => c.trim()).indexOf("ip");
 
 /** `?` placeholders (SQLite's) as $1, $2, ... */
 const numbered = (text: string) => {
@@ -45,11 +46,31 @@ const numbered = (text: string) => {
   return text.replace(/\?/g, () => `$${++n}`);
 };
 
+// PostgreSQL text cannot hold U+0000, which SQLite keeps and uploads may
+// carry (a header or an address cell of a binary file). Names and addresses
+// taken from the upload are stored as JSON, which escapes it; any other
+// text has it replaced by U+FFFD.
+const ENCODED_JOB_COLUMNS = ["original_file_name", "ip_column_name"];
+const encodeText = (text: string) => JSON.stringify(text);
+const withoutNul = (text: string) => text.replaceAll("\0", "\uFFFD");
+
+function decoded(row: Row, columns: string[]): Row {
+  const copy = { ...row };
+  for (const column of columns) {
+    copy[column] = JSON.parse(String(row[column]));
+  }
+  return copy;
+}
+const toJob = (row: Row) => jobFromRow(decoded(row, ENCODED_JOB_COLUMNS));
+const toUpload = (row: Row) =>
+  uploadFromRow(decoded(row, ["original_file_name"]));
+const toResult = (row: Row) => resultFromRow(decoded(row, ["ip"]));
+
 /** One value in COPY's text format. */
 function copyField(value: SqlValue): string {
   if (value === null) return "\\N";
   if (typeof value === "number") return String(value);
-  return value.replace(
+  return withoutNul(value).replace(
     /[\\\t\n\r]/g,
     (c) =>
       c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
@@ -80,7 +101,7 @@ export class PgStore implements JobStore {
     await this.sql`INSERT INTO uploads ${
       this.sql({
         file_name: upload.fileName,
-        original_file_name: upload.originalFileName,
+        original_file_name: encodeText(upload.originalFileName),
         size: upload.size,
         headers: JSON.stringify(upload.headers),
         row_count: upload.rowCount,
@@ -122,10 +143,10 @@ export class PgStore implements JobStore {
       const [row] = await tx<Row[]>`INSERT INTO jobs ${
         tx({
           file_name: job.fileName,
-          original_file_name: job.originalFileName,
+          original_file_name: encodeText(job.originalFileName),
           status: "pending",
           total_ips: job.totalIPs,
-          ip_column_name: job.ipColumnName,
+          ip_column_name: encodeText(job.ipColumnName),
           ip_column_index: job.ipColumnIndex,
           headers: JSON.stringify(job.headers),
           delimiter: job.delimiter,
@@ -173,7 +194,10 @@ export class PgStore implements JobStore {
     const ends = to === "completed" || to === "failed" || to === "cancelled";
     const at = now();
     const rows = await this.sql`
-      UPDATE jobs SET status = ${to}, error = ${error}, updated_at = ${at},
+      UPDATE jobs SET status = ${to},
+        error = ${
+      error === null ? null : withoutNul(error)
+    }, updated_at = ${at},
         completed_at = ${ends ? at : null}
         WHERE id = ${id} AND status IN ${this.sql(from)} RETURNING id`;
     return rows.length > 0;
@@ -213,6 +237,7 @@ export class PgStore implements JobStore {
       for (const result of results) {
         values.length = 0;
         pushResult(values, jobId, result);
+        values[IP_VALUE] = encodeText(values[IP_VALUE] as string);
         for (let i = 0; i < WIDTH; i++) {
           text += (i === 0 ? "" : "\t") + copyField(values[i]);
         }
