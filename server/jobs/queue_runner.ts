@@ -12,7 +12,7 @@ import type { BlobStore } from "../blobs/blob_store.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
-import type { JobRecord } from "../storage/store.ts";
+import { CheckpointMoved, type JobRecord } from "../storage/store.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
 import { DirectWriter } from "./direct_writer.ts";
 import type { JobEvents } from "./job_events.ts";
@@ -161,6 +161,9 @@ export class QueueRunner implements JobControl {
       }
     } catch (error) {
       if (error instanceof JobHandedBack) throw error;
+      // Another delivery of this job (the queue thought this worker gone)
+      // committed first: the job is its to finish.
+      if (error instanceof CheckpointMoved) return;
       // A job cancelled meanwhile ends with its next commit refused.
       if ((await store.getJob(jobId))?.status === "processing") {
         const text = (error as Error).message;
