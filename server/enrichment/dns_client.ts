@@ -25,8 +25,16 @@ export type PtrAnswer =
   /** The answer did not fit in a datagram (TC): ask again over TCP. */
   | { kind: "truncated" };
 
+/** A query's two waits for an answer, ms; `onResend` when it is sent again. */
+export interface QueryTimeouts {
+  firstMs: number;
+  secondMs: number;
+  onResend?: () => void;
+}
+
 interface Pending {
   name: string;
+  socket: Deno.DatagramConn;
   timer: ReturnType<typeof setTimeout>;
   resolve(answer: PtrAnswer): void;
 }
@@ -60,21 +68,26 @@ class Ids {
 }
 
 /**
- * Queries to one name server over one UDP socket. The socket opens with
- * the first query and closes when no query is left in flight, so an idle
- * client holds no resource; a late answer to a closed socket is dropped.
+ * Queries to one name server over `sockets` UDP sockets, each query on one
+ * of them in turn. The sockets open with the first query and close when no
+ * query is left in flight, so an idle client holds no resource; a late
+ * answer to a closed socket is dropped. Several sockets are several kernel
+ * receive buffers: Deno cannot enlarge one (no SO_RCVBUF option), and a
+ * burst of answers larger than one buffer would be dropped.
  */
 export class UdpDnsClient {
   readonly server: NameServer;
   #source: string;
-  #socket: Deno.DatagramConn | null = null;
+  #sockets: (Deno.DatagramConn | null)[];
+  #nextSocket = 0;
   #pending = new Map<number, Pending>();
   #ids = new Ids();
   #target: Deno.NetAddr;
 
-  constructor(server: NameServer) {
+  constructor(server: NameServer, sockets = 1) {
     this.server = server;
     this.#source = normalised(server.ipAddr);
+    this.#sockets = Array.from({ length: Math.max(1, sockets) }, () => null);
     this.#target = {
       transport: "udp",
       hostname: server.ipAddr,
@@ -87,14 +100,32 @@ export class UdpDnsClient {
     return this.#pending.size;
   }
 
-  /** A PTR query for `name` (e.g. "4.4.8.8.in-addr.arpa"). */
-  query(name: string, timeoutMs: number): Promise<PtrAnswer> {
+  /** Sockets open now. */
+  get openSockets(): number {
+    return this.#sockets.filter((socket) => socket !== null).length;
+  }
+
+  /**
+   * A PTR query for `name` (e.g. "4.4.8.8.in-addr.arpa"): sent, then sent
+   * again with the same id after `firstMs` without an answer (a datagram
+   * lost either way), then given up `secondMs` later. An answer to either
+   * send is taken. A number is a total timeout, resent halfway.
+   */
+  query(name: string, timeouts: number | QueryTimeouts): Promise<PtrAnswer> {
+    const { firstMs, secondMs, onResend } = typeof timeouts === "number"
+      ? {
+        firstMs: Math.floor(timeouts / 2),
+        secondMs: timeouts - Math.floor(timeouts / 2),
+        onResend: undefined,
+      }
+      : timeouts;
     if (this.#pending.size >= 65536) {
       return Promise.resolve({ kind: "failed" });
     }
+    const slot = this.#nextSocket++ % this.#sockets.length;
     let socket: Deno.DatagramConn;
     try {
-      socket = this.#open();
+      socket = this.#open(slot);
     } catch {
       return Promise.resolve({ kind: "failed" });
     }
@@ -111,53 +142,59 @@ export class UdpDnsClient {
       socket.send(message, this.#target).catch(() =>
         this.#settle(id, { kind: "failed" })
       );
-    // A datagram lost in a burst (a socket buffer overflowing) is sent
-    // again once, halfway to the timeout, as stub resolvers do.
-    const half = Math.floor(timeoutMs / 2);
     const timer = setTimeout(() => {
       const query = this.#pending.get(id);
       if (!query) return;
       query.timer = setTimeout(
         () => this.#settle(id, { kind: "timeout" }),
-        timeoutMs - half,
+        secondMs,
       );
-      if (this.#socket === socket) send();
-    }, half);
-    this.#pending.set(id, { name: name.toLowerCase(), timer, resolve });
+      if (this.#sockets[slot] === socket) send();
+      onResend?.();
+    }, firstMs);
+    this.#pending.set(id, {
+      name: name.toLowerCase(),
+      socket,
+      timer,
+      resolve,
+    });
     send();
     return promise;
   }
 
-  /** Ends every query in flight as timed out and closes the socket. */
+  /** Ends every query in flight as timed out and closes the sockets. */
   close(): void {
     for (const id of [...this.#pending.keys()]) {
       this.#settle(id, { kind: "timeout" });
     }
-    this.#closeSocket();
+    this.#closeSockets();
   }
 
-  #open(): Deno.DatagramConn {
-    if (this.#socket) return this.#socket;
+  #open(slot: number): Deno.DatagramConn {
+    const open = this.#sockets[slot];
+    if (open) return open;
     const v6 = this.server.ipAddr.includes(":");
     const socket = Deno.listenDatagram({
       transport: "udp",
       hostname: v6 ? "::" : "0.0.0.0",
       port: 0,
     });
-    this.#socket = socket;
-    this.#receive(socket);
+    this.#sockets[slot] = socket;
+    this.#receive(socket, slot);
     return socket;
   }
 
-  #closeSocket(): void {
-    const socket = this.#socket;
-    this.#socket = null;
-    try {
-      socket?.close();
-    } catch { /* closed already */ }
+  #closeSockets(): void {
+    for (let slot = 0; slot < this.#sockets.length; slot++) {
+      const socket = this.#sockets[slot];
+      this.#sockets[slot] = null;
+      try {
+        socket?.close();
+      } catch { /* closed already */ }
+    }
   }
 
-  async #receive(socket: Deno.DatagramConn): Promise<void> {
+  async #receive(socket: Deno.DatagramConn, slot: number): Promise<void> {
     const buffer = new Uint8Array(MAX_DATAGRAM);
     for (;;) {
       let data: Uint8Array;
@@ -165,21 +202,21 @@ export class UdpDnsClient {
       try {
         [data, from] = await socket.receive(buffer);
       } catch {
-        // Closed (idle, or shut down); a socket error fails what is left.
-        if (this.#socket === socket) {
-          this.#socket = null;
-          for (const id of [...this.#pending.keys()]) {
-            this.#settle(id, { kind: "failed" });
+        // Closed (idle, or shut down); a socket error fails its queries.
+        if (this.#sockets[slot] === socket) {
+          this.#sockets[slot] = null;
+          for (const [id, query] of [...this.#pending]) {
+            if (query.socket === socket) this.#settle(id, { kind: "failed" });
           }
         }
         return;
       }
-      if (this.#socket !== socket) return;
+      if (this.#sockets[slot] !== socket) return;
       const addr = from as Deno.NetAddr;
       if (addr.port !== this.server.port || !this.#fromServer(addr.hostname)) {
         continue;
       }
-      this.#answer(data);
+      this.#answer(data, socket);
     }
   }
 
@@ -188,12 +225,13 @@ export class UdpDnsClient {
       normalised(hostname) === this.#source;
   }
 
-  #answer(data: Uint8Array): void {
+  #answer(data: Uint8Array, socket: Deno.DatagramConn): void {
     if (data.length < 12) return;
     const id = (data[0] << 8) | data[1];
     const query = this.#pending.get(id);
-    // Not a response, or to no query of ours (a late one, or spoofed).
-    if (!query || (data[2] & 0x80) === 0) return;
+    // Not a response, or to no query of ours (a late one, another socket's
+    // id, or spoofed).
+    if (!query || query.socket !== socket || (data[2] & 0x80) === 0) return;
     let message: packet.Packet;
     try {
       message = packet.decode(
@@ -219,7 +257,7 @@ export class UdpDnsClient {
     this.#pending.delete(id);
     clearTimeout(query.timer);
     query.resolve(answer);
-    if (this.#pending.size === 0) this.#closeSocket();
+    if (this.#pending.size === 0) this.#closeSockets();
   }
 }
 
@@ -265,27 +303,4 @@ function negativeTtl(message: packet.Packet): number | null {
   return null;
 }
 
-/** The name servers of /etc/resolv.conf (or `text`), in their order. */
-export function systemNameServers(
-  text: string | null = readResolvConf(),
-): NameServer[] {
-  if (!text) return [];
-  const servers: NameServer[] = [];
-  for (const line of text.split("\n")) {
-    const match = line.match(/^\s*nameserver\s+(\S+)/);
-    if (!match) continue;
-    const address = match[1];
-    // A scoped link-local address needs its interface: left to the system.
-    if (address.includes("%") || !ipaddr.isValid(address)) continue;
-    servers.push({ ipAddr: address, port: 53 });
-  }
-  return servers;
-}
-
-function readResolvConf(): string | null {
-  try {
-    return Deno.readTextFileSync("/etc/resolv.conf");
-  } catch {
-    return null;
-  }
-}
+export { systemNameServers } from "./dns_names.ts";

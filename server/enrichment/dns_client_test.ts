@@ -272,3 +272,37 @@ Deno.test("a query with no answer is sent again once, halfway", async () => {
     await server.close();
   }
 });
+
+Deno.test("the resend after a short first wait recovers a lost answer", async () => {
+  const seen = new Map<number, number>();
+  const server = scriptedServer((query) => {
+    const times = (seen.get(query.id!) ?? 0) + 1;
+    seen.set(query.id!, times);
+    return times === 1 ? [] : [
+      response(query, { answers: [ptr(query, "second.example", 60)] }),
+    ];
+  });
+  const client = new UdpDnsClient({ ipAddr: LOOPBACK, port: server.port }, 3);
+  let resends = 0;
+  try {
+    const answers = await Promise.all(
+      ["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"].map((ip) =>
+        client.query(reverseV4(ip), {
+          firstMs: 50,
+          secondMs: 5000,
+          onResend: () => resends++,
+        })
+      ),
+    );
+    assertEquals(
+      answers,
+      Array(4).fill({ kind: "found", name: "second.example", ttl: 60 }),
+    );
+    assertEquals(resends, 4);
+    assertEquals([...seen.values()], [2, 2, 2, 2]);
+    assertEquals(client.openSockets, 0); // closed once idle
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
