@@ -40,16 +40,23 @@ export interface LatencyResult {
   skipped: number;
   timedOut: number;
   queries: number;
-  windowPeak: number | null;
-  windowEnd: number | null;
+  /** "peak / end (halved n for loss, m for latency)", "-" before. */
+  window: string;
   responder: Record<string, number>;
+  /** The machine's 1-minute load average at the start and the end. */
+  load: string;
 }
 
 type Resolver = {
   lookup(ip: string): Promise<string | null>;
   close(): void;
   stats: { queries: number; skipped: number; timedOut: number };
-  window?: { peak: number; size: number };
+  window?: {
+    peak: number;
+    size: number;
+    lossDecreases: number;
+    latencyDecreases: number;
+  };
 };
 type ResolverClass = new (settings: {
   servers: string[];
@@ -120,6 +127,11 @@ async function startResponder() {
   };
 }
 
+async function loadAverage(): Promise<string> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "? ");
+  return text.split(" ")[0];
+}
+
 /** Every address looked up once, at most `rowWindow` unfinished at a time. */
 async function runMode(
   Resolver: ResolverClass,
@@ -128,6 +140,7 @@ async function runMode(
   addresses: string[],
   options: LatencyOptions,
 ): Promise<LatencyResult> {
+  const loadBefore = await loadAverage();
   const responder = await startResponder();
   const dns = new Resolver({
     servers: [responder.server],
@@ -171,9 +184,11 @@ async function runMode(
     skipped: dns.stats.skipped,
     timedOut: dns.stats.timedOut,
     queries: dns.stats.queries,
-    windowPeak: dns.window?.peak ?? null,
-    windowEnd: dns.window?.size ?? null,
+    window: dns.window
+      ? `${dns.window.peak} / ${dns.window.size} (${dns.window.lossDecreases}, ${dns.window.latencyDecreases})`
+      : "-",
     responder: responderStats,
+    load: `${loadBefore}-${await loadAverage()}`,
   };
 }
 
@@ -228,9 +243,8 @@ export function latencyMarkdown(
     `${int(r.ptrPerSecond)} | ${int(r.rowsPerSecond)} | ` +
     `${pct(r.named / r.answerable)} (${int(r.named)} of ${
       int(r.answerable)
-    }) | ${int(r.skipped)} | ${int(r.timedOut)} | ${int(r.queries)} | ${
-      r.windowPeak === null ? "-" : `${r.windowPeak} / ${r.windowEnd}`
-    } | ${int(r.responder.dropped ?? 0)} |`
+    }) | ${int(r.skipped)} | ${int(r.timedOut)} | ${int(r.queries)} | ` +
+    `${r.window} | ${int(r.responder.dropped ?? 0)} | ${r.load} |`
   );
   return [
     `## Reverse DNS at internet latency (${new Date().toISOString()})`,
@@ -247,9 +261,10 @@ export function latencyMarkdown(
     "over the lookup time alone (the job's other work is not in it).",
     "",
     "| mode:DNS_CONCURRENCY | ceiling | elapsed | distinct PTR/s | rows/s " +
-    "| answerable named | skipped | timed out | queries sent | window peak / end " +
-    "| answers dropped by the responder |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| answerable named | skipped | timed out | queries sent " +
+    "| window peak / end (halvings for loss, latency) " +
+    "| answers dropped by the responder | load average |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
   ].join("\n");

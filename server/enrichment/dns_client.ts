@@ -25,14 +25,23 @@ export type PtrAnswer =
   /** The answer did not fit in a datagram (TC): ask again over TCP. */
   | { kind: "truncated" };
 
-/** A query's two waits for an answer, ms; `onResend` when it is sent again. */
+/**
+ * A query's two waits for an answer, ms. `onResend` when it is sent again;
+ * `onAnswer` with the send that was answered (1: the first, perhaps late;
+ * 2: the resend, so the first was lost) and its round trip from that send.
+ */
 export interface QueryTimeouts {
   firstMs: number;
   secondMs: number;
   onResend?: () => void;
+  onAnswer?: (send: 1 | 2, rttMs: number) => void;
 }
 
 interface Pending {
+  /** The first send's id, then the resend's, and when each was sent. */
+  ids: number[];
+  sentAt: number[];
+  onAnswer?: (send: 1 | 2, rttMs: number) => void;
   name: string;
   socket: Deno.DatagramConn;
   timer: ReturnType<typeof setTimeout>;
@@ -80,7 +89,9 @@ export class UdpDnsClient {
   #source: string;
   #sockets: (Deno.DatagramConn | null)[];
   #nextSocket = 0;
+  /** By id: a resent query is here under both of its ids. */
   #pending = new Map<number, Pending>();
+  #queries = 0;
   #ids = new Ids();
   #target: Deno.NetAddr;
 
@@ -97,7 +108,7 @@ export class UdpDnsClient {
 
   /** Queries in flight now. */
   get inFlight(): number {
-    return this.#pending.size;
+    return this.#queries;
   }
 
   /** Sockets open now. */
@@ -112,14 +123,16 @@ export class UdpDnsClient {
    * send is taken. A number is a total timeout, resent halfway.
    */
   query(name: string, timeouts: number | QueryTimeouts): Promise<PtrAnswer> {
-    const { firstMs, secondMs, onResend } = typeof timeouts === "number"
-      ? {
-        firstMs: Math.floor(timeouts / 2),
-        secondMs: timeouts - Math.floor(timeouts / 2),
-        onResend: undefined,
-      }
-      : timeouts;
-    if (this.#pending.size >= 65536) {
+    const { firstMs, secondMs, onResend, onAnswer } =
+      typeof timeouts === "number"
+        ? {
+          firstMs: Math.floor(timeouts / 2),
+          secondMs: timeouts - Math.floor(timeouts / 2),
+          onResend: undefined,
+          onAnswer: undefined,
+        }
+        : timeouts;
+    if (this.#pending.size >= 65000) {
       return Promise.resolve({ kind: "failed" });
     }
     const slot = this.#nextSocket++ % this.#sockets.length;
@@ -129,37 +142,57 @@ export class UdpDnsClient {
     } catch {
       return Promise.resolve({ kind: "failed" });
     }
-    let id = this.#ids.next();
-    while (this.#pending.has(id)) id = this.#ids.next();
-    const message = packet.encode({
-      type: "query",
-      id,
-      flags: packet.RECURSION_DESIRED,
-      questions: [{ type: "PTR", class: "IN", name }],
-    });
     const { promise, resolve } = Promise.withResolvers<PtrAnswer>();
-    const send = () =>
-      socket.send(message, this.#target).catch(() =>
+    const send = (id: number) =>
+      socket.send(this.#message(id, name), this.#target).catch(() =>
         this.#settle(id, { kind: "failed" })
       );
+    const first = this.#freeId();
+    // The resend has an id of its own, so that an answer tells which send
+    // it answers: a late first answer is not a lost one.
     const timer = setTimeout(() => {
-      const query = this.#pending.get(id);
+      const query = this.#pending.get(first);
       if (!query) return;
       query.timer = setTimeout(
-        () => this.#settle(id, { kind: "timeout" }),
+        () => this.#settle(first, { kind: "timeout" }),
         secondMs,
       );
-      if (this.#sockets[slot] === socket) send();
+      if (this.#sockets[slot] === socket && this.#pending.size < 65000) {
+        const again = this.#freeId();
+        query.ids.push(again);
+        query.sentAt.push(performance.now());
+        this.#pending.set(again, query);
+        send(again);
+      }
       onResend?.();
     }, firstMs);
-    this.#pending.set(id, {
+    this.#pending.set(first, {
+      ids: [first],
+      sentAt: [performance.now()],
+      onAnswer,
       name: name.toLowerCase(),
       socket,
       timer,
       resolve,
     });
-    send();
+    this.#queries++;
+    send(first);
     return promise;
+  }
+
+  #freeId(): number {
+    let id = this.#ids.next();
+    while (this.#pending.has(id)) id = this.#ids.next();
+    return id;
+  }
+
+  #message(id: number, name: string): Uint8Array {
+    return packet.encode({
+      type: "query",
+      id,
+      flags: packet.RECURSION_DESIRED,
+      questions: [{ type: "PTR", class: "IN", name }],
+    });
   }
 
   /** Ends every query in flight as timed out and closes the sockets. */
@@ -254,8 +287,13 @@ export class UdpDnsClient {
   #settle(id: number, answer: PtrAnswer): void {
     const query = this.#pending.get(id);
     if (!query) return;
-    this.#pending.delete(id);
+    for (const each of query.ids) this.#pending.delete(each);
+    this.#queries--;
     clearTimeout(query.timer);
+    if (answer.kind !== "timeout" && answer.kind !== "failed") {
+      const send = id === query.ids[0] ? 1 : 2;
+      query.onAnswer?.(send, performance.now() - query.sentAt[send - 1]);
+    }
     query.resolve(answer);
     if (this.#pending.size === 0) this.#closeSockets();
   }

@@ -1,7 +1,7 @@
 // How many PTR queries may wait for a first answer at once (AIMD, as TCP
 // does): start moderate, add a step per round while answers keep coming at a
-// steady latency, halve when a round loses answers or its latency climbs
-// (the server or our socket is queueing). DNS_CONCURRENCY is the ceiling.
+// steady latency, halve when a round loses answers, shrink by a quarter when
+// its latency doubles (the server or our socket is queueing). DNS_CONCURRENCY is the ceiling.
 //
 // Deno's UDP sockets take no receive-buffer option (Deno.listenDatagram has
 // none, and node:dgram's recvBufferSize is accepted but not applied: a
@@ -9,8 +9,9 @@
 // window is what keeps answers from overflowing the kernel's default buffer.
 //
 // A silent address (a zone that never answers) is not a loss: its first
-// attempt times out and it leaves the window, but only an answer that came
-// after a resend counts as a lost one. A few random losses are not
+// attempt times out and it leaves the window, but only an answer to the
+// resend (which has an id of its own) counts as a lost one; a late answer to
+// the first send is a round trip that climbed. A few random losses are not
 // congestion either: a round decreases only past LOSS_SHARE of its answers.
 
 /** Window at start (bounded by the ceiling). */
@@ -20,7 +21,9 @@ const MIN_WINDOW = 4;
 const LOSS_SHARE = 0.05;
 const LOSS_MIN = 3;
 /** A round whose mean round trip exceeds the base by this factor is queueing. */
-const LATENCY_FACTOR = 1.5;
+const LATENCY_FACTOR = 2;
+/** A climbing round trip shrinks the window by this factor; a loss halves it. */
+const LATENCY_BACKOFF = 0.75;
 const LATENCY_SLACK_MS = 10;
 /** First-attempt timeout: RTO_RTTS smoothed round trips, at least RTO_MIN_MS. */
 const RTO_RTTS = 3;
@@ -41,7 +44,7 @@ export interface WindowStats {
   /** Halvings for lost answers, and for a round trip that climbed. */
   lossDecreases: number;
   latencyDecreases: number;
-  /** Answers that came only after a resend (a first answer lost). */
+  /** Answers to a resend (the first send or its answer lost). */
   losses: number;
 }
 
@@ -51,8 +54,6 @@ export class AdaptiveWindow {
   /** Added per round: the ceiling in about 16 rounds from the start. */
   #step: number;
   #srttMs: number | null = null;
-  /** The same of first-attempt answers only: what a round lasts. */
-  #cleanRttMs: number | null = null;
   /** Lowest round mean seen, drifting up slowly (a path that changed). */
   #baseRttMs: number | null = null;
   #round = this.#newRound(0);
@@ -110,38 +111,33 @@ export class AdaptiveWindow {
   }
 
   /**
-   * An answer (a name or NXDOMAIN) `rttMs` after the first send; `resent`
-   * when it came after the query was sent again (its first answer lost).
+   * An answer (a name or NXDOMAIN) `rttMs` after the send it answers;
+   * `lost` when that was the resend (the first send or its answer lost).
    */
-  answered(rttMs: number, resent: boolean): void {
+  answered(rttMs: number, lost: boolean): void {
     this.#srttMs = this.#srttMs === null
       ? rttMs
       : this.#srttMs + (rttMs - this.#srttMs) / 8;
     const round = this.#round;
     round.answers++;
-    if (resent) {
+    if (lost) {
       round.losses++;
       this.stats.losses++;
-    } else {
-      round.rttSum += rttMs;
-      this.#cleanRttMs = this.#cleanRttMs === null
-        ? rttMs
-        : this.#cleanRttMs + (rttMs - this.#cleanRttMs) / 8;
     }
+    round.rttSum += rttMs;
     // A round is a window's worth of answers, or ROUND_RTTS round trips
     // when fewer come back (queries that left the window early, or lost).
     if (
       round.answers >= round.target ||
       (round.answers >= ROUND_MIN_ANSWERS &&
         performance.now() - round.startedAt >=
-          ROUND_RTTS * (this.#cleanRttMs ?? this.#srttMs))
+          ROUND_RTTS * this.#srttMs)
     ) this.#endRound();
   }
 
   #endRound(): void {
     const round = this.#round;
-    const clean = round.answers - round.losses;
-    const meanRtt = clean > 0 ? round.rttSum / clean : null;
+    const meanRtt = round.answers > 0 ? round.rttSum / round.answers : null;
     const lossy =
       round.losses >= Math.max(LOSS_MIN, LOSS_SHARE * round.answers);
     let queueing = false;
@@ -155,7 +151,13 @@ export class AdaptiveWindow {
       }
     }
     if (lossy || queueing) {
-      this.#cwnd = Math.max(Math.min(MIN_WINDOW, this.ceiling), this.#cwnd / 2);
+      // Loss halves, as TCP does. A climbing round trip is gentler: on a
+      // busy machine it is often our own thread waiting for the processor.
+      const factor = lossy ? 0.5 : LATENCY_BACKOFF;
+      this.#cwnd = Math.max(
+        Math.min(MIN_WINDOW, this.ceiling),
+        this.#cwnd * factor,
+      );
       if (lossy) this.stats.lossDecreases++;
       else this.stats.latencyDecreases++;
     } else if (round.full && this.#cwnd < this.ceiling) {

@@ -74,8 +74,9 @@ const BREAK_AFTER = 20;
 const REST_MS = 5000;
 
 // A query leaves the window after two round trips without an answer, or
-// when it is resent (a silent zone, or a lost datagram); at most STALLED_FACTOR times DNS_CONCURRENCY
-// queries are in flight in all, resends included.
+// when it is resent (a silent zone, or a lost datagram); at most
+// STALLED_FACTOR times the window are in flight in all, resends included,
+// so a window that shrank sends less.
 const STALLED_FACTOR = 8;
 
 // Linux's default receive buffer (212,992 bytes) holds ~250 small
@@ -261,13 +262,12 @@ export class ReverseDns {
     return -1;
   }
 
-  /** An answer (a name or NXDOMAIN) from `server`. */
-  #answered(server: number, sentAt: number, resent: boolean): void {
-    const now = performance.now();
+  /** An answer (a name or NXDOMAIN) from `server`; `lost`: to the resend. */
+  #answered(server: number, rttMs: number, lost: boolean): void {
     const health = this.#health[server];
     health.failures = 0;
-    health.answeredAt = Math.max(health.answeredAt, now);
-    this.#window.answered(now - sentAt, resent);
+    health.answeredAt = Math.max(health.answeredAt, performance.now());
+    this.#window.answered(rttMs, lost);
   }
 
   /** No answer from `server` to a query sent at `sentAt`. */
@@ -293,7 +293,8 @@ export class ReverseDns {
     const sentAt = performance.now();
     const name = reverseName(ip);
     const client = this.#clients[server];
-    let resent = false;
+    let lost = false;
+    let answerRttMs = 0;
     const firstMs = this.#window.firstTimeoutMs(this.settings.timeoutMs);
     // Silent addresses would otherwise hold the window for the whole first
     // wait and starve the answerable ones; the number in flight stays
@@ -303,9 +304,10 @@ export class ReverseDns {
       ? await client.query(name, {
         firstMs,
         secondMs: this.settings.timeoutMs,
-        onResend: () => {
-          resent = true;
-          release();
+        onResend: release,
+        onAnswer: (send, rttMs) => {
+          lost = send === 2;
+          answerRttMs = rttMs;
         },
       })
       : { kind: "truncated" };
@@ -318,14 +320,14 @@ export class ReverseDns {
     switch (answer.kind) {
       case "found": {
         this.stats.answered++;
-        this.#answered(server, sentAt, resent);
+        this.#answered(server, answerRttMs, lost);
         const host = answer.name.toLowerCase();
         this.#keep(ip, host, answer.ttl);
         return { host, outcome: "answered" };
       }
       case "notFound":
         this.stats.notFound++;
-        this.#answered(server, sentAt, resent);
+        this.#answered(server, answerRttMs, lost);
         this.#keep(ip, null, answer.ttl ?? DEFAULT_TTL_S);
         return { host: null, outcome: "no_name" };
       case "timeout":
