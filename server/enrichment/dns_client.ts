@@ -7,23 +7,14 @@
 import packet from "dns-packet";
 import { Buffer } from "node:buffer";
 import ipaddr from "ipaddr.js";
+import { interpret, type PtrAnswer } from "./dns_answer.ts";
+
+export { interpret, type PtrAnswer } from "./dns_answer.ts";
 
 export interface NameServer {
   ipAddr: string;
   port: number;
 }
-
-/** What a PTR query came to. TTLs are in seconds, as the answer gave them. */
-export type PtrAnswer =
-  /** NOERROR with a PTR record: its name, without the final dot. */
-  | { kind: "found"; name: string; ttl: number }
-  /** NXDOMAIN, or NOERROR with no PTR record; ttl null: no SOA to say. */
-  | { kind: "notFound"; ttl: number | null }
-  | { kind: "timeout" }
-  /** SERVFAIL, REFUSED, a malformed answer, a failed send. */
-  | { kind: "failed" }
-  /** The answer did not fit in a datagram (TC): ask again over TCP. */
-  | { kind: "truncated" };
 
 /**
  * A query's two waits for an answer, ms. `onResend` when it is sent again;
@@ -48,8 +39,6 @@ interface Pending {
   resolve(answer: PtrAnswer): void;
 }
 
-const RCODE_NOERROR = 0;
-const RCODE_NXDOMAIN = 3;
 const MAX_DATAGRAM = 65535;
 
 /** "8.8.8.8" and "::ffff:8.8.8.8" alike, for comparing source addresses. */
@@ -297,48 +286,6 @@ export class UdpDnsClient {
     query.resolve(answer);
     if (this.#pending.size === 0) this.#closeSockets();
   }
-}
-
-/** The answer of a response to a PTR question. */
-export function interpret(
-  message: packet.Packet,
-  raw: Uint8Array,
-): PtrAnswer {
-  if (raw[2] & 0x02) return { kind: "truncated" };
-  const rcode = raw[3] & 0x0f;
-  if (rcode === RCODE_NOERROR) {
-    let ttl = Infinity;
-    for (const record of message.answers ?? []) {
-      // A CNAME on the way (RFC 2317 delegation) bounds the TTL too.
-      if (record.type === "OPT") continue;
-      ttl = Math.min(ttl, record.ttl ?? 0);
-      if (record.type === "PTR") {
-        const name = String(record.data);
-        if (name === "" || name === ".") break;
-        return {
-          kind: "found",
-          name: name.replace(/\.$/, ""),
-          ttl: Number.isFinite(ttl) ? ttl : 0,
-        };
-      }
-    }
-    return { kind: "notFound", ttl: negativeTtl(message) };
-  }
-  if (rcode === RCODE_NXDOMAIN) {
-    return { kind: "notFound", ttl: negativeTtl(message) };
-  }
-  return { kind: "failed" };
-}
-
-/** RFC 2308: the SOA's TTL, bounded by its minimum field; null: no SOA. */
-function negativeTtl(message: packet.Packet): number | null {
-  for (const record of message.authorities ?? []) {
-    if (record.type === "SOA") {
-      const minimum = (record.data as { minimum?: number }).minimum ?? 0;
-      return Math.min(record.ttl ?? 0, minimum);
-    }
-  }
-  return null;
 }
 
 export { systemNameServers } from "./dns_names.ts";

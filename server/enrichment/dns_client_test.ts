@@ -1,3 +1,4 @@
+// Over 300 lines: every case shares the one scripted server below.
 // The UDP PTR client against dnsmasq on loopback, and against a scripted
 // server for what dnsmasq will not do (wrong ids, spoofed sources, SOA,
 // truncation, SERVFAIL, garbage).

@@ -3,6 +3,10 @@
 import ipaddr from "ipaddr.js";
 import { getDomain } from "tldts";
 import type { NameServer } from "./dns_client.ts";
+import type { PtrAnswer } from "./dns_answer.ts";
+
+/** TTL of an answer that gives none, seconds. */
+export const DEFAULT_TTL_S = 60;
 
 export function parseServer(entry: string): NameServer {
   const bracketed = entry.match(/^\[([^\]]+)\](?::(\d+))?$/);
@@ -63,5 +67,32 @@ function readResolvConf(): string | null {
     return Deno.readTextFileSync("/etc/resolv.conf");
   } catch {
     return null;
+  }
+}
+
+/**
+ * A PTR query through Deno.resolveDns (TCP when an answer is truncated, the
+ * system's settings when no server is known). It gives no TTL.
+ */
+export async function resolvePtrWithDeno(
+  name: string,
+  server: NameServer | undefined,
+  timeoutMs: number,
+): Promise<PtrAnswer> {
+  const options: Deno.ResolveDnsOptions = {
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+  if (server) options.nameServer = server;
+  try {
+    const names = await Deno.resolveDns(name, "PTR", options);
+    const first = names[0]?.replace(/\.$/, "");
+    return first
+      ? { kind: "found", name: unescapeName(first), ttl: DEFAULT_TTL_S }
+      : { kind: "notFound", ttl: DEFAULT_TTL_S };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { kind: "notFound", ttl: DEFAULT_TTL_S };
+    }
+    return options.signal?.aborted ? { kind: "timeout" } : { kind: "failed" };
   }
 }

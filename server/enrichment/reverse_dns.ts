@@ -1,3 +1,6 @@
+// Over 300 lines: the lookup path (window, resend, breaker, cache and the
+// outcome of each lookup) is one class, read best in one place.
+//
 // Reverse DNS (PTR) with a resend, a timeout and an adaptive concurrency
 // window, so a resolver that never answers cannot stall a job (such a row
 // has no hostname) and one far away is kept busy; every lookup's outcome is
@@ -12,7 +15,26 @@ import {
 } from "./dns_client.ts";
 import { AdaptiveWindow, type WindowStats } from "./dns_window.ts";
 import { TtlCache } from "./ttl_cache.ts";
-import { parseServer, reverseName, unescapeName } from "./dns_names.ts";
+import {
+  type DnsStats,
+  emptyOutcomes,
+  type LookupOutcomes,
+  type LookupResult,
+} from "./dns_outcomes.ts";
+
+export {
+  type DnsStats,
+  emptyOutcomes,
+  type LookupOutcome,
+  type LookupOutcomes,
+  type LookupResult,
+} from "./dns_outcomes.ts";
+import {
+  DEFAULT_TTL_S,
+  parseServer,
+  resolvePtrWithDeno,
+  reverseName,
+} from "./dns_names.ts";
 
 export {
   parseServer,
@@ -30,38 +52,6 @@ export interface DnsSettings {
   concurrency: number;
   /** Addresses whose answers are cached (default 10,000; 0: no cache). */
   cacheEntries?: number;
-}
-
-export interface DnsStats {
-  /** Queries sent (a resend is not another query). */
-  queries: number;
-  answered: number;
-  notFound: number;
-  timedOut: number;
-  failed: number;
-  /** Not asked: every server was resting after failing (circuit breaker). */
-  skipped: number;
-  /** Answered from the cache of recent answers, not asked. */
-  cached: number;
-}
-
-/**
- * How one hostname lookup ended: a name; no name (NXDOMAIN or no PTR
- * record: none exists); timed out (no answer after the resend, or the
- * server failed: SERVFAIL, REFUSED, garbage); skipped (every server was
- * resting, so it was not asked). A missing hostname is "none exists" only
- * for no_name.
- */
-export type LookupOutcome = "answered" | "no_name" | "timed_out" | "skipped";
-export type LookupOutcomes = Record<LookupOutcome, number>;
-
-export function emptyOutcomes(): LookupOutcomes {
-  return { answered: 0, no_name: 0, timed_out: 0, skipped: 0 };
-}
-
-export interface LookupResult {
-  host: string | null;
-  outcome: LookupOutcome;
 }
 
 // A server is dead, and rested, when BREAK_AFTER queries in a row got no
@@ -90,7 +80,6 @@ const MAX_SOCKETS = 16;
 // no TTL), are kept for DEFAULT_TTL_S. Timeouts and failures are not kept.
 const CACHE_ENTRIES = 10_000;
 const MAX_TTL_S = 3600;
-const DEFAULT_TTL_S = 60;
 
 export class ReverseDns {
   readonly stats: DnsStats = {
@@ -315,7 +304,11 @@ export class ReverseDns {
     // Too long for a datagram (or no server known): Deno's resolver, which
     // retries over TCP and reads the system's settings.
     if (answer.kind === "truncated") {
-      answer = await this.#resolveDns(name, this.#servers[server]);
+      answer = await resolvePtrWithDeno(
+        name,
+        this.#servers[server],
+        this.settings.timeoutMs,
+      );
     }
     switch (answer.kind) {
       case "found": {
@@ -343,27 +336,5 @@ export class ReverseDns {
 
   #keep(ip: string, host: string | null, ttlS: number): void {
     this.#cache.set(ip, host, Math.min(ttlS, MAX_TTL_S) * 1000);
-  }
-
-  async #resolveDns(
-    name: string,
-    server: NameServer | undefined,
-  ): Promise<PtrAnswer> {
-    const options: Deno.ResolveDnsOptions = {
-      signal: AbortSignal.timeout(this.settings.timeoutMs),
-    };
-    if (server) options.nameServer = server;
-    try {
-      const names = await Deno.resolveDns(name, "PTR", options);
-      const first = names[0]?.replace(/\.$/, "");
-      return first
-        ? { kind: "found", name: unescapeName(first), ttl: DEFAULT_TTL_S }
-        : { kind: "notFound", ttl: DEFAULT_TTL_S };
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        return { kind: "notFound", ttl: DEFAULT_TTL_S };
-      }
-      return options.signal?.aborted ? { kind: "timeout" } : { kind: "failed" };
-    }
   }
 }
