@@ -69,6 +69,12 @@ const REST_MS = 5000;
 // so a window that shrank sends less.
 const STALLED_FACTOR = 8;
 
+// At most BURST queries are started every BURST_MS: a stall (ours or the
+// server's) ends with hundreds of answers at once, and starting as many
+// queries at once overflowed the server's socket.
+const BURST = 64;
+const BURST_MS = 2;
+
 // Linux's default receive buffer (212,992 bytes) holds ~250 small
 // datagrams; Deno cannot enlarge it, so a large window gets more sockets.
 const SOCKET_WINDOW = 128;
@@ -107,6 +113,9 @@ export class ReverseDns {
   /** Lookups waiting for a place, first at `#waitingHead` (a FIFO). */
   #waiting: (() => void)[] = [];
   #waitingHead = 0;
+  /** Queries started since the pacer's timer was set. */
+  #burst = 0;
+  #pacer: ReturnType<typeof setTimeout> | null = null;
   #cache: TtlCache<string | null>;
   /** Lookups in flight by address: a second caller shares the first's. */
   #lookups = new Map<string, Promise<LookupResult>>();
@@ -187,6 +196,8 @@ export class ReverseDns {
 
   /** Ends queries in flight and closes the sockets (tests, shutdown). */
   close(): void {
+    clearTimeout(this.#pacer ?? undefined);
+    this.#pacer = null;
     for (const client of this.#clients) client.close();
   }
 
@@ -214,13 +225,19 @@ export class ReverseDns {
   }
 
   #canStart(): boolean {
-    return this.#firstWait < this.#window.size &&
+    return this.#burst < BURST && this.#firstWait < this.#window.size &&
       this.#inFlight < this.#window.size * STALLED_FACTOR;
   }
 
   #take(): void {
     this.#firstWait++;
     this.#inFlight++;
+    this.#burst++;
+    this.#pacer ??= setTimeout(() => {
+      this.#pacer = null;
+      this.#burst = 0;
+      this.#wake();
+    }, BURST_MS);
   }
 
   #wake(): void {

@@ -39,7 +39,13 @@ Deno.test("the window grows while answers come and halves when they are lost", a
     assertEquals(grown > START_WINDOW, true, JSON.stringify(dns.window));
     const { losses, lossDecreases } = dns.window;
     const lossy = ips("10.1", 200);
-    const hosts = await Promise.all(lossy.map((ip) => dns.lookup(ip)));
+    // In four batches: a round ends after a window's answers or a few
+    // round trips, and one batch's answers can all come within one.
+    const hosts: (string | null)[] = [];
+    for (let at = 0; at < lossy.length; at += 50) {
+      const batch = lossy.slice(at, at + 50);
+      hosts.push(...await Promise.all(batch.map((ip) => dns.lookup(ip))));
+    }
     // The resend after the short first wait got every name back...
     assertEquals(hosts, lossy.map((ip) => `h-${ip}.test`));
     assertEquals(lossy.every((ip) => server.asked(ip) === 2), true);
@@ -153,6 +159,36 @@ Deno.test("every lookup ends in exactly one outcome, shared and cached ones too"
     const result = await dns.resolve(names[0]);
     assertEquals(result, { host: `h-${names[0]}.test`, outcome: "answered" });
     assertEquals(total(dns.outcomes()), total(job) + 1);
+  } finally {
+    dns.close();
+    await server.stop();
+  }
+});
+
+Deno.test("queries start in bursts of at most 64, however large the window", async () => {
+  const server = startPtrResponder((ip) => named(ip));
+  const dns = new ReverseDns({
+    servers: [server.address],
+    timeoutMs: 2000,
+    concurrency: 1024,
+    cacheEntries: 0,
+  });
+  try {
+    // Grow the window past one burst first.
+    for (let round = 0; round < 20 && dns.window.size <= 64; round++) {
+      await Promise.all(
+        ips(`10.${20 + round}`, 500).map((ip) => dns.lookup(ip)),
+      );
+    }
+    assertEquals(dns.window.size > 64, true, JSON.stringify(dns.window));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // pacer reset
+    const before = dns.stats.queries;
+    const many = ips("10.11", 1000);
+    const pending = Promise.all(many.map((ip) => dns.lookup(ip)));
+    // Started at once (synchronously) is one burst, not the whole window.
+    assertEquals(dns.stats.queries - before, 64);
+    const hosts = await pending;
+    assertEquals(hosts, many.map((ip) => `h-${ip}.test`));
   } finally {
     dns.close();
     await server.stop();
