@@ -9,11 +9,14 @@
 //                                        results to bench/out/ (tests use it)
 //   --keep-downloads                     keep downloaded CSVs in bench/out/
 //   --no-dns, --no-load                  skip the reverse-DNS or wrk parts
+//   --dns-latency [--before=REV]         only the reverse-DNS latency
+//                                        scenario (bench/dns_latency.ts)
 import { parseArgs } from "node:util";
 import { loadConfig } from "../server/config.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
 import { csvPass, rawLookupLoop } from "./baselines.ts";
 import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
+import { dnsLatencyMain } from "./dns_latency.ts";
 import { runEndToEnd, startJob, upload } from "./end_to_end.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
@@ -39,8 +42,16 @@ const { values: flags } = parseArgs({
     "no-dns": { type: "boolean", default: false },
     "no-load": { type: "boolean", default: false },
     results: { type: "string" },
+    "dns-latency": { type: "boolean", default: false },
+    before: { type: "string" },
+    modes: { type: "string" },
+    distinct: { type: "string" },
   },
 });
+if (flags["dns-latency"]) {
+  await dnsLatencyMain(Deno.args.filter((arg) => arg !== "--dns-latency"));
+  Deno.exit(0);
+}
 
 const sizes = (flags.rows ?? (flags.smoke ? "3000" : "100000,1000000"))
   .split(",").map((n) => Number(n.replace(/_/g, "")));
