@@ -112,10 +112,8 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
       case "dead":
         // Logged with status 0: no answer is ever sent.
         requests.push({ route, address, status: 0, at });
-        await new Promise<void>((resolve) => {
-          hanging.add(resolve);
-          request.signal.addEventListener("abort", () => resolve());
-        });
+        // Held until the server closes (a client's abort does not end it).
+        await new Promise<void>((resolve) => hanging.add(resolve));
         return new Response(null, { status: 503 });
       default:
         return log(registry(address));
