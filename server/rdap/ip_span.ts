@@ -118,6 +118,19 @@ export function spanToCidrs(span: Span): string[] {
   return cidrs;
 }
 
+/**
+ * An RDAP answer describes the most specific network registered for the
+ * address asked about; a carrier's /8 may still hold a customer's /26
+ * elsewhere. So an answer is reused only within the asked address's /24
+ * (IPv6: /48), or its own network when smaller: customer blocks are rarely
+ * smaller than that. Every cached range lies inside one such block.
+ */
+export const REUSE_PREFIX = { 4: 24, 6: 48 } as const;
+
+export function reuseBlock(address: Address): Span {
+  return enclosingBlock(address, REUSE_PREFIX[address.family]);
+}
+
 /** The span's size in addresses (for "most specific": the smaller wins). */
 export function spanSize(span: Span): bigint {
   return span.end - span.start + 1n;

@@ -3,7 +3,16 @@
 // A registry's 429 pauses the whole bucket (registries count per client,
 // not per query), so every request waits out the Retry-After.
 
-export class RateLimiter {
+/**
+ * What the client needs of a limiter. Jobs run in workers: a worker may
+ * pass its tokens through a message port to the process's one limiter.
+ */
+export interface Pacer {
+  take(): Promise<void>;
+  pauseUntil(until: number): void;
+}
+
+export class RateLimiter implements Pacer {
   #tokens: number;
   #refilledAt: number;
   #pausedUntil = 0;

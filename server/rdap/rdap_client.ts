@@ -4,7 +4,7 @@
 // out, 5xx retried with growing pauses, and a time limit on every attempt.
 // It never throws for what the network does: every outcome is an answer.
 import { formatAddress, parseAddress } from "./ip_span.ts";
-import type { RateLimiter } from "./rate_limiter.ts";
+import type { Pacer } from "./rate_limiter.ts";
 import { parseIpNetwork, type Registration } from "./rdap_parser.ts";
 
 export type RdapAnswer =
@@ -17,7 +17,7 @@ export type RdapAnswer =
 export interface RdapClientOptions {
   /** e.g. https://rdap.org or a registry's base such as https://rdap.arin.net/registry */
   baseUrl: string;
-  limiter: RateLimiter;
+  limiter: Pacer;
   /** Per attempt, connection to last byte. */
   timeoutMs?: number;
   /** Further attempts after a 429, a 5xx or a refused connection. */
@@ -48,7 +48,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RdapClient {
   readonly baseUrl: string;
-  readonly #limiter: RateLimiter;
+  readonly #limiter: Pacer;
   readonly #timeoutMs: number;
   readonly #retries: number;
   readonly #backoffMs: number;

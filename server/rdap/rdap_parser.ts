@@ -133,3 +133,18 @@ export function parseIpNetwork(body: unknown): Registration {
 export function registrationSpan(registration: Registration): Span {
   return spanOf(registration.startAddress, registration.endAddress)!;
 }
+
+/** The row's registration columns (null when there is no registration). */
+export function registrationColumns(registration: Registration | null): {
+  registered_org: string | null;
+  registered_network: string | null;
+  registered_country: string | null;
+  abuse_email: string | null;
+} {
+  return {
+    registered_org: registration?.org ?? null,
+    registered_network: registration?.network ?? null,
+    registered_country: registration?.country ?? null,
+    abuse_email: registration?.abuseEmail ?? null,
+  };
+}

@@ -9,21 +9,12 @@ import type { RdapCache } from "../storage/rdap_cache.ts";
 import {
   type Address,
   addressKey,
-  enclosingBlock,
-  intersect,
   parseAddress,
+  reuseBlock,
   type Span,
 } from "./ip_span.ts";
 import type { RdapAnswer } from "./rdap_client.ts";
 import { type Registration, registrationSpan } from "./rdap_parser.ts";
-
-/**
- * An answer describes the most specific network registered for the address
- * asked about; a carrier's /8 may still hold a customer's /26 elsewhere. So
- * an answer is reused only within the asked address's /24 (IPv6: /48), or
- * its own network when that is smaller: customer blocks are rarely smaller.
- */
-export const REUSE_PREFIX = { 4: 24, 6: 48 } as const;
 
 export interface RegistrationOutcomes {
   /** Queries a registry answered with a network. */
@@ -88,7 +79,7 @@ export class RegistrationLookup {
       this.outcomes.failed++;
       return null;
     }
-    const block = enclosingBlock(address, REUSE_PREFIX[address.family]);
+    const block = reuseBlock(address);
     const blockKey = `${block.family}:${addressKey(block.family, block.start)}`;
     for (;;) {
       const cached = this.#fromCache(address);
@@ -105,7 +96,7 @@ export class RegistrationLookup {
       return null;
     }
     let result: Registration | null = null;
-    const query = this.#ask(ip, address, block).then((r) => {
+    const query = this.#ask(ip, address).then((r) => {
       result = r;
     });
     this.#inFlight.set(blockKey, query);
@@ -145,29 +136,21 @@ export class RegistrationLookup {
     }
   }
 
-  async #ask(
-    ip: string,
-    address: Address,
-    block: Span,
-  ): Promise<Registration | null> {
+  async #ask(ip: string, address: Address): Promise<Registration | null> {
     const answer = await this.#client.query(ip);
     switch (answer.kind) {
       case "found": {
         this.outcomes.answered++;
         this.#failuresInARow = 0;
         const registration = answer.registration;
-        const span = intersect(registrationSpan(registration), block);
-        // A registry answering with a network that does not hold the
-        // address is not cached: it would answer the wrong addresses.
-        if (span && span.start <= address.value && address.value <= span.end) {
-          this.#keep(span, registration);
-        }
+        // Cut to the asked address's block; not kept if it does not hold it.
+        this.#keep(address, registrationSpan(registration), registration);
         return registration;
       }
       case "notFound":
         this.outcomes.notFound++;
         this.#failuresInARow = 0;
-        this.#keep(block, null);
+        this.#keep(address, null, null);
         return null;
       case "timeout":
         this.outcomes.timedOut++;
@@ -182,9 +165,13 @@ export class RegistrationLookup {
     }
   }
 
-  #keep(span: Span, registration: Registration | null): void {
+  #keep(
+    address: Address,
+    network: Span | null,
+    registration: Registration | null,
+  ): void {
     try {
-      this.#cache.put(span, registration);
+      this.#cache.put(address, network, registration);
     } catch {
       // A busy or read-only database costs a repeat query, not the row.
     }
@@ -208,7 +195,7 @@ export function estimateQuerySeconds(
   for (const ip of ips) {
     const address = parseAddress(ip);
     if (!address) continue;
-    const block = enclosingBlock(address, REUSE_PREFIX[address.family]);
+    const block = reuseBlock(address);
     blocks.add(`${block.family}:${block.start}`);
   }
   return Math.ceil(blocks.size / rate);

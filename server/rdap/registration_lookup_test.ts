@@ -9,6 +9,10 @@ import { RdapCache } from "../storage/rdap_cache.ts";
 import { Store } from "../storage/store.ts";
 import { RateLimiter } from "./rate_limiter.ts";
 import { RdapClient } from "./rdap_client.ts";
+import { loadRdapConfig } from "./rdap_config.ts";
+import { registrationColumns } from "./rdap_parser.ts";
+import { registrationLookupFor } from "./rdap_setup.ts";
+import { registrantOverride } from "./registrant_override.ts";
 import {
   estimateQuerySeconds,
   RegistrationLookup,
@@ -130,6 +134,50 @@ Deno.test("a dead RDAP server costs a few bounded time-outs, counted, never thro
     ok(took < 3000, `took ${took}ms`);
     ok(lookup.gaveUp);
     ok(/did not answer in time/.test(lookup.lastFailure ?? ""));
+  }));
+
+Deno.test("over the wire: a customer inside a carrier's consumer AS becomes the company", () =>
+  withParts(async ({ job }) => {
+    const lookup = job();
+    const row = {
+      asn: 7018,
+      org: "ATT-INTERNET4",
+      networkType: "consumer_isp",
+    };
+    const [customer, carrier] = await Promise.all([
+      lookup.lookup("12.34.56.9"),
+      lookup.lookup("12.77.0.1"),
+    ]);
+    assertEquals(registrantOverride(customer, row), {
+      company: "ACME CORP",
+      keep: true,
+      reason: "registered to ACME CORP inside AS7018",
+    });
+    assertEquals(registrantOverride(carrier, row), null);
+  }));
+
+Deno.test("RDAP off gives no lookup; on, the configured server answers", () =>
+  withParts(async ({ server }) => {
+    const dir = await Deno.makeTempDir();
+    const store = new Store(join(dir, "setup.db"));
+    try {
+      const pacer = new RateLimiter(10);
+      const off = loadRdapConfig({});
+      assertEquals(registrationLookupFor(off, store.db, pacer), null);
+      const on = loadRdapConfig({ RDAP: "on", RDAP_URL: server.url });
+      const lookup = registrationLookupFor(on, store.db, pacer)!;
+      const found = await lookup.lookup("2001:db8::42");
+      assertEquals(registrationColumns(found), {
+        registered_org: "Joe User",
+        registered_network: "2001:db8::/48",
+        registered_country: "AU",
+        abuse_email: "abuse@example.com",
+      });
+      assertEquals(registrationColumns(null).registered_org, null);
+    } finally {
+      store.close();
+      await Deno.remove(dir, { recursive: true });
+    }
   }));
 
 Deno.test("the time estimate counts distinct blocks at the rate", () => {

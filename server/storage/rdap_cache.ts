@@ -1,12 +1,17 @@
 // RDAP answers kept by the address range they apply to, so one answer
 // serves every later address of its block, in this job and later ones.
 // Keys are fixed-width hex text per family (see ip_span.ts), which SQLite
-// compares in numeric order; the primary key index serves the lookup.
+// compares in numeric order. Every stored range lies inside the asked
+// address's reuse block (ip_span.ts: REUSE_PREFIX), so a lookup scans the
+// primary key index over one block only, however large the cache grows.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import {
   type Address,
   addressKey,
+  contains,
+  intersect,
   keyValue,
+  reuseBlock,
   type Span,
 } from "../rdap/ip_span.ts";
 import type { Registration } from "../rdap/rdap_parser.ts";
@@ -77,13 +82,14 @@ export class RdapCache {
    */
   lookup(address: Address): CachedNetwork | null {
     const key = addressKey(address.family, address.value);
+    const floor = addressKey(address.family, reuseBlock(address).start);
     // Ranges are nested or disjoint: the containing one with the highest
     // start (then the lowest end) is the most specific.
     const row = this.#sql(
       `SELECT * FROM rdap_networks
-        WHERE family = ? AND start_key <= ? AND end_key >= ?
+        WHERE family = ? AND start_key >= ? AND start_key <= ? AND end_key >= ?
         ORDER BY start_key DESC, end_key ASC LIMIT 1`,
-    ).get(address.family, key, key) as Row | undefined;
+    ).get(address.family, floor, key, key) as Row | undefined;
     if (!row) return null;
     const cached = toCached(row);
     const maxAge = cached.registration
@@ -92,8 +98,21 @@ export class RdapCache {
     return this.#now() - cached.fetchedAt < maxAge ? cached : null;
   }
 
-  /** Keeps an answer (null: 404) for the range, replacing an older one. */
-  put(span: Span, registration: Registration | null): void {
+  /**
+   * Keeps the answer to a query for `asked`: `network` (null for a 404,
+   * which covers the whole reuse block) cut to the asked address's reuse
+   * block, replacing an older answer for the same range. A network that
+   * does not hold the asked address is not kept (it would answer wrongly);
+   * returns whether anything was kept.
+   */
+  put(
+    asked: Address,
+    network: Span | null,
+    registration: Registration | null,
+  ): boolean {
+    const block = reuseBlock(asked);
+    const span = network ? intersect(network, block) : block;
+    if (!span || !contains(span, asked)) return false;
     this.#sql(
       `INSERT OR REPLACE INTO rdap_networks
         (family, start_key, end_key, fetched_at, registration)
@@ -105,6 +124,7 @@ export class RdapCache {
       this.#now(),
       registration ? JSON.stringify(registration) : null,
     );
+    return true;
   }
 
   /** Drops entries too old to be used; returns how many. */
