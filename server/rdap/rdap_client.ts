@@ -44,6 +44,32 @@ export function retryAfterMs(
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+// Registries answer in tens of kilobytes; a larger answer is not one.
+const MAX_ANSWER_BYTES = 1 << 20;
+
+/** The body as text, or null (and the rest unread) past `limit` bytes. */
+async function boundedText(
+  response: Response,
+  limit: number,
+): Promise<string | null> {
+  if (!response.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the rest of the stream.
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RdapClient {
@@ -100,10 +126,16 @@ export class RdapClient {
         signal: controller.signal,
       });
       if (response.status === 200) {
-        const body = await response.json().catch((error) => {
-          if (controller.signal.aborted) throw error;
-          return undefined;
-        });
+        const text = await boundedText(response, MAX_ANSWER_BYTES);
+        if (text === null) {
+          return { kind: "failed", reason: "the answer is too large" };
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return { kind: "failed", reason: "the answer is not JSON" };
+        }
         try {
           return { kind: "found", registration: parseIpNetwork(body) };
         } catch (error) {

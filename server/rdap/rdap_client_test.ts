@@ -50,6 +50,50 @@ Deno.test("a 429's Retry-After is waited out, then the answer comes", async () =
   }
 });
 
+Deno.test("a 429 holds every request, not only the one refused", async () => {
+  const server = startRdapServer({ tooManyOnce: { "60.4.0.1": "1" } });
+  try {
+    const client = new RdapClient({
+      baseUrl: server.registryUrl,
+      limiter: new RateLimiter(50),
+    });
+    const refused = client.query("60.4.0.1");
+    await new Promise((r) => setTimeout(r, 200));
+    const other = client.query("60.5.0.1");
+    assertEquals([(await refused).kind, (await other).kind], [
+      "found",
+      "found",
+    ]);
+    const first = server.requests[0];
+    const later = server.requests.find((r) => r.address === "60.5.0.1")!;
+    ok(later.at - first.at >= 950, `asked after ${later.at - first.at}ms`);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("an answer too large or not JSON fails with a reason", async () => {
+  const server = startRdapServer();
+  try {
+    const limiter = new RateLimiter(50);
+    const huge = new RdapClient({ baseUrl: `${server.url}/huge`, limiter });
+    assertEquals(await huge.query("60.6.0.1"), {
+      kind: "failed",
+      reason: "the answer is too large",
+    });
+    const garbage = new RdapClient({
+      baseUrl: `${server.url}/garbage`,
+      limiter,
+    });
+    assertEquals(await garbage.query("60.6.0.1"), {
+      kind: "failed",
+      reason: "the answer is not JSON",
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("a 503 is retried after a pause; a refused connection fails", async () => {
   const server = startRdapServer();
   try {

@@ -4,6 +4,7 @@
 //   {url}/registry/ip/X the registry: the most specific fixture network, or 404
 //   {url}/flaky/ip/X    503 on the first request for X, then the registry
 //   {url}/dead/ip/X     never answers (until the server closes)
+//   {url}/huge/ip/X     a 200 of 2 MB; {url}/garbage/ip/X a 200 that is not JSON
 // Addresses in `tooManyOnce` get one 429 with the given Retry-After first.
 import { parseAddress, spanOf, spanSize } from "../../server/rdap/ip_span.ts";
 import { ALL_NETWORKS } from "./rdap_fixtures.ts";
@@ -11,7 +12,7 @@ import { ALL_NETWORKS } from "./rdap_fixtures.ts";
 type Json = Record<string, unknown>;
 
 export interface RdapRequest {
-  /** "front", "registry", "flaky" or "dead". */
+  /** "front", "registry", "flaky", "dead", "huge" or "garbage". */
   route: string;
   address: string;
   status: number;
@@ -85,7 +86,7 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
   const handle = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const match = url.pathname.match(
-      /^(?:\/(registry|flaky|dead))?\/ip\/(.+)$/,
+      /^(?:\/(registry|flaky|dead|huge|garbage))?\/ip\/(.+)$/,
     );
     const at = performance.now();
     if (!match) return rdapError(400, "Bad Request");
@@ -115,6 +116,14 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
         // Held until the server closes (a client's abort does not end it).
         await new Promise<void>((resolve) => hanging.add(resolve));
         return new Response(null, { status: 503 });
+      case "huge":
+        return log(
+          new Response(`{"name":"${"x".repeat(2 << 20)}"}`, {
+            headers: RDAP_JSON,
+          }),
+        );
+      case "garbage":
+        return log(new Response("<html>busy</html>", { headers: RDAP_JSON }));
       default:
         return log(registry(address));
     }
