@@ -4,8 +4,8 @@
 // not per query), so every request waits out the Retry-After.
 
 /**
- * What the client needs of a limiter. Jobs run in workers: a worker may
- * pass its tokens through a message port to the process's one limiter.
+ * What the client needs of a limiter. Jobs run in workers: a worker's
+ * PortPacer (shared_pacer.ts) takes tokens from the process's one limiter.
  */
 export interface Pacer {
   take(): Promise<void>;

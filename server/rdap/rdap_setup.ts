@@ -1,6 +1,6 @@
 // Wiring for a job or the HTTP side: the settings, the database and the
 // pacer in, a RegistrationLookup out. The pacer is shared by everything in
-// one process; see rate_limiter.ts for workers.
+// one process (in a job worker: a PortPacer, see shared_pacer.ts).
 import type { DatabaseSync } from "node:sqlite";
 import { RdapCache } from "../storage/rdap_cache.ts";
 import type { Pacer } from "./rate_limiter.ts";
