@@ -9,6 +9,7 @@ import {
   failureMessage,
   NAMED_RANGES,
 } from "../../shared/failures.ts";
+import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -94,6 +95,8 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // Registration data (RDAP) answers by address range.
+  RDAP_CACHE_SCHEMA,
 ];
 
 type Row = Record<string, string | number | null>;
