@@ -9,6 +9,7 @@ import {
   failureMessage,
   NAMED_RANGES,
 } from "../../shared/failures.ts";
+import { SUMMARY_MIGRATION } from "./summary_sql.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -94,6 +95,9 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // Per-job counts behind GET /api/jobs/{id}/summary, kept by the result
+  // writer; rows stored before this step are counted once here.
+  SUMMARY_MIGRATION,
 ];
 
 type Row = Record<string, string | number | null>;
