@@ -87,6 +87,10 @@ export interface PreviewRow {
   isp: string | null;
   ispFiltered: boolean;
   asn: string | null;
+  /** consumer_isp, mobile, hosting, ...; null when not known. */
+  networkType: string | null;
+  /** Why the row got its network type, where the classifier says. */
+  classificationReason: string | null;
 }
 
 export interface PreviewResponse {
@@ -95,6 +99,8 @@ export interface PreviewResponse {
   totalResults: number;
   totalPages: number;
   currentPage: number;
+  /** True when a text filter stopped counting: totalResults is a floor. */
+  totalAtLeast?: boolean;
 }
 
 /** GET /api/lookup answer: success, or { ip, success: false, error }. */

@@ -35,6 +35,8 @@ export interface Checkpoint {
   networks: FlatValue[];
   /** Per row: index, field count, fields, then ROW_TAIL values. */
   rows: FlatValue[];
+  /** The job's last checkpoint: its summary counts are written with it. */
+  last?: boolean;
 }
 
 const PLACE_WIDTH = 6;
@@ -149,7 +151,7 @@ export class CheckpointBuilder {
   }
 
   /** The checkpoint of the rows added since the last one taken. */
-  takeCheckpoint(): Checkpoint {
+  takeCheckpoint(last = false): Checkpoint {
     const places = this.#newPlaces;
     this.#newPlaces = [];
     const networks: FlatValue[] = [];
@@ -167,6 +169,7 @@ export class CheckpointBuilder {
       places,
       networks,
       rows: this.#rows,
+      ...(last ? { last } : {}),
     };
     this.#rows = [];
     this.#count = 0;

@@ -286,6 +286,7 @@ class JobProcess {
   async #finish(): Promise<ProcessOutcome> {
     const { store, jobId } = this.#ctx;
     await this.#commitReady(true, true);
+    this.#writer.write(this.#checkpoint.takeCheckpoint(true), () => {});
     // Every checkpoint is committed before the job ends, whatever the ending.
     await this.#writer.waitForBacklogAtMost(0);
     if (this.#ctx.cancelled()) return "cancelled";

@@ -92,6 +92,8 @@ const PreviewRow = z.object({
   isp: nullableText,
   ispFiltered: z.boolean(),
   asn: nullableText,
+  networkType: nullableText,
+  classificationReason: nullableText,
 }).openapi("PreviewRow");
 
 export const Preview = z.object({
@@ -100,6 +102,9 @@ export const Preview = z.object({
   totalResults: z.number().int(),
   totalPages: z.number().int(),
   currentPage: z.number().int(),
+  totalAtLeast: z.boolean().optional().openapi({
+    description: "True when a text filter stopped counting at 10,000",
+  }),
 }).openapi("PreviewResponse");
 
 export const Message = z.object({ message: z.string() }).openapi("Message");

@@ -24,8 +24,10 @@ import {
   readJobRoute,
   recentResultsRoute,
   restartRoute,
+  summaryRoute,
 } from "./job_routes.ts";
-import { toPreviewRow, toResultRow } from "./result_views.ts";
+import { jobSummary, previewPage } from "./job_summary.ts";
+import { toResultRow } from "./result_views.ts";
 
 // Server-made upload names only: no path parts, no client names.
 const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
@@ -106,24 +108,15 @@ export function jobRoutes(
   app.openapi(previewRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
-    const totalResults = job.processedIPs;
-    const totalPages = Math.max(1, Math.ceil(totalResults / limit));
     const page = intParam(c.req.query("page"), "page", 1, -1e15, 1e15);
-    if (page < 1 || page > totalPages) {
-      throw badRequest(
-        `Page ${page} does not exist: choose a page from 1 to ${totalPages}`,
-      );
-    }
-    const from = (page - 1) * limit;
-    const rows = store.resultsBetween(job.id, from, from + limit);
-    return c.json({
-      job: toWireJob(job),
-      preview: rows.map(toPreviewRow),
-      totalResults,
-      totalPages,
-      currentPage: page,
-    }, 200);
+    const query = new URL(c.req.url).searchParams;
+    return c.json(previewPage(store, job, query, page, limit), 200);
   });
+
+  app.openapi(
+    summaryRoute,
+    (c) => c.json(jobSummary(store, jobOr404(c.req.param("id"))), 200),
+  );
 
   app.openapi(recentResultsRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
@@ -146,7 +139,9 @@ export function jobRoutes(
   app.openapi(downloadRoute, (c) => {
     const job = jobOr404(c.req.param("id"));
     const format = c.req.query("format") ?? "csv";
-    if (format === "xlsx") return xlsxDownload(store, job);
+    if (format === "xlsx") {
+      return xlsxDownload(store, job, jobSummary(store, job));
+    }
     if (format !== "csv") {
       throw badRequest(`Unknown download format "${format}": use csv or xlsx`);
     }

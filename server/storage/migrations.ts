@@ -10,6 +10,7 @@ import {
   NAMED_RANGES,
 } from "../../shared/failures.ts";
 import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
+import { SUMMARY_MIGRATION } from "./summary_sql.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -97,6 +98,9 @@ ${FIELD_COLUMNS}
   `,
   // Registration data (RDAP) answers by address range.
   RDAP_CACHE_SCHEMA,
+  // Per-job counts behind GET /api/jobs/{id}/summary, kept by the result
+  // writer; rows stored before this step are counted once here.
+  SUMMARY_MIGRATION,
 ];
 
 type Row = Record<string, string | number | null>;

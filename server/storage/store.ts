@@ -16,6 +16,7 @@ import {
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
+import { deleteSummary } from "./summary_sql.ts";
 import {
   CheckpointMoved,
   type Counters,
@@ -194,11 +195,14 @@ export class Store {
       .run(total, now(), id);
   }
 
-  /**
-   * Commits a batch of results and the job's counters in one transaction:
-   * after a crash, processed_ips is exactly the number of stored rows.
-   */
-  commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
+  /** Rows, counters (after a crash processed_ips is exactly the stored rows)
+   * and `alsoInTransaction` (summary counts) in one transaction. */
+  commitBatch(
+    jobId: number,
+    results: StoredResult[],
+    counters: Counters,
+    alsoInTransaction?: () => void,
+  ) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
         filtered_ips = ?, updated_at = ?
@@ -234,6 +238,7 @@ export class Store {
         this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
           .run(...values);
       }
+      alsoInTransaction?.();
     });
   }
 
@@ -243,6 +248,7 @@ export class Store {
       const jobs = this.jobsWithStatus(status);
       for (const job of jobs) {
         this.#sql("DELETE FROM results WHERE job_id = ?").run(job.id);
+        deleteSummary(this.db, job.id);
         this.#sql("DELETE FROM jobs WHERE id = ?").run(job.id);
       }
       return jobs;

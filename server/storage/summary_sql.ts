@@ -3,6 +3,7 @@
 // summary never scans the results. Covering indexes on results were
 // measured first: fast to read, but several times dearer per stored row.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { type Failure, failureMessage } from "../../shared/failures.ts";
 import {
   type JobSummary,
   type NetworkTypeCount,
@@ -52,10 +53,14 @@ export function ensureSummaryTable(db: DatabaseSync): void {
   if (!exists) db.exec(SUMMARY_MIGRATION);
 }
 
-/** The fields of a stored row the summary counts (an Enrichment has them). */
+/**
+ * The fields of a stored row the summary counts (an Enrichment has them).
+ * A failure is counted by its words as the results' error column stores
+ * them, so counts kept live and counts rebuilt from rows agree.
+ */
 export interface SummaryInput {
   success: boolean;
-  error: string | null;
+  failure: Failure | null;
   ispFiltered: boolean;
   network_type: string | null;
   company: string | null;
@@ -122,7 +127,7 @@ export class SummaryCounter {
           r.ispFiltered ? 1 : 0,
           r.network_type,
         ]),
-        r.error ?? "",
+        r.failure ? failureMessage(r.failure, "job") : "",
       );
       if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
       if (r.asn !== null) add("asn", r.asn, "");

@@ -116,7 +116,12 @@ Deno.test({
       );
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(await response.arrayBuffer());
-      const sheet = workbook.worksheets[0];
+      // The rows follow the "Summary" sheet (tests/http/summary_test.ts).
+      assertEquals(workbook.worksheets.map((w) => w.name), [
+        "Summary",
+        "Enriched",
+      ]);
+      const sheet = workbook.worksheets[1];
       const cells: string[][] = [];
       sheet.eachRow((row) => {
         // row.values is sparse and 1-based.

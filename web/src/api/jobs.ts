@@ -12,7 +12,12 @@ import type {
   UploadResult,
 } from "../../../shared/wire.ts";
 import { apiRequest, messageOf } from "./http.ts";
-import { jobPreviewQuery, jobQuery, jobsQuery } from "./queries.ts";
+import {
+  jobPreviewQuery,
+  jobQuery,
+  jobsQuery,
+  type PreviewFilters,
+} from "./queries.ts";
 import type { ToastInput } from "../lib/toast.ts";
 import type { MutationToasts } from "./query_client.ts";
 
@@ -48,8 +53,13 @@ export function useJob(id: number | null, pollMs: number | false = false) {
   });
 }
 
-export function useJobPreview(id: number, page: number, limit = 10) {
-  return useQuery(jobPreviewQuery(id, page, limit));
+export function useJobPreview(
+  id: number,
+  page: number,
+  limit = 10,
+  filters: PreviewFilters = {},
+) {
+  return useQuery(jobPreviewQuery(id, page, limit, filters));
 }
 
 export interface EnrichOptions {

@@ -22,6 +22,7 @@ import {
 import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
+import { JobSummarySection } from "./summary/JobSummarySection.tsx";
 
 interface Props {
   job: Job;
@@ -169,6 +170,9 @@ export function ProcessingView(props: Props) {
           </dd>
         </div>
       </dl>
+
+      {/* The same summary as the results, growing at the polling rate. */}
+      <JobSummarySection jobId={job.id} pollMs={final ? false : 2000} />
 
       <LiveResultsList rows={rows} />
 
