@@ -83,7 +83,7 @@ Deno.test({
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.load(await response.arrayBuffer());
         const values: string[] = [];
-        workbook.worksheets[0].eachRow((row) =>
+        workbook.getWorksheet("Enriched")!.eachRow((row) =>
           values.push(...(row.values as unknown[]).map((v) => String(v ?? "")))
         );
         ok(values.includes("'-cmd.example.com"));

@@ -59,8 +59,17 @@ export function useJobPreview(
   limit = 10,
   filters: PreviewFilters = {},
 ) {
-  return useQuery(jobPreviewQuery(id, page, limit, filters));
+  return useQuery({
+    ...jobPreviewQuery(id, page, limit, filters),
+    // A results page opened before its job ended follows it to the end.
+    refetchInterval: (query) =>
+      query.state.data && !isFinal(query.state.data.job.status)
+        ? UNFINISHED_PREVIEW_POLL_MS
+        : false,
+  });
 }
+
+const UNFINISHED_PREVIEW_POLL_MS = 2000;
 
 export interface EnrichOptions {
   upload: UploadResult;
