@@ -94,6 +94,13 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // The visitor session that made a job or upload. Rows from before have
+  // none: visible only in shared mode (README, "Jobs from before sessions").
+  `
+  ALTER TABLE uploads ADD COLUMN owner TEXT;
+  ALTER TABLE jobs ADD COLUMN owner TEXT;
+  CREATE INDEX jobs_owner ON jobs(owner);
+  `,
 ];
 
 type Row = Record<string, string | number | null>;
