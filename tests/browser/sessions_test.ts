@@ -96,6 +96,12 @@ Deno.test(
       await waitFor(() => new URL(page.url()).pathname === "/history");
       await page.getByText("You haven't processed any files yet").waitFor();
       await screenshot(page, "sessions-signed-in-history");
+
+      // Signed out behind the app's back (cookie gone, or the password
+      // changed): History's next refresh (every 5 s) gets 401, and the page
+      // reloads into the lock's redirect to /signin.
+      await page.context().clearCookies();
+      await waitFor(() => new URL(page.url()).pathname === "/signin");
     } finally {
       await browser.close();
       await server.stop();

@@ -48,6 +48,11 @@ Deno.test({
             match(answer.headers.get("www-authenticate") ?? "", /^Basic/);
             match(JSON.parse(answer.text).message, /locked/);
           }
+          // The web app's own fetch gets no Basic challenge (the browser would
+          // hold it behind a password dialog); the app reloads into /signin.
+          const fromPage = await get("/api/jobs", { "sec-fetch-mode": "cors" });
+          assertEquals(fromPage.status, 401);
+          assertEquals(fromPage.headers.get("www-authenticate"), null);
           const signIn = await get("/signin?next=/history");
           assertEquals(signIn.status, 200);
           match(signIn.text, /access password/);

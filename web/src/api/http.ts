@@ -28,12 +28,12 @@ export async function send(url: string, init?: RequestInit): Promise<Response> {
 /**
  * Whether the server's ACCESS_PASSWORD lock refused the call (the session
  * is not signed in, e.g. after the password changed): reloading lets the
- * lock send the page to /signin. Lookup API key refusals (Bearer) are
- * ordinary errors.
+ * lock send the page to /signin. A lookup API key refusal (a Bearer
+ * challenge) is an ordinary error.
  */
 function lockedOut(res: Response): boolean {
   const challenge = res.headers.get("www-authenticate") ?? "";
-  return res.status === 401 && /^Basic\b/i.test(challenge);
+  return res.status === 401 && !/^Bearer\b/i.test(challenge);
 }
 
 /** The body of an error answer: the `message` of a JSON body, else the text. */
