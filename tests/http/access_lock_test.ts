@@ -171,12 +171,26 @@ Deno.test({
           assertEquals(response.status, 403);
           match((await response.json()).message, /Cross-site request refused/);
         }
-        const clear = await fetch(url("/api/jobs/completed"), {
-          method: "DELETE",
-          headers: { ...headers, origin: "https://evil.example" },
-        });
-        await clear.body?.cancel();
-        assertEquals(clear.status, 403);
+        // Every state-changing route of the real app, not only enrich.
+        for (
+          const [method, path] of [
+            ["POST", "/api/upload"],
+            ["POST", "/api/jobs/1/cancel"],
+            ["POST", "/api/jobs/1/restart"],
+            ["DELETE", "/api/jobs/completed"],
+            ["POST", "/signin"],
+          ]
+        ) {
+          const refused = await fetch(url(path), {
+            method,
+            headers: {
+              authorization: basic(PASSWORD),
+              origin: "https://evil.example",
+            },
+          });
+          await refused.body?.cancel();
+          assertEquals(refused.status, 403, `${method} ${path}`);
+        }
         // The app's own origin passes the guard (and reaches validation).
         const own = await fetch(url("/api/enrich"), {
           method: "POST",
