@@ -1,6 +1,7 @@
 // The public lookup API (/api/lookup, /api/lookup/batch, /api/bigquery):
 // CORS for any origin, a body cap, and one token bucket per client address
-// shared by the three routes. The web app's job routes are not limited.
+// (or per API key) shared by the three routes. The web app's job routes are
+// not limited.
 // With LOOKUP_API_KEYS set, a key is required (checked after CORS, so a 401
 // is readable from a page, and before the limiter, which then counts per key).
 import { bodyLimit } from "hono/body-limit";
@@ -26,8 +27,8 @@ export function publicApiRoutes(
   deps: Pick<AppDeps, "config" | "engine" | "access">,
 ) {
   const { trustProxy } = deps.config;
-  const key = deps.access.apiKeys.guard();
-  const bigQueryKey = deps.access.apiKeys.guard({
+  const requireKey = deps.access.apiKeys.guard();
+  const requireKeyBigQuery = deps.access.apiKeys.guard({
     body: (message) => ({ errorMessage: message }),
   });
 
@@ -37,11 +38,11 @@ export function publicApiRoutes(
 
   const app = apiRouter();
   const limits = { trustProxy, key: apiKeyRateKey };
-  app.use("/lookup", cors, key, rateLimit(limiter, limits));
+  app.use("/lookup", cors, requireKey, rateLimit(limiter, limits));
   app.use(
     "/lookup/batch",
     cors,
-    key,
+    requireKey,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
       onError: (c) => c.json({ message: overBodyCap }, 413),
@@ -51,7 +52,7 @@ export function publicApiRoutes(
   app.use(
     "/bigquery",
     cors,
-    bigQueryKey,
+    requireKeyBigQuery,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
       onError: (c) => c.json({ errorMessage: overBodyCap }, 413),
