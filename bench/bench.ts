@@ -17,7 +17,7 @@ import { parseIp } from "../server/enrichment/ip_input.ts";
 import { csvPass, rawLookupLoop } from "./baselines.ts";
 import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
 import { dnsLatencyMain } from "./dns_latency.ts";
-import { runEndToEnd, startJob, upload } from "./end_to_end.ts";
+import { runEndToEnd, sessionFetch, startJob, upload } from "./end_to_end.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
 import {
@@ -135,7 +135,7 @@ try {
           32,
           `${OUT}/lookup.lua`,
         );
-        await fetch(`${server.url}/api/jobs/${job.id}/cancel`, {
+        await sessionFetch(`${server.url}/api/jobs/${job.id}/cancel`, {
           method: "POST",
         }).then((r) => r.body?.cancel());
       }

@@ -1,5 +1,6 @@
 // Settings from environment variables, each with a working default, so the
 // server starts with no set-up. main.ts prints the effective values.
+import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -33,6 +34,8 @@ export interface Config {
    */
   trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Sessions, job visibility, ACCESS_PASSWORD, LOOKUP_API_KEYS. */
+  access: AccessConfig;
 }
 
 const bundled = (pkg: string, file: string) =>
@@ -108,5 +111,6 @@ export function loadConfig(
     logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
       ? logLevel
       : "info",
+    access: loadAccessConfig(env),
   };
 }

@@ -1,7 +1,9 @@
 // Job routes: create, list, read, preview, live feed, download, cancel,
 // restart, clear. Declared in job_routes.ts.
+import type { Context } from "hono";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { canSee, canUseUpload, listingOwner } from "../access/ownership.ts";
 import type { AppDeps } from "../deps.ts";
 import {
   badRequest,
@@ -32,16 +34,29 @@ import { toResultRow } from "./result_views.ts";
 // Server-made upload names only: no path parts, no client names.
 const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
 
+const UPLOAD_NOT_FOUND =
+  "That upload was not found; it may have expired. Upload the file again";
+
 export function jobRoutes(
-  { config, store, runner }: Pick<AppDeps, "config" | "store" | "runner">,
+  { config, store, runner, access }: Pick<
+    AppDeps,
+    "config" | "store" | "runner" | "access"
+  >,
 ) {
   const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
+  const { visibility } = access;
 
-  const jobOr404 = (raw: string) => {
-    const id = parseJobId(raw);
+  /**
+   * The job of the path's id, for every job route: a job the caller's
+   * session may not see is answered exactly like one that does not exist.
+   */
+  const jobOr404 = (c: Context) => {
+    const id = parseJobId(c.req.param("id") ?? "");
     const job = store.getJob(id);
-    if (!job) throw notFound(`Job ${id} not found`);
+    if (!job || !canSee(job.owner, c.get("sessionId"), visibility)) {
+      throw notFound(`Job ${id} not found`);
+    }
     return job;
   };
 
@@ -53,10 +68,9 @@ export function jobRoutes(
       );
     }
     const upload = store.getUpload(body.fileName);
-    if (!upload) {
-      throw notFound(
-        "That upload was not found; it may have expired. Upload the file again",
-      );
+    const sessionId = c.get("sessionId");
+    if (!upload || !canUseUpload(upload.owner, sessionId, visibility)) {
+      throw notFound(UPLOAD_NOT_FOUND);
     }
     const ipColumnIndex = upload.headers.indexOf(body.ipColumnName);
     if (ipColumnIndex < 0) {
@@ -79,18 +93,20 @@ export function jobRoutes(
         company: body.includeCompany,
         network: body.includeNetwork,
       },
+      owner: sessionId,
     });
     await runner.enqueue();
     return c.json(toWireJob(job), 201);
   });
 
-  app.openapi(
-    listJobsRoute,
-    (c) => c.json(store.listJobs().map(toWireJob), 200),
-  );
+  app.openapi(listJobsRoute, (c) => {
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    return c.json(store.listJobs(owner).map(toWireJob), 200);
+  });
 
   app.openapi(clearCompletedRoute, async (c) => {
-    const jobs = store.deleteJobs("completed");
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    const jobs = store.deleteJobs("completed", owner);
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
       if (!store.uploadInUse(fileName)) {
         store.deleteUpload(fileName);
@@ -100,13 +116,10 @@ export function jobRoutes(
     return c.json({ cleared: jobs.length }, 200);
   });
 
-  app.openapi(
-    readJobRoute,
-    (c) => c.json(toWireJob(jobOr404(c.req.param("id"))), 200),
-  );
+  app.openapi(readJobRoute, (c) => c.json(toWireJob(jobOr404(c)), 200));
 
   app.openapi(previewRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
     const page = intParam(c.req.query("page"), "page", 1, -1e15, 1e15);
     const query = new URL(c.req.url).searchParams;
@@ -115,11 +128,11 @@ export function jobRoutes(
 
   app.openapi(
     summaryRoute,
-    (c) => c.json(jobSummary(store, jobOr404(c.req.param("id"))), 200),
+    (c) => c.json(jobSummary(store, jobOr404(c)), 200),
   );
 
   app.openapi(recentResultsRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
     const latest = c.req.query("getLatest") === "true";
@@ -137,7 +150,7 @@ export function jobRoutes(
   });
 
   app.openapi(downloadRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = jobOr404(c);
     const format = c.req.query("format") ?? "csv";
     if (format === "xlsx") {
       return xlsxDownload(store, job, jobSummary(store, job));
@@ -149,7 +162,7 @@ export function jobRoutes(
   });
 
   app.openapi(cancelRoute, (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = jobOr404(c);
     if (!runner.cancel(job.id)) {
       throw conflict(
         `Only pending or processing jobs can be cancelled; this job is ${job.status}`,
@@ -159,7 +172,7 @@ export function jobRoutes(
   });
 
   app.openapi(restartRoute, async (c) => {
-    const job = jobOr404(c.req.param("id"));
+    const job = jobOr404(c);
     if (!(await runner.restart(job.id))) {
       throw conflict(
         `Only failed jobs can be restarted; this job is ${job.status}`,

@@ -88,6 +88,8 @@ export function uploadRoutes(
       ...answer,
       delimiter: received.delimiter,
       createdAt: new Date().toISOString(),
+      // Only this session may start a job from it (canUseUpload).
+      owner: c.get("sessionId"),
     });
     return c.json(answer, 201);
   });

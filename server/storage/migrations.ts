@@ -101,6 +101,13 @@ ${FIELD_COLUMNS}
   // Per-job counts behind GET /api/jobs/{id}/summary, kept by the result
   // writer; rows stored before this step are counted once here.
   SUMMARY_MIGRATION,
+  // The visitor session that made a job or upload. Rows from before have
+  // none: visible only in shared mode (README, "Jobs from before sessions").
+  `
+  ALTER TABLE uploads ADD COLUMN owner TEXT;
+  ALTER TABLE jobs ADD COLUMN owner TEXT;
+  CREATE INDEX jobs_owner ON jobs(owner);
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -12,6 +12,7 @@ import {
 import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const dns = await startPtrServer({
   records: {
@@ -76,8 +77,9 @@ Deno.test({
     await t.step(
       "formula-like host names are neutralised in the .xlsx too",
       async () => {
-        const jobs = await (await fetch(`${server.url}/api/jobs`)).json();
-        const response = await fetch(
+        const jobs = await (await sessionFetch(`${server.url}/api/jobs`))
+          .json();
+        const response = await sessionFetch(
           `${server.url}/api/jobs/${jobs[0].id}/download?format=xlsx`,
         );
         const workbook = new ExcelJS.Workbook();

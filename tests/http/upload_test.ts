@@ -3,6 +3,7 @@ import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { join } from "node:path";
 import { upload } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
 
@@ -98,7 +99,7 @@ Deno.test({
     });
 
     await t.step("refuses a body that is not multipart", async () => {
-      const response = await fetch(`${server.url}/api/upload`, {
+      const response = await sessionFetch(`${server.url}/api/upload`, {
         method: "POST",
         headers: { "content-type": "text/csv" },
         body: "ip\n1.1.1.1\n",
@@ -108,7 +109,7 @@ Deno.test({
     });
 
     await t.step("the server keeps answering", async () => {
-      const response = await fetch(`${server.url}/api/config`);
+      const response = await sessionFetch(`${server.url}/api/config`);
       assertEquals((await response.json()).maxUploadMb, 1);
     });
   },
