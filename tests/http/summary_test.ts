@@ -15,6 +15,7 @@ import {
   waitForJob,
 } from "../helpers/client.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startServer } from "../helpers/server.ts";
 
 const dns = await startSynthPtrServer();
@@ -188,7 +189,7 @@ Deno.test({
     });
 
     await t.step("the .xlsx opens on a Summary sheet", async () => {
-      const response = await fetch(
+      const response = await sessionFetch(
         `${server.url}/api/jobs/${job.id}/download?format=xlsx`,
       );
       assertEquals(response.status, 200);
