@@ -22,6 +22,8 @@ export interface UploadResult {
   headers: string[];
   /** Data rows counted while the file streamed in (header row excluded). */
   rowCount: number;
+  /** The first data rows (five at most), for the configuration preview. */
+  sampleRows: string[][];
 }
 
 /** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */

@@ -39,6 +39,9 @@ export const UploadResult = z.object({
   size: z.number().int(),
   headers: z.array(z.string()),
   rowCount: z.number().int(),
+  sampleRows: z.array(z.array(z.string())).openapi({
+    description: "The first data rows (five at most), as parsed",
+  }),
 }).openapi("UploadResult");
 
 /** A "Data to Include" choice: 1/0 (what the web app sends) or a boolean. */
