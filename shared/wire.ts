@@ -37,6 +37,8 @@ export interface EnrichRequest {
   includeDomain: number | boolean;
   includeCompany: number | boolean;
   includeNetwork: number | boolean;
+  /** Resolve host-name cells forward (A, then AAAA); off by default. */
+  resolveHostnames?: number | boolean;
 }
 
 export interface Job {
