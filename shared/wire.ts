@@ -103,9 +103,13 @@ export interface PreviewResponse {
 
 /** GET /api/lookup answer: success, or { ip, success: false, error }. */
 export type LookupResponse =
-  | ({ success: true; ispFiltered: boolean } & Omit<EnrichmentData, "ip"> & {
-    ip: string;
-  })
+  | (
+    & { success: true; ispFiltered: boolean }
+    & Omit<EnrichmentData, "ip" | "ip_used">
+    & {
+      ip: string;
+    }
+  )
   | { ip: string; success: false; error: string };
 
 /** Most addresses one POST /api/lookup/batch or /api/bigquery request takes. */

@@ -64,6 +64,12 @@ export const EnrichRequest = z.object({
   includeDomain: includeFlag,
   includeCompany: includeFlag,
   includeNetwork: includeFlag,
+  resolveHostnames: z.union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean).default(false).openapi({
+      description: "Resolve host names in the IP column forward (A, then " +
+        "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
+        "host name cell then fails)",
+    }),
 }).passthrough().openapi("EnrichRequest");
 
 export const EnrichmentData = z.object({

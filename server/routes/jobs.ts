@@ -76,6 +76,7 @@ export function jobRoutes(
         domain: body.includeDomain,
         company: body.includeCompany,
         network: body.includeNetwork,
+        resolveHostnames: body.resolveHostnames,
       },
     });
     await runner.enqueue();

@@ -94,6 +94,8 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // The "Resolve host names" job option (host-name cells looked up forward).
+  `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -80,6 +80,7 @@ Deno.test({
           "network_type",
           "isp",
           "asn",
+          "ip_used",
           "enrichment_success",
           "enrichment_error",
         ]);
@@ -153,6 +154,7 @@ Deno.test({
       assertEquals(header.slice(3), [
         "isp",
         "asn",
+        "ip_used",
         "enrichment_success",
         "enrichment_error",
       ]);
