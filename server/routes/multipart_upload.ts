@@ -7,6 +7,7 @@
 import busboy from "busboy";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { unlink } from "node:fs/promises";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { ApiError, badRequest } from "../http_error.ts";
@@ -143,7 +144,9 @@ export function receiveCsvUpload(
       file.on("limit", () => overLimit = true);
       storeDecoded(file, originalFileName).then((counted) => {
         if (overLimit) return fail(uploadOverLimit(limits.maxUploadMb));
-        if (settled) return;
+        // Broken off meanwhile (a cancelled upload): the caller's removal
+        // may have come before the file was opened, so remove it here too.
+        if (settled) return void unlink(path).catch(() => {});
         const names = counted.headerRow;
         if (names.length === 0 || names.every((h) => h.trim() === "")) {
           fail(badRequest(NO_HEADER_ROW));
@@ -153,6 +156,7 @@ export function receiveCsvUpload(
         resolve({ ...counted, originalFileName });
       }, (error: Error) => {
         file.resume();
+        if (settled) return void unlink(path).catch(() => {});
         if (overLimit) fail(uploadOverLimit(limits.maxUploadMb));
         else if (error instanceof UploadFormatError) {
           fail(formatRefusal(error));

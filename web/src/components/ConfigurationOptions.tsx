@@ -28,6 +28,7 @@ interface Props {
 export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   const startEnrichment = useStartEnrichment();
   const columnId = useId();
+  const hostnamesHintId = useId();
   const [column, setColumn] = useState(() =>
     pickIpColumn(upload.headers, upload.sampleRows ?? []).column
   );
@@ -110,13 +111,14 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
               name="resolveHostnames"
               checked={resolveHostnames}
               onChange={(event) => setResolveHostnames(event.target.checked)}
+              aria-describedby={hostnamesHintId}
             />
             Resolve host names
-            <small className="muted">
-              Cells such as mail.example.com are looked up (A, then AAAA) and
-              the address found is enriched
-            </small>
           </label>
+          <small id={hostnamesHintId} className="muted">
+            Cells such as mail.example.com are looked up (A, then AAAA) and the
+            address found is enriched
+          </small>
         </fieldset>
         <div className="button-row">
           <button type="button" className="secondary" onClick={onBack}>
