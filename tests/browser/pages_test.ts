@@ -176,7 +176,7 @@ Deno.test("notifications: one at a time, 5 s, swipe, F8", OPTIONS, async () => {
     );
     assert.equal(focused, "Notifications");
 
-    const txt = await writeCsv("notes.txt", "hello");
+    const txt = await writeCsv("notes.pdf", "hello");
     const png = await writeCsv("picture.png", "not really");
     await input.setInputFiles(txt);
     await toasts.getByText("Invalid file format").waitFor();
