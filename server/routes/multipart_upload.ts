@@ -138,14 +138,14 @@ export function receiveCsvUpload(
         fail(badRequest(NOT_A_CSV_FILE, "Invalid file format"));
         return;
       }
-      // Past the raw limit busboy ends the file early and says "limit"; the
-      // answer waits until the file on disk is closed, so it can be removed.
-      let overLimit = false;
-      file.on("limit", () => overLimit = true);
+      // Past the raw limit busboy ends the file early and says "limit": the
+      // answer goes at once, the rest of the body is not read, and the file
+      // is removed once closed (below, as `settled`).
+      file.on("limit", () => fail(uploadOverLimit(limits.maxUploadMb)));
       storeDecoded(file, originalFileName).then((counted) => {
-        if (overLimit) return fail(uploadOverLimit(limits.maxUploadMb));
-        // Broken off meanwhile (a cancelled upload): the caller's removal
-        // may have come before the file was opened, so remove it here too.
+        // Refused or broken off meanwhile (over the limit, a cancelled
+        // upload): the caller's removal may have come before the file was
+        // opened or while it was written, so remove it again once closed.
         if (settled) return void unlink(path).catch(() => {});
         const names = counted.headerRow;
         if (names.length === 0 || names.every((h) => h.trim() === "")) {
@@ -157,8 +157,7 @@ export function receiveCsvUpload(
       }, (error: Error) => {
         file.resume();
         if (settled) return void unlink(path).catch(() => {});
-        if (overLimit) fail(uploadOverLimit(limits.maxUploadMb));
-        else if (error instanceof UploadFormatError) {
+        if (error instanceof UploadFormatError) {
           fail(formatRefusal(error));
         } else fail(error);
       });
