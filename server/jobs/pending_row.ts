@@ -82,7 +82,15 @@ export function rowOfCell(
   lookUp: (parsed: ParsedIp, ipUsed: string | null) => PendingRow,
 ): QueuedRow {
   const read = readIpCell(cell);
-  if (read.kind === "address") return lookUp(read.parsed, read.note);
+  if (read.kind === "address") {
+    const { parsed } = read;
+    // Not an address at all: the row shows the cell as it was, not the
+    // piece of it the reader tried last.
+    if (!parsed.ok && parsed.failure.kind === "invalid") {
+      return lookUp({ ...parsed, ip: cell.trim() }, null);
+    }
+    return lookUp(parsed, read.note);
+  }
   const { hostname } = read;
   if (!hostnames) {
     return failedRow(rowIndex, row, hostname, { kind: "hostname" }, null);

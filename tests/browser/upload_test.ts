@@ -99,7 +99,7 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
       "document.documentElement.scrollWidth",
     );
     assert.ok(uploadWidth <= 375, `upload step is ${uploadWidth}px wide`);
-    await screenshot(page, "50-upload-progress");
+    await screenshot(page, "60-upload-progress");
     await page.getByRole("button", { name: "Cancel upload" }).click();
     await bar.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Browse Files" }).waitFor();
@@ -198,7 +198,7 @@ Deno.test(
         "document.documentElement.scrollWidth",
       );
       assert.ok(pageWidth <= 375, `page is ${pageWidth}px wide`);
-      await screenshot(page, "51-config-preview-375");
+      await screenshot(page, "61-config-preview-375");
 
       // Choosing another column moves the highlight.
       await page.getByLabel("IP Address Column").selectOption("ip_note");
@@ -210,7 +210,7 @@ Deno.test(
       await startAndFinish(page);
       await page.getByText(/Successfully processed \d+ of 8 IP addresses/)
         .waitFor();
-      await screenshot(page, "52-gzip-job-done");
+      await screenshot(page, "62-gzip-job-done");
 
       // A .zip with one CSV inside.
       await page.getByRole("button", { name: "Process Another File" }).click();

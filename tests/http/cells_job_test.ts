@@ -5,6 +5,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
   csvRecords,
   downloadText,
+  getJson,
   startJob,
   uploadOk,
   waitForJob,
@@ -37,12 +38,16 @@ const CSV = [
   "8,office.example.test",
   "9,8.8.8.8",
   '10,"10.0.0.1, 192.168.1.1"',
+  "11,<not an address> at all",
 ].join("\n");
+
+let lastJobId = 0;
 
 async function rowsOf(resolveHostnames: number) {
   const uploaded = await uploadOk(server, "cells.csv", CSV);
   const job = await startJob(server, uploaded, "client", { resolveHostnames });
   const done = await waitForJob(server, job.id);
+  lastJobId = job.id;
   assertEquals(done.status, "completed");
   const records = csvRecords(await downloadText(server, job.id));
   return Object.fromEntries(records.map((r) => [r.n, r]));
@@ -104,6 +109,25 @@ Deno.test({
           "Forwarded chain of 2 addresses with no public one",
           "false",
           "Private address (RFC 1918), not on the public internet",
+        ]);
+        assertEquals(byN["11"].enrichment_error, "Invalid IP address");
+        // The preview shows the address looked up, or the cell when none.
+        const { body } = await getJson<{ preview: { ip: string }[] }>(
+          server,
+          `/api/jobs/${lastJobId}/preview?limit=20`,
+        );
+        assertEquals(body.preview.map((row) => row.ip), [
+          "81.2.69.142",
+          "8.8.8.8",
+          "8.8.8.8",
+          "81.2.69.142",
+          "81.2.69.142",
+          "2001:4860:4860::8888",
+          "nothing.example.test",
+          "office.example.test",
+          "8.8.8.8",
+          "10.0.0.1",
+          "<not an address> at all",
         ]);
       },
     );
