@@ -2,6 +2,8 @@
 // server starts with no set-up. main.ts prints the effective values.
 import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
 
+import { maxUncompressedMb } from "./upload_formats/limits.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 
 export interface Config {
@@ -9,6 +11,8 @@ export interface Config {
   port: number;
   dataDir: string;
   maxUploadMb: number;
+  /** What a compressed or xlsx upload may expand to (50x maxUploadMb). */
+  maxUncompressedMb: number;
   /** "host" or "host:port" entries; empty means the system's resolvers. */
   dnsServers: string[];
   dnsTimeoutMs: number;
@@ -81,11 +85,13 @@ export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
   const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
   return {
     host: env.HOST ?? "0.0.0.0",
     port: numberSetting(env, "PORT", 5000),
     dataDir: env.DATA_DIR ?? `${ROOT}data`,
-    maxUploadMb: numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001),
+    maxUploadMb,
+    maxUncompressedMb: maxUncompressedMb(env, maxUploadMb),
     dnsServers: listSetting(env.DNS_SERVERS, []),
     dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
     dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 64, 1),

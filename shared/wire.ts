@@ -22,6 +22,8 @@ export interface UploadResult {
   headers: string[];
   /** Data rows counted while the file streamed in (header row excluded). */
   rowCount: number;
+  /** The first data rows (five at most), for the configuration preview. */
+  sampleRows: string[][];
 }
 
 /** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */
@@ -35,6 +37,8 @@ export interface EnrichRequest {
   includeDomain: number | boolean;
   includeCompany: number | boolean;
   includeNetwork: number | boolean;
+  /** Resolve host-name cells forward (A, then AAAA); off by default. */
+  resolveHostnames?: number | boolean;
 }
 
 export interface Job {
@@ -105,9 +109,13 @@ export interface PreviewResponse {
 
 /** GET /api/lookup answer: success, or { ip, success: false, error }. */
 export type LookupResponse =
-  | ({ success: true; ispFiltered: boolean } & Omit<EnrichmentData, "ip"> & {
-    ip: string;
-  })
+  | (
+    & { success: true; ispFiltered: boolean }
+    & Omit<EnrichmentData, "ip" | "ip_used">
+    & {
+      ip: string;
+    }
+  )
   | { ip: string; success: false; error: string };
 
 /** Most addresses one POST /api/lookup/batch or /api/bigquery request takes. */

@@ -43,9 +43,9 @@ const PLACE_WIDTH = 6;
 const NETWORK_WIDTH = 4;
 /**
  * After a row's fields: ip, place, organisation, hostname, domain, failure
- * kind, failure range.
+ * kind, failure range, ip_used (which address of the cell, and why).
  */
-const ROW_TAIL = 7;
+const ROW_TAIL = 8;
 /** A place or organisation number for "none". */
 const NONE = -1;
 /** The place number of a row whose address failed (invalid, private). */
@@ -125,16 +125,23 @@ export class CheckpointBuilder {
     network: number,
     hostname: string | null,
     domain: string | null,
+    ipUsed: string | null = null,
   ): void {
     this.#count++;
     const rows = this.#rows;
     rows.push(rowIndex, row.length);
     for (const field of row) rows.push(field);
-    rows.push(ip, place, network, hostname, domain, null, null);
+    rows.push(ip, place, network, hostname, domain, null, null, ipUsed);
   }
 
   /** A row whose address failed, with the reason. */
-  addFailed(rowIndex: number, row: string[], ip: string, failure: Failure) {
+  addFailed(
+    rowIndex: number,
+    row: string[],
+    ip: string,
+    failure: Failure,
+    ipUsed: string | null = null,
+  ) {
     this.#count++;
     const rows = this.#rows;
     rows.push(rowIndex, row.length);
@@ -147,6 +154,7 @@ export class CheckpointBuilder {
       null,
       failure.kind,
       failure.range ?? null,
+      ipUsed,
     );
   }
 
@@ -237,17 +245,16 @@ export class CheckpointReader {
       const domain = flat[i + 4] as string | null;
       const failureKind = flat[i + 5] as FailureKind | null;
       const failureRange = flat[i + 6] as string | null;
+      const ipUsed = flat[i + 7] as string | null;
       i += ROW_TAIL;
       counters.processed++;
       if (place === FAILED) {
         const failure: Failure = { kind: failureKind! };
         if (failureRange !== null) failure.range = failureRange;
         counters.failed++;
-        results.push({
-          rowIndex,
-          original,
-          enrichment: failedEnrichment(ip, failure),
-        });
+        const failed = failedEnrichment(ip, failure);
+        failed.ip_used = ipUsed;
+        results.push({ rowIndex, original, enrichment: failed });
         continue;
       }
       const e = composeFinished(
@@ -259,6 +266,7 @@ export class CheckpointReader {
         { hostname, domain },
         options,
       );
+      e.ip_used = ipUsed;
       if (e.success) counters.successful++;
       else counters.failed++;
       if (e.ispFiltered) counters.filtered++;

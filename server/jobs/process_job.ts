@@ -1,17 +1,25 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly.
+// worker; kept free of Worker APIs so it can be tested directly. (Just over
+// 300 lines: one class whose steps share the run's state; reading cells and
+// resolving host names live in pending_row.ts.)
 import { join } from "node:path";
-import type { Failure } from "../../shared/failures.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { Engine } from "../enrichment/engine.ts";
-import { ipv4ToNumber, parseIp } from "../enrichment/ip_input.ts";
+import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
 import { DirectWriter } from "./direct_writer.ts";
+import {
+  failedRow,
+  HostnameCache,
+  type PendingRow,
+  type QueuedRow,
+  rowOfCell,
+} from "./pending_row.ts";
 
 export interface ProcessContext {
   store: Store;
@@ -42,21 +50,6 @@ const WRITER_BACKLOG = 16;
 
 const NO_HOST_NAME: HostName = { hostname: null, domain: null };
 
-/** One row on its way to a checkpoint. */
-type PendingRow = {
-  rowIndex: number;
-  row: string[];
-  /** The address as parsed. */
-  ip: string;
-  /** Numbers of its place and organisation (CheckpointBuilder). */
-  place: number;
-  network: number;
-  /** Why the address failed (then no place or organisation). */
-  failure: Failure | null;
-  /** Host name and domain, when the job asks for them. */
-  hostName: HostName | Promise<HostName> | null;
-};
-
 function doubled(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
   bigger.set(array);
@@ -84,13 +77,15 @@ class JobProcess {
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: (HostName | Promise<HostName>)[] = [];
+  #hostnames: HostnameCache;
   // Rows read and not yet committed, from `#head` on.
-  #queue: PendingRow[] = [];
+  #queue: QueuedRow[] = [];
   #head = 0;
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
     this.#checkpoint = new CheckpointBuilder(ctx.jobId);
+    this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
   }
 
   async run(): Promise<ProcessOutcome> {
@@ -163,21 +158,28 @@ class JobProcess {
     return true;
   }
 
-  /** A row's address, parsed and looked up (its host name maybe pending). */
-  #lookUp(rowIndex: number, row: string[]): PendingRow {
+  /** A row's cell read as logs hold it (rowOfCell) and looked up. */
+  #lookUp(rowIndex: number, row: string[]): QueuedRow {
+    const { options, ipColumnIndex } = this.#job;
+    return rowOfCell(
+      rowIndex,
+      row,
+      row[ipColumnIndex] ?? "",
+      options.resolveHostnames ? this.#hostnames : null,
+      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, row, parsed, ipUsed),
+    );
+  }
+
+  /** An address looked up (its host name maybe pending). */
+  #lookUpAddress(
+    rowIndex: number,
+    row: string[],
+    parsed: ParsedIp,
+    ipUsed: string | null,
+  ): PendingRow {
     const { options } = this.#job;
-    const parsed = parseIp(row[this.#job.ipColumnIndex] ?? "");
     if (!parsed.ok) {
-      const { ip, failure } = parsed;
-      return {
-        rowIndex,
-        row,
-        ip,
-        place: -1,
-        network: -1,
-        failure,
-        hostName: null,
-      };
+      return failedRow(rowIndex, row, parsed.ip, parsed.failure, ipUsed);
     }
     const slots = this.#slots;
     const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
@@ -216,6 +218,7 @@ class JobProcess {
       network: this.#networkOfSlot[slot],
       failure: null,
       hostName: options.domain ? this.#hostNameOfSlot[slot] : null,
+      ipUsed,
     };
   }
 
@@ -228,14 +231,20 @@ class JobProcess {
     const { checkpointRows } = this.#ctx;
     const queue = this.#queue;
     while (queue.length - this.#head >= (final ? 1 : checkpointRows)) {
-      const batch = queue.slice(this.#head, this.#head + checkpointRows);
-      if (batch.some((pending) => pending.hostName instanceof Promise)) {
+      let batch = queue.slice(this.#head, this.#head + checkpointRows);
+      if (
+        batch.some((pending) =>
+          pending instanceof Promise || pending.hostName instanceof Promise
+        )
+      ) {
         if (!wait) return;
-        await Promise.all(batch.map(async (pending) => {
+        batch = await Promise.all(batch.map(async (queued) => {
+          const pending = await queued;
           pending.hostName = await pending.hostName;
+          return pending;
         }));
       }
-      this.#commitCheckpoint(batch);
+      this.#commitCheckpoint(batch as PendingRow[]);
       this.#head += batch.length;
       if (this.#writer.backlog > WRITER_BACKLOG) {
         await this.#writer.waitForBacklogAtMost(WRITER_BACKLOG / 2);
@@ -264,6 +273,7 @@ class JobProcess {
           pending.row,
           pending.ip,
           pending.failure,
+          pending.ipUsed,
         );
         continue;
       }
@@ -277,6 +287,7 @@ class JobProcess {
         pending.network,
         hostname,
         domain,
+        pending.ipUsed,
       );
     }
     this.#writer.write(checkpoint.takeCheckpoint(), this.#ctx.onProgress);

@@ -39,6 +39,9 @@ export const UploadResult = z.object({
   size: z.number().int(),
   headers: z.array(z.string()),
   rowCount: z.number().int(),
+  sampleRows: z.array(z.array(z.string())).openapi({
+    description: "The first data rows (five at most), as parsed",
+  }),
 }).openapi("UploadResult");
 
 /** A "Data to Include" choice: 1/0 (what the web app sends) or a boolean. */
@@ -61,6 +64,12 @@ export const EnrichRequest = z.object({
   includeDomain: includeFlag,
   includeCompany: includeFlag,
   includeNetwork: includeFlag,
+  resolveHostnames: z.union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean).default(false).openapi({
+      description: "Resolve host names in the IP column forward (A, then " +
+        "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
+        "host name cell then fails)",
+    }),
 }).passthrough().openapi("EnrichRequest");
 
 export const EnrichmentData = z.object({

@@ -92,6 +92,7 @@ export function jobRoutes(
         domain: body.includeDomain,
         company: body.includeCompany,
         network: body.includeNetwork,
+        resolveHostnames: body.resolveHostnames,
       },
       owner: sessionId,
     });

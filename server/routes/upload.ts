@@ -19,9 +19,12 @@ export const uploadRoute = createRoute({
   method: "post",
   path: "/upload",
   tags: ["Jobs"],
-  summary: "Upload a CSV file",
+  summary: "Upload a table of addresses",
   description: "Streams the file to the server, reads its header row and " +
-    "counts its rows. Only .csv names are accepted.",
+    "counts its rows. Accepts .csv, .tsv, .txt, .xlsx (first sheet), and " +
+    ".csv.gz or .zip (one CSV inside), decompressed while streaming: " +
+    "MAX_UPLOAD_MB limits the bytes sent, MAX_UNCOMPRESSED_MB what they " +
+    "expand to.",
   request: {
     body: {
       required: true,
@@ -40,8 +43,12 @@ export const uploadRoute = createRoute({
   },
   responses: {
     201: jsonResponse(UploadResult, "The stored upload"),
-    400: errorResponse("Not a .csv file, not multipart, or no header row"),
-    413: errorResponse("Over MAX_UPLOAD_MB"),
+    400: errorResponse(
+      "Not a file the server reads, unreadable, not multipart, or no header row",
+    ),
+    413: errorResponse(
+      "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
+    ),
   },
 });
 
@@ -50,7 +57,11 @@ export function uploadRoutes(
 ) {
   const app = apiRouter();
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
-  const limits = { maxBytes, maxUploadMb: config.maxUploadMb };
+  const limits = {
+    maxBytes,
+    maxUploadMb: config.maxUploadMb,
+    maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
+  };
   const uploadsDir = join(config.dataDir, "uploads");
 
   app.openapi(uploadRoute, async (c) => {
@@ -83,9 +94,11 @@ export function uploadRoutes(
       size: received.size,
       headers: received.headers,
       rowCount: received.rowCount,
+      sampleRows: received.sampleRows,
     };
+    const { sampleRows: _, ...upload } = answer;
     store.addUpload({
-      ...answer,
+      ...upload,
       delimiter: received.delimiter,
       createdAt: new Date().toISOString(),
       // Only this session may start a job from it (canUseUpload).

@@ -60,6 +60,7 @@ export function toJob(row: Row): JobRecord {
     domain: row.include_domain === 1,
     company: row.include_company === 1,
     network: row.include_network === 1,
+    resolveHostnames: row.resolve_hostnames === 1,
   };
   return {
     id: Number(row.id),

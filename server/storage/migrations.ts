@@ -108,6 +108,8 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN owner TEXT;
   CREATE INDEX jobs_owner ON jobs(owner);
   `,
+  // The "Resolve host names" job option (host-name cells looked up forward).
+  `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 type Row = Record<string, string | number | null>;

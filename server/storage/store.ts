@@ -134,7 +134,7 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        created_at, updated_at, owner)
+        resolve_hostnames, created_at, updated_at, owner)
         VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
@@ -148,6 +148,7 @@ export class Store {
       Number(job.options.domain),
       Number(job.options.company),
       Number(job.options.network),
+      Number(job.options.resolveHostnames ?? false),
       at,
       at,
       job.owner ?? null,

@@ -36,6 +36,7 @@ export interface JobOptions {
   includeDomain?: number;
   includeCompany?: number;
   includeNetwork?: number;
+  resolveHostnames?: number;
 }
 
 export async function startJob(

@@ -81,6 +81,7 @@ Deno.test({
           "network_type",
           "isp",
           "asn",
+          "ip_used",
           "enrichment_success",
           "enrichment_error",
         ]);
@@ -159,6 +160,7 @@ Deno.test({
       assertEquals(header.slice(3), [
         "isp",
         "asn",
+        "ip_used",
         "enrichment_success",
         "enrichment_error",
       ]);

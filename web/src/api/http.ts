@@ -38,7 +38,12 @@ function lockedOut(res: Response): boolean {
 
 /** The body of an error answer: the `message` of a JSON body, else the text. */
 async function errorText(res: Response): Promise<string> {
-  const text = (await res.text().catch(() => "")).trim();
+  return errorBodyText(await res.text().catch(() => ""));
+}
+
+/** An error body's text: the `message` of a JSON body, else the text. */
+export function errorBodyText(body: string): string {
+  const text = body.trim();
   try {
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed.message === "string") return parsed.message;

@@ -78,6 +78,8 @@ export interface EnrichOptions {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** Resolve host names in the IP column (A, then AAAA). */
+  resolveHostnames: boolean;
 }
 
 const START_TOASTS: MutationToasts<Job> = {
@@ -134,6 +136,7 @@ export function useStartEnrichment() {
         includeDomain: options.includeDomain ? 1 : 0,
         includeCompany: options.includeCompany ? 1 : 0,
         includeNetwork: options.includeNetwork ? 1 : 0,
+        resolveHostnames: options.resolveHostnames ? 1 : 0,
       };
       return apiRequest<Job>("POST", "/api/enrich", body);
     },
