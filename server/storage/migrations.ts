@@ -94,6 +94,14 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // How a job's host-name lookups ended, committed with its other counters
+  // at each checkpoint so they survive a resume.
+  `
+  ALTER TABLE jobs ADD COLUMN hostnames_answered INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_no_name INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_timed_out INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_skipped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -21,6 +21,7 @@ import {
 } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
 
 interface Props {
@@ -169,6 +170,7 @@ export function ProcessingView(props: Props) {
           </dd>
         </div>
       </dl>
+      <HostnameLookupsLine job={job} />
 
       <LiveResultsList rows={rows} />
 

@@ -14,6 +14,7 @@ import {
 } from "../lib/format.ts";
 import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
 import { showToast } from "../lib/toast.ts";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
 
@@ -116,6 +117,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
             : undefined}
         />
       </section>
+      <HostnameLookupsLine job={job} />
 
       <h3>Results Preview</h3>
       <ResultsPreviewTable rows={rows} />
