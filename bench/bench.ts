@@ -11,6 +11,9 @@
 //   --no-dns, --no-load                  skip the reverse-DNS or wrk parts
 //   --dns-latency [--before=REV]         only the reverse-DNS latency
 //                                        scenario (bench/dns_latency.ts)
+//   --job-latency                        only a 100,000-row job with Domain
+//                                        on through the server, DNS at
+//                                        internet latency (job_latency.ts)
 import { parseArgs } from "node:util";
 import { loadConfig } from "../server/config.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
@@ -18,6 +21,7 @@ import { csvPass, rawLookupLoop } from "./baselines.ts";
 import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
 import { dnsLatencyMain } from "./dns_latency.ts";
 import { runEndToEnd, startJob, upload } from "./end_to_end.ts";
+import { jobLatencyMain } from "./job_latency.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
 import {
@@ -43,6 +47,7 @@ const { values: flags } = parseArgs({
     "no-load": { type: "boolean", default: false },
     results: { type: "string" },
     "dns-latency": { type: "boolean", default: false },
+    "job-latency": { type: "boolean", default: false },
     before: { type: "string" },
     modes: { type: "string" },
     distinct: { type: "string" },
@@ -50,6 +55,10 @@ const { values: flags } = parseArgs({
 });
 if (flags["dns-latency"]) {
   await dnsLatencyMain(Deno.args.filter((arg) => arg !== "--dns-latency"));
+  Deno.exit(0);
+}
+if (flags["job-latency"]) {
+  await jobLatencyMain(Deno.args.filter((arg) => arg !== "--job-latency"));
   Deno.exit(0);
 }
 

@@ -76,6 +76,7 @@ export async function upload(
 export async function startJob(
   server: ServerProcess,
   fileName: string,
+  includeDomain = false,
 ): Promise<JobJson> {
   return await json(
     await fetch(`${server.url}/api/enrich`, {
@@ -85,7 +86,7 @@ export async function startJob(
         fileName,
         ipColumnName: IP_COLUMN,
         includeGeolocation: true,
-        includeDomain: false,
+        includeDomain,
         includeCompany: true,
         includeNetwork: true,
       }),
