@@ -5,6 +5,8 @@
 //
 //   deno task bench                      100,000 and 1,000,000 rows
 //   deno task bench --rows=100000        chosen sizes (comma-separated)
+//   --3m                                 a 3,000,000-row file after the
+//                                        others (memory must stay flat)
 //   deno task bench --smoke              a few thousand rows, short loads,
 //                                        results to bench/out/ (tests use it)
 //   --keep-downloads                     keep downloaded CSVs in bench/out/
@@ -48,6 +50,7 @@ const { values: flags } = parseArgs({
     results: { type: "string" },
     "dns-latency": { type: "boolean", default: false },
     "job-latency": { type: "boolean", default: false },
+    "3m": { type: "boolean", default: false },
     before: { type: "string" },
     modes: { type: "string" },
     distinct: { type: "string" },
@@ -64,6 +67,7 @@ if (flags["job-latency"]) {
 
 const sizes = (flags.rows ?? (flags.smoke ? "3000" : "100000,1000000"))
   .split(",").map((n) => Number(n.replace(/_/g, "")));
+if (flags["3m"] && !sizes.includes(3_000_000)) sizes.push(3_000_000);
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   throw new Error(`--rows must be whole numbers, got "${flags.rows}"`);
 }
