@@ -114,6 +114,50 @@ Deno.test("a silent address holds only its own rows", async () => {
   }
 });
 
+Deno.test("reading pauses when the window of rows is full", async () => {
+  const firstAsked = new Map<string, number>();
+  const dns = startPtrResponder((ip) => {
+    if (!firstAsked.has(ip)) firstAsked.set(ip, performance.now());
+    return ip === SILENT
+      ? { kind: "none" }
+      : { kind: "name", name: nameOf(ip) };
+  });
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 2000,
+    concurrency: 256,
+  });
+  // 20,000 rows, every address distinct, the silent one first; at most 500
+  // rows in flight (read a file chunk at a time: a few thousand more).
+  const ips = [SILENT];
+  for (let i = 0; i < 19_999; i++) ips.push(answering(i));
+  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  let firstCommit = Infinity;
+  try {
+    const outcome = await processJob({
+      store,
+      engine,
+      uploadsDir,
+      jobId,
+      checkpointRows: 100,
+      limits: { rows: 500, bytes: 1 << 30, queuedLookups: 1 << 30 },
+      cancelled: () => false,
+      onProgress: () => firstCommit = Math.min(firstCommit, performance.now()),
+    });
+    assertEquals(outcome, "completed");
+    const early = [...firstAsked.values()].filter((at) => at < firstCommit);
+    // Unbounded, nearly all 20,000 are asked while the silent one waits.
+    ok(early.length < 8_000, `${early.length} addresses asked at first`);
+    assertEquals(firstAsked.size, ips.length);
+    assertEquals(store.getJob(jobId)!.processedIPs, ips.length);
+  } finally {
+    engine.dns.close();
+    store.close();
+    await dns.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a cancel ends a job waiting on a silent address at once", async () => {
   const dns = startPtrResponder(() => ({ kind: "none" }));
   const engine = new Engine(engineData, {
