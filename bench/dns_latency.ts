@@ -94,7 +94,7 @@ async function resolverAt(rev: string): Promise<ResolverClass> {
   return module.ReverseDns as ResolverClass;
 }
 
-async function startResponder() {
+export async function startResponder() {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${BENCH}dns_latency_server.ts`],
     stdin: "piped",
@@ -127,7 +127,7 @@ async function startResponder() {
   };
 }
 
-async function loadAverage(): Promise<string> {
+export async function loadAverage(): Promise<string> {
   const text = await Deno.readTextFile("/proc/loadavg").catch(() => "? ");
   return text.split(" ")[0];
 }

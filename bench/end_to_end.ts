@@ -100,6 +100,7 @@ export async function upload(
 export async function startJob(
   server: ServerProcess,
   fileName: string,
+  includeDomain = false,
 ): Promise<JobJson> {
   return await json(
     await sessionFetch(`${server.url}/api/enrich`, {
@@ -109,7 +110,7 @@ export async function startJob(
         fileName,
         ipColumnName: IP_COLUMN,
         includeGeolocation: true,
-        includeDomain: false,
+        includeDomain,
         includeCompany: true,
         includeNetwork: true,
       }),

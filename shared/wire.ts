@@ -62,6 +62,21 @@ export interface Job {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** How the job's host-name lookups ended, one count per lookup made. */
+  hostnameLookups: HostnameLookups;
+}
+
+/**
+ * Host-name (reverse DNS) lookups by outcome: a name found; no name exists
+ * (the answer said so); timed out (no answer, or the server failed); skipped
+ * (every DNS server was resting after failing). A row without a host name
+ * means "none exists" only for noName.
+ */
+export interface HostnameLookups {
+  answered: number;
+  noName: number;
+  timedOut: number;
+  skipped: number;
 }
 
 /** The enrichment values of one IP; empty fields are null. */

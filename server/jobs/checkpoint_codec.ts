@@ -6,6 +6,7 @@
 // writer's side builds the results from them (CheckpointReader).
 // Types and compose.ts only: the writer's thread loads no lookup code.
 import type { Failure, FailureKind } from "../../shared/failures.ts";
+import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
   failedEnrichment,
@@ -37,6 +38,8 @@ export interface Checkpoint {
   rows: FlatValue[];
   /** The job's last checkpoint: its summary counts are written with it. */
   last?: boolean;
+  /** Host-name lookups whose answers these rows are the first to store. */
+  hostnameLookups?: HostnameLookups;
 }
 
 const PLACE_WIDTH = 6;
@@ -197,6 +200,9 @@ export class CheckpointReader {
 
   constructor(readonly start: JobStart) {
     this.counters = { ...start.counters };
+    if (start.counters.hostnameLookups) {
+      this.counters.hostnameLookups = { ...start.counters.hostnameLookups };
+    }
   }
 
   #learn(checkpoint: Checkpoint): void {
@@ -231,6 +237,19 @@ export class CheckpointReader {
     this.#learn(checkpoint);
     const { options } = this.start;
     const counters = this.counters;
+    const lookups = checkpoint.hostnameLookups;
+    if (lookups) {
+      const total = counters.hostnameLookups ??= {
+        answered: 0,
+        noName: 0,
+        timedOut: 0,
+        skipped: 0,
+      };
+      total.answered += lookups.answered;
+      total.noName += lookups.noName;
+      total.timedOut += lookups.timedOut;
+      total.skipped += lookups.skipped;
+    }
     const flat = checkpoint.rows;
     const results: StoredResult[] = [];
     for (let i = 0; i < flat.length;) {

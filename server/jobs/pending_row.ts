@@ -1,7 +1,6 @@
 // A row between reading and its checkpoint, and the host names of a job's
 // cells resolved forward, once each.
 import type { Failure } from "../../shared/failures.ts";
-import type { HostName } from "../enrichment/compose.ts";
 import {
   type ForwardAnswer,
   resolveHostname,
@@ -9,29 +8,10 @@ import {
 import { readIpCell } from "../enrichment/ip_cell.ts";
 import { type ParsedIp, parseIp } from "../enrichment/ip_input.ts";
 import { type DnsSettings, parseServer } from "../enrichment/reverse_dns.ts";
+import type { PendingRow, QueuedRow } from "./row_window.ts";
 
 // Host names resolved per job are remembered up to this many.
 const HOSTNAME_LIMIT = 100_000;
-
-/** One row on its way to a checkpoint. */
-export type PendingRow = {
-  rowIndex: number;
-  row: string[];
-  /** The address as parsed. */
-  ip: string;
-  /** Numbers of its place and organisation (CheckpointBuilder). */
-  place: number;
-  network: number;
-  /** Why the address failed (then no place or organisation). */
-  failure: Failure | null;
-  /** Host name and domain, when the job asks for them. */
-  hostName: HostName | Promise<HostName> | null;
-  /** Which address of the cell was looked up, when not the cell as is. */
-  ipUsed: string | null;
-};
-
-/** A row queued: its lookup, or a host name still being resolved first. */
-export type QueuedRow = PendingRow | Promise<PendingRow>;
 
 export const failedRow = (
   rowIndex: number,
@@ -46,7 +26,8 @@ export const failedRow = (
   place: -1,
   network: -1,
   failure,
-  hostName: null,
+  hosts: null,
+  slot: -1,
   ipUsed,
 });
 

@@ -3,7 +3,9 @@
 // "processing" with no live worker here (after a crash or restart) is
 // picked up again from its last checkpoint.
 import type { EngineData } from "../enrichment/engine.ts";
+import { dirname } from "node:path";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
+import { isDiskFull, jobDiskFullMessage } from "../storage/disk_full.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { JobEvents } from "./job_events.ts";
 import { startWriterThread } from "./threaded_writer.ts";
@@ -182,7 +184,11 @@ export class JobRunner {
           return;
         }
         console.error(`job ${message.jobId} failed: ${message.message}`);
-        running?.finish(`Processing stopped: ${message.message}`);
+        running?.finish(
+          isDiskFull(message.message)
+            ? jobDiskFullMessage(dirname(this.options.dbPath))
+            : `Processing stopped: ${message.message}`,
+        );
       }
     };
     worker.onerror = (event) => {

@@ -31,6 +31,15 @@ export const Job = z.object({
   includeDomain: z.boolean(),
   includeCompany: z.boolean(),
   includeNetwork: z.boolean(),
+  hostnameLookups: z.object({
+    answered: z.number().int(),
+    noName: z.number().int(),
+    timedOut: z.number().int(),
+    skipped: z.number().int(),
+  }).openapi({
+    description: "Host-name lookups by outcome: a name, none exists, " +
+      "no answer (timed out or server failure), not asked (server resting)",
+  }),
 }).openapi("Job");
 
 export const UploadResult = z.object({

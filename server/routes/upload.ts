@@ -6,7 +6,8 @@ import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { UploadResult as UploadAnswer } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
-import { badRequest } from "../http_error.ts";
+import { ApiError, badRequest } from "../http_error.ts";
+import { isDiskFull, uploadDiskFullMessage } from "../storage/disk_full.ts";
 import { apiRouter } from "./api_router.ts";
 import { errorResponse, jsonResponse } from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
@@ -49,6 +50,7 @@ export const uploadRoute = createRoute({
     413: errorResponse(
       "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
     ),
+    507: errorResponse("The disk holding the data directory is full"),
   },
 });
 
@@ -86,7 +88,7 @@ export function uploadRoutes(
         // The rest of the body is not read: close the connection rather
         // than leave the client sending into a stalled socket.
         c.header("connection", "close");
-        throw error;
+        throw diskFullOr(error);
       });
     const answer: UploadAnswer = {
       fileName,
@@ -97,14 +99,24 @@ export function uploadRoutes(
       sampleRows: received.sampleRows,
     };
     const { sampleRows: _, ...upload } = answer;
-    store.addUpload({
-      ...upload,
-      delimiter: received.delimiter,
-      createdAt: new Date().toISOString(),
-      // Only this session may start a job from it (canUseUpload).
-      owner: c.get("sessionId"),
-    });
+    try {
+      store.addUpload({
+        ...upload,
+        delimiter: received.delimiter,
+        createdAt: new Date().toISOString(),
+        // Only this session may start a job from it (canUseUpload).
+        owner: c.get("sessionId"),
+      });
+    } catch (error) {
+      await unlink(path).catch(() => {});
+      throw diskFullOr(error);
+    }
     return c.json(answer, 201);
   });
+  // A full disk is said plainly (507); other errors pass on as they are.
+  const diskFullOr = (error: unknown) =>
+    isDiskFull(error)
+      ? new ApiError(507, uploadDiskFullMessage(config.dataDir), "Disk full")
+      : error;
   return app;
 }

@@ -84,6 +84,12 @@ export function toJob(row: Row): JobRecord {
     includeDomain: options.domain,
     includeCompany: options.company,
     includeNetwork: options.network,
+    hostnameLookups: {
+      answered: Number(row.hostnames_answered ?? 0),
+      noName: Number(row.hostnames_no_name ?? 0),
+      timedOut: Number(row.hostnames_timed_out ?? 0),
+      skipped: Number(row.hostnames_skipped ?? 0),
+    },
     options,
     owner: ownerOf(row),
   };

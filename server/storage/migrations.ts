@@ -110,6 +110,14 @@ ${FIELD_COLUMNS}
   `,
   // The "Resolve host names" job option (host-name cells looked up forward).
   `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
+  // How a job's host-name lookups ended, committed with its other counters
+  // at each checkpoint so they survive a resume.
+  `
+  ALTER TABLE jobs ADD COLUMN hostnames_answered INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_no_name INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_timed_out INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_skipped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

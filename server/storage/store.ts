@@ -83,7 +83,9 @@ export class Store {
       this.db.exec("COMMIT");
       return value;
     } catch (error) {
-      this.db.exec("ROLLBACK");
+      // SQLite rolls back by itself on some errors (a full disk): the
+      // error to report is the first one, not a failed ROLLBACK.
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
       throw error;
     }
   }
@@ -233,6 +235,19 @@ export class Store {
         const status = this.getJob(jobId)?.status;
         if (status !== "processing") throw new JobStopped(jobId, status);
         throw new CheckpointMoved(jobId);
+      }
+      const lookups = counters.hostnameLookups;
+      if (lookups) {
+        this.#sql(
+          `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
+            hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
+        ).run(
+          lookups.answered,
+          lookups.noName,
+          lookups.timedOut,
+          lookups.skipped,
+          jobId,
+        );
       }
       // Multi-row INSERTs: a statement per row would cost more in calls
       // into SQLite than the storing itself.

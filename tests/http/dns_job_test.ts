@@ -72,6 +72,18 @@ Deno.test({
         "formula neutralised",
       );
       assertEquals(dns.queriesFor(reverseV4("8.8.8.8")) - asked, 1);
+      // Each distinct address's lookup is counted once by how it ended: the
+      // three names, 1.1.1.1's NXDOMAIN, the silent zone's 9.9.9.9.
+      const { body } = await getJson<{ hostnameLookups: unknown }>(
+        server,
+        `/api/jobs/${job.id}`,
+      );
+      assertEquals(body.hostnameLookups, {
+        answered: 3,
+        noName: 1,
+        timedOut: 1,
+        skipped: 0,
+      });
     });
 
     await t.step(
@@ -100,6 +112,18 @@ Deno.test({
       );
       assertEquals(body.hostname, "mail.shop.example.co.uk");
       assertEquals(body.domain, "example.co.uk");
+    });
+
+    await t.step("a job without Domain counts no lookups", async () => {
+      const uploaded = await uploadOk(server, "plain.csv", "ip\n8.8.8.8\n");
+      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+      const done = await waitForJob(server, job.id);
+      assertEquals(done.hostnameLookups, {
+        answered: 0,
+        noName: 0,
+        timedOut: 0,
+        skipped: 0,
+      });
     });
   },
 });

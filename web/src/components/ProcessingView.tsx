@@ -21,6 +21,7 @@ import {
 } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
 import { JobSummarySection } from "./summary/JobSummarySection.tsx";
 
@@ -170,6 +171,7 @@ export function ProcessingView(props: Props) {
           </dd>
         </div>
       </dl>
+      <HostnameLookupsLine job={job} />
 
       {/* The same summary as the results, growing at the polling rate. */}
       <JobSummarySection jobId={job.id} pollMs={final ? false : 2000} />

@@ -16,6 +16,7 @@ import {
 } from "../lib/format.ts";
 import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
 import { showToast } from "../lib/toast.ts";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { PreviewFilterBar } from "./PreviewFilterBar.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
@@ -128,6 +129,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
             : undefined}
         />
       </section>
+      <HostnameLookupsLine job={job} />
 
       <JobSummarySection
         jobId={job.id}
