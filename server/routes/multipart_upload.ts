@@ -11,6 +11,7 @@ import { unlink } from "node:fs/promises";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { ApiError, badRequest } from "../http_error.ts";
+import { isDiskFull } from "../storage/disk_full.ts";
 import {
   ACCEPTED_EXTENSIONS,
   decodeUpload,
@@ -107,6 +108,9 @@ export function receiveCsvUpload(
   return new Promise<ReceivedCsv>((resolve, reject) => {
     let settled = false;
     let sawFile = false;
+    // A full disk is answered once the body is read (it is bounded by the
+    // upload limit): cut short, the client would see a reset, not the words.
+    let failAtEnd: Error | null = null;
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
@@ -159,11 +163,14 @@ export function receiveCsvUpload(
         if (settled) return void unlink(path).catch(() => {});
         if (error instanceof UploadFormatError) {
           fail(formatRefusal(error));
+        } else if (isDiskFull(error)) {
+          failAtEnd = error;
         } else fail(error);
       });
     });
     parser.on("error", () => fail(badRequest(NOT_MULTIPART)));
     parser.on("close", () => {
+      if (failAtEnd) fail(failAtEnd);
       if (!sawFile) fail(badRequest('No file was sent in the field "file"'));
     });
     source.pipe(parser);
@@ -185,6 +192,9 @@ export function receiveCsvUpload(
         out.on("finish", ok);
         out.on("error", err);
       });
+      // Awaited below; a write error (a full disk) must not go unhandled
+      // meanwhile, which would stop the server.
+      closed.catch(() => {});
       const reader = new CsvUploadReader(
         (bytes) => out.write(bytes),
         decoded.delimiter,
@@ -193,6 +203,7 @@ export function receiveCsvUpload(
       try {
         for await (const chunk of decoded.bytes) {
           if (settled) break; // the request broke off meanwhile
+          if (out.errored) throw out.errored;
           reader.push(chunk);
           if (out.writableNeedDrain) await once(out, "drain");
         }

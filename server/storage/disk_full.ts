@@ -36,3 +36,41 @@ export function uploadDiskFullMessage(dataDir: string): string {
   return `The disk holding the data directory (${dataDir}) is full, so the ` +
     "file could not be stored: free some space, then upload it again";
 }
+
+const RESERVE_FILE = ".disk-reserve";
+const RESERVE_BYTES = 1024 * 1024;
+
+/**
+ * A little space held back in the data directory: when the disk fills, it
+ * is given up so that the job can still be marked failed with words a user
+ * understands (SQLite needs room even for that one UPDATE), and taken back
+ * once a job starts again.
+ */
+export class DiskReserve {
+  readonly #path: string;
+
+  constructor(dataDir: string) {
+    this.#path = `${dataDir}/${RESERVE_FILE}`;
+  }
+
+  /** Holds the reserve again if there is room; quietly not, if there is none. */
+  hold(): void {
+    try {
+      if (Deno.statSync(this.#path).size === RESERVE_BYTES) return;
+    } catch { /* not there yet */ }
+    try {
+      Deno.writeFileSync(this.#path, new Uint8Array(RESERVE_BYTES));
+    } catch {
+      try {
+        Deno.removeSync(this.#path);
+      } catch { /* nothing written */ }
+    }
+  }
+
+  /** Gives the reserve up, for the writes that report a full disk. */
+  release(): void {
+    try {
+      Deno.removeSync(this.#path);
+    } catch { /* already given up */ }
+  }
+}

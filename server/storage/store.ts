@@ -137,7 +137,7 @@ export class Store {
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
         resolve_hostnames, created_at, updated_at, owner)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
