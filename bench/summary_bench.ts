@@ -29,7 +29,7 @@ function* syntheticRows(count: number): Generator<SeedRow> {
   const skewed = (n: number) => Math.floor(n * random() ** 3);
   for (let i = 0; i < count; i++) {
     if (random() < 0.03) {
-      yield { success: false, error: "Invalid IP address format" };
+      yield { success: false, failure: { kind: "invalid" } };
       continue;
     }
     const country = skewed(200);

@@ -35,6 +35,10 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
+  // Sessions, the ACCESS_PASSWORD lock, the cross-site guard and /signin:
+  // before every route, so no route is reachable without them.
+  deps.access.install(app);
+
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       return c.json(
@@ -58,7 +62,7 @@ export function createApp(deps: AppDeps): Hono {
   api.route("/", uploadRoutes(deps));
   api.route("/", jobRoutes(deps));
   api.route("/", configRoutes(deps));
-  api.route("/", openApiRoutes(api));
+  api.route("/", openApiRoutes(api, deps));
   api.all(
     "*",
     (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),

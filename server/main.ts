@@ -4,6 +4,8 @@
 // PostgreSQL and ROLE picks this process's part (scale_out.ts).
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { describeAccessConfig } from "./access/access_config.ts";
+import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { Engine, loadEngineData } from "./enrichment/engine.ts";
@@ -74,7 +76,10 @@ const runner = new JobRunner({
 
 printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
 
-const app = createApp({ config, store, engine, runner, events });
+const access = await createAccess(config.access, config).catch((error) =>
+  fatal((error as Error).message)
+);
+const app = createApp({ config, store, engine, runner, events, access });
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
 const server = serve(app.fetch);
@@ -114,6 +119,7 @@ function printSettings(
     RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",
     TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
     WEB_DIR: config.webDir,
+    ACCESS: describeAccessConfig(config.access),
   };
   if (config.logLevel === "warn" || config.logLevel === "error") return;
   console.log("settings:");
@@ -164,7 +170,20 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
   if (role !== "api") await runner.work(engine, config.jobConcurrency);
   let server: Deno.HttpServer | null = null;
   if (role !== "worker") {
-    const app = createApp({ config, store, engine, runner, events, blobs });
+    // Replicas share SESSION_SECRET (docs/SCALING.md), so a visitor's
+    // session holds on whichever replica answers.
+    const access = await createAccess(config.access, config).catch((error) =>
+      fatal((error as Error).message)
+    );
+    const app = createApp({
+      config,
+      store,
+      engine,
+      runner,
+      events,
+      blobs,
+      access,
+    });
     scheduleHousekeeping({ store, runner: null, uploadsDir, blobs });
     server = serve(app.fetch);
   } else {

@@ -27,8 +27,11 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# The package may start a system dnsmasq on port 53; tests run their own.
-$SUDO pkill -x dnsmasq 2>/dev/null || true
+# The package may start a system dnsmasq on port 53; stop that one only (by
+# its pid file), never the dnsmasq servers tests of other checkouts started.
+if [[ " ${missing[*]} " == *" dnsmasq "* ]] && [ -s /run/dnsmasq/dnsmasq.pid ]; then
+  $SUDO kill "$(cat /run/dnsmasq/dnsmasq.pid)" 2>/dev/null || true
+fi
 # Likewise the packaged PostgreSQL cluster; tests start their own servers.
 if [[ " ${missing[*]} " == *" postgresql "* ]]; then
   $SUDO service postgresql stop >/dev/null 2>&1 || true

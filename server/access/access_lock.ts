@@ -75,9 +75,15 @@ export function accessLock(
       c.header("Cache-Control", "no-store");
       return c.redirect(`/signin?next=${back}`, 303);
     }
-    return c.json({ message: LOCKED_MESSAGE }, 401, {
-      "WWW-Authenticate": 'Basic realm="IP Enrichment", charset="UTF-8"',
-    });
+    // No Basic challenge to a page's own fetch (Sec-Fetch-Mode other than
+    // navigate): the browser would hold the request behind its password
+    // dialog. The web app reloads on this 401, and the lock sends the page
+    // to /signin. API clients (no Sec-Fetch-Mode) get the challenge.
+    const mode = c.req.header("sec-fetch-mode");
+    const challenge = mode === undefined || mode === "navigate"
+      ? { "WWW-Authenticate": 'Basic realm="IP Enrichment", charset="UTF-8"' }
+      : undefined;
+    return c.json({ message: LOCKED_MESSAGE }, 401, challenge);
   };
 }
 

@@ -48,6 +48,11 @@ Deno.test("the app's own pages and non-browser clients pass", async () => {
     200,
   );
   assertEquals(await status(app, { "Sec-Fetch-Site": "none" }), 200); // typed in / bookmark
+  // A form on the app's own page under Referrer-Policy: no-referrer.
+  assertEquals(
+    await status(app, { Origin: "null", "Sec-Fetch-Site": "same-origin" }),
+    200,
+  );
 });
 
 Deno.test("another site's page is refused with 403 and a clear message", async () => {

@@ -26,7 +26,6 @@ import {
   markNoData,
   type Network,
 } from "./compose.ts";
-import { readShared } from "./shared_file.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
 
 export type { Network };

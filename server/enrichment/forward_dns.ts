@@ -12,7 +12,12 @@ export interface ForwardServer {
 
 export type ForwardAnswer =
   | { ok: true; ip: string; version: 4 | 6; note: string }
-  | { ok: false; error: string };
+  | {
+    ok: false;
+    /** For the row's failure (shared/failures.ts, kind "unresolved"). */
+    reason: "no_address" | "no_answer" | "private_only";
+    error: string;
+  };
 
 async function lookup(
   name: string,
@@ -64,12 +69,14 @@ export async function resolveHostname(
   if (privateOnly) {
     return {
       ok: false,
+      reason: "private_only",
       error:
         `Host name ${hostname} resolves only to addresses not on the public internet (${privateOnly})`,
     };
   }
   return {
     ok: false,
+    reason: failed ? "no_answer" : "no_address",
     error: failed
       ? `Host name ${hostname} could not be resolved (no answer from the name servers)`
       : `Host name ${hostname} has no address (no A or AAAA record)`,

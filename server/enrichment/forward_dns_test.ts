@@ -77,11 +77,13 @@ Deno.test(
       });
       assertEquals(await resolveHostname("office.example.test", servers), {
         ok: false,
+        reason: "private_only",
         error:
           "Host name office.example.test resolves only to addresses not on the public internet (10.1.2.3)",
       });
       assertEquals(await resolveHostname("nothing.example.test", servers), {
         ok: false,
+        reason: "no_address",
         error:
           "Host name nothing.example.test has no address (no A or AAAA record)",
       });
@@ -109,6 +111,7 @@ Deno.test(
       );
       assertEquals(answer, {
         ok: false,
+        reason: "no_answer",
         error:
           "Host name mail.example.test could not be resolved (no answer from the name servers)",
       });

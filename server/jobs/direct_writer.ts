@@ -1,10 +1,14 @@
 // A BatchWriter that commits in the calling thread, through any JobStore:
 // SQLite answers at once, PostgreSQL with a promise. Checkpoints commit one
 // after another in order; the backlog lets a job read on while a few
-// checkpoints are in flight to the database.
+// checkpoints are in flight to the database. On SQLite the job's summary
+// counts are kept inside each commit's transaction (SummaryTally); the
+// PostgreSQL store counts a job's rows when its summary is asked for.
 import type { JobRecord } from "../storage/store.ts";
+import { Store } from "../storage/store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
+import { SummaryTally } from "./summary_tally.ts";
 import {
   type Checkpoint,
   CheckpointReader,
@@ -17,6 +21,7 @@ export class DirectWriter implements BatchWriter {
   #inFlight: Promise<void>[] = [];
   #last: Promise<void> = Promise.resolve();
   #error: Error | null = null;
+  #summary = new SummaryTally();
 
   constructor(readonly store: JobStore) {}
 
@@ -27,6 +32,7 @@ export class DirectWriter implements BatchWriter {
   begin(start: JobStart): void {
     this.#reader = new CheckpointReader(start);
     this.#error = null;
+    if (this.store instanceof Store) this.#summary.begin(this.store.db, start);
   }
 
   write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
@@ -35,10 +41,18 @@ export class DirectWriter implements BatchWriter {
     const results = reader.read(checkpoint);
     const counters = { ...reader.counters };
     const { jobId } = checkpoint;
+    const sqlite = this.store instanceof Store ? this.store : null;
+    const countSummary = sqlite &&
+      (() => this.#summary.add(sqlite.db, results, !!checkpoint.last));
     const commit = this.#last.then(async () => {
       if (this.#error) return;
       try {
-        await this.store.commitBatch(jobId, results, counters);
+        await this.store.commitBatch(
+          jobId,
+          results,
+          counters,
+          countSummary ?? undefined,
+        );
         committed((await this.store.getJob(jobId))!);
       } catch (error) {
         this.#error = error as Error;

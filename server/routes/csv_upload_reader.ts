@@ -10,6 +10,8 @@ import {
 
 /** The delimiter is guessed from this much text, then fixed. */
 const DELIMITER_SAMPLE_CHARS = 65536;
+/** Data rows kept for the configuration step's preview. */
+export const SAMPLE_ROWS = 5;
 
 /** The text encoding a byte order mark announces; UTF-8 otherwise. */
 function encodingOf(start: Uint8Array): string {
@@ -36,6 +38,8 @@ export interface CountedCsv {
   headers: string[];
   rowCount: number;
   delimiter: string;
+  /** The first data rows (SAMPLE_ROWS at most), as parsed. */
+  sampleRows: string[][];
 }
 
 export class CsvUploadReader {
@@ -43,14 +47,21 @@ export class CsvUploadReader {
   #rowCount = 0;
   #headers: string[] | null = null;
   #widestRow = 0;
+  #sampleRows: string[][] = [];
   #delimiter = ",";
   #rows: ChunkParser | null = null;
   #sample = "";
   #decoder: TextDecoder | null = null;
   readonly #encoder = new TextEncoder();
 
-  /** @param store receives the UTF-8 bytes to write to the file. */
-  constructor(private readonly store: (bytes: Uint8Array) => void) {}
+  /**
+   * @param store receives the UTF-8 bytes to write to the file.
+   * @param delimiter the separator when the format fixes it; else guessed.
+   */
+  constructor(
+    private readonly store: (bytes: Uint8Array) => void,
+    private readonly delimiter?: string,
+  ) {}
 
   /** One chunk of the upload as it arrived. */
   push(chunk: Uint8Array): void {
@@ -70,6 +81,7 @@ export class CsvUploadReader {
       headers: withExtraColumns(this.#headers ?? [], this.#widestRow),
       rowCount: this.#rowCount,
       delimiter: this.#delimiter,
+      sampleRows: this.#sampleRows,
     };
   }
 
@@ -84,7 +96,7 @@ export class CsvUploadReader {
   }
 
   #startRows(): void {
-    this.#delimiter = detectDelimiter(this.#sample);
+    this.#delimiter = this.delimiter ?? detectDelimiter(this.#sample);
     this.#rows = createChunkParser(this.#delimiter);
     this.#count(this.#rows.push(this.#sample));
   }
@@ -94,6 +106,7 @@ export class CsvUploadReader {
       if (this.#headers === null) this.#headers = row;
       else {
         this.#rowCount++;
+        if (this.#sampleRows.length < SAMPLE_ROWS) this.#sampleRows.push(row);
         if (row.length > this.#widestRow) this.#widestRow = row.length;
       }
     }

@@ -1,6 +1,7 @@
 // Declarations of the job routes (/api/enrich, /api/jobs/...): paths,
 // parameters, bodies and answers. The handlers are in jobs.ts.
 import { createRoute, z } from "@hono/zod-openapi";
+import { NETWORK_TYPES } from "../storage/preview_filters.ts";
 import { errorResponse, jsonResponse } from "./documented_responses.ts";
 import {
   Clear,
@@ -13,6 +14,7 @@ import {
   wholeNumberQuery,
 } from "./job_schemas.ts";
 import { jsonBodyOfAnyType } from "./json_body.ts";
+import { JobSummarySchema } from "./summary_schemas.ts";
 
 const jobNotFound = errorResponse("No job with that id");
 const badJobId = errorResponse("The id is not a positive whole number");
@@ -76,11 +78,39 @@ export const previewRoute = createRoute({
     query: z.object({
       page: wholeNumberQuery("Page from 1 to totalPages (default 1)"),
       limit: wholeNumberQuery("Rows per page, 1 to 100 (default 10)"),
+      network_type: z.any().openapi({
+        type: "string",
+        enum: [...NETWORK_TYPES, "unknown"],
+        description: "Only rows of this network type",
+      }),
+      status: z.any().openapi({
+        type: "string",
+        enum: ["kept", "filtered"],
+        description: "Only rows in the download, or only rows left out",
+      }),
+      q: z.any().openapi({
+        type: "string",
+        description: "Only rows whose company or ASN contains this text",
+      }),
     }),
   },
   responses: {
     200: jsonResponse(Preview, "The page"),
-    400: errorResponse("Bad id, or a page outside 1..totalPages"),
+    400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
+    404: jobNotFound,
+  },
+});
+
+export const summaryRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}/summary",
+  tags: ["Jobs"],
+  summary: "Counts of a job's rows: network types, top companies, ...",
+  description: "Over the rows stored so far: works while a job runs.",
+  request: { params: JobIdParam },
+  responses: {
+    200: jsonResponse(JobSummarySchema, "The summary"),
+    400: badJobId,
     404: jobNotFound,
   },
 });

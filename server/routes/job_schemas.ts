@@ -31,6 +31,15 @@ export const Job = z.object({
   includeDomain: z.boolean(),
   includeCompany: z.boolean(),
   includeNetwork: z.boolean(),
+  hostnameLookups: z.object({
+    answered: z.number().int(),
+    noName: z.number().int(),
+    timedOut: z.number().int(),
+    skipped: z.number().int(),
+  }).openapi({
+    description: "Host-name lookups by outcome: a name, none exists, " +
+      "no answer (timed out or server failure), not asked (server resting)",
+  }),
 }).openapi("Job");
 
 export const UploadResult = z.object({
@@ -39,6 +48,9 @@ export const UploadResult = z.object({
   size: z.number().int(),
   headers: z.array(z.string()),
   rowCount: z.number().int(),
+  sampleRows: z.array(z.array(z.string())).openapi({
+    description: "The first data rows (five at most), as parsed",
+  }),
 }).openapi("UploadResult");
 
 /** A "Data to Include" choice: 1/0 (what the web app sends) or a boolean. */
@@ -61,6 +73,12 @@ export const EnrichRequest = z.object({
   includeDomain: includeFlag,
   includeCompany: includeFlag,
   includeNetwork: includeFlag,
+  resolveHostnames: z.union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean).default(false).openapi({
+      description: "Resolve host names in the IP column forward (A, then " +
+        "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
+        "host name cell then fails)",
+    }),
 }).passthrough().openapi("EnrichRequest");
 
 export const EnrichmentData = z.object({
@@ -92,6 +110,8 @@ const PreviewRow = z.object({
   isp: nullableText,
   ispFiltered: z.boolean(),
   asn: nullableText,
+  networkType: nullableText,
+  classificationReason: nullableText,
 }).openapi("PreviewRow");
 
 export const Preview = z.object({
@@ -100,6 +120,9 @@ export const Preview = z.object({
   totalResults: z.number().int(),
   totalPages: z.number().int(),
   currentPage: z.number().int(),
+  totalAtLeast: z.boolean().optional().openapi({
+    description: "True when a text filter stopped counting at 10,000",
+  }),
 }).openapi("PreviewResponse");
 
 export const Message = z.object({ message: z.string() }).openapi("Message");

@@ -1,7 +1,9 @@
 // Job routes: create, list, read, preview, live feed, download, cancel,
 // restart, clear. Declared in job_routes.ts.
+import type { Context } from "hono";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { canSee, canUseUpload, listingOwner } from "../access/ownership.ts";
 import type { AppDeps } from "../deps.ts";
 import {
   badRequest,
@@ -24,25 +26,37 @@ import {
   readJobRoute,
   recentResultsRoute,
   restartRoute,
+  summaryRoute,
 } from "./job_routes.ts";
-import { toPreviewRow, toResultRow } from "./result_views.ts";
+import { jobSummary, previewPage } from "./job_summary.ts";
+import { toResultRow } from "./result_views.ts";
 
 // Server-made upload names only: no path parts, no client names.
 const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
 
+const UPLOAD_NOT_FOUND =
+  "That upload was not found; it may have expired. Upload the file again";
+
 export function jobRoutes(
-  { config, store, runner, blobs }: Pick<
+  { config, store, runner, blobs, access }: Pick<
     AppDeps,
-    "config" | "store" | "runner" | "blobs"
+    "config" | "store" | "runner" | "blobs" | "access"
   >,
 ) {
   const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
+  const { visibility } = access;
 
-  const jobOr404 = async (raw: string) => {
-    const id = parseJobId(raw);
+  /**
+   * The job of the path's id, for every job route: a job the caller's
+   * session may not see is answered exactly like one that does not exist.
+   */
+  const jobOr404 = async (c: Context) => {
+    const id = parseJobId(c.req.param("id") ?? "");
     const job = await store.getJob(id);
-    if (!job) throw notFound(`Job ${id} not found`);
+    if (!job || !canSee(job.owner, c.get("sessionId"), visibility)) {
+      throw notFound(`Job ${id} not found`);
+    }
     return job;
   };
 
@@ -54,10 +68,9 @@ export function jobRoutes(
       );
     }
     const upload = await store.getUpload(body.fileName);
-    if (!upload) {
-      throw notFound(
-        "That upload was not found; it may have expired. Upload the file again",
-      );
+    const sessionId = c.get("sessionId");
+    if (!upload || !canUseUpload(upload.owner, sessionId, visibility)) {
+      throw notFound(UPLOAD_NOT_FOUND);
     }
     const ipColumnIndex = upload.headers.indexOf(body.ipColumnName);
     if (ipColumnIndex < 0) {
@@ -79,19 +92,22 @@ export function jobRoutes(
         domain: body.includeDomain,
         company: body.includeCompany,
         network: body.includeNetwork,
+        resolveHostnames: body.resolveHostnames,
       },
+      owner: sessionId,
     });
     await runner.enqueue(job.id);
     return c.json(toWireJob(job), 201);
   });
 
-  app.openapi(
-    listJobsRoute,
-    async (c) => c.json((await store.listJobs()).map(toWireJob), 200),
-  );
+  app.openapi(listJobsRoute, async (c) => {
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    return c.json((await store.listJobs(owner)).map(toWireJob), 200);
+  });
 
   app.openapi(clearCompletedRoute, async (c) => {
-    const jobs = await store.deleteJobs("completed");
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    const jobs = await store.deleteJobs("completed", owner);
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
       if (!(await store.uploadInUse(fileName))) {
         await store.deleteUpload(fileName);
@@ -104,33 +120,24 @@ export function jobRoutes(
 
   app.openapi(
     readJobRoute,
-    async (c) => c.json(toWireJob(await jobOr404(c.req.param("id"))), 200),
+    async (c) => c.json(toWireJob(await jobOr404(c)), 200),
   );
 
   app.openapi(previewRoute, async (c) => {
-    const job = await jobOr404(c.req.param("id"));
+    const job = await jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
-    const totalResults = job.processedIPs;
-    const totalPages = Math.max(1, Math.ceil(totalResults / limit));
     const page = intParam(c.req.query("page"), "page", 1, -1e15, 1e15);
-    if (page < 1 || page > totalPages) {
-      throw badRequest(
-        `Page ${page} does not exist: choose a page from 1 to ${totalPages}`,
-      );
-    }
-    const from = (page - 1) * limit;
-    const rows = await store.resultsBetween(job.id, from, from + limit);
-    return c.json({
-      job: toWireJob(job),
-      preview: rows.map(toPreviewRow),
-      totalResults,
-      totalPages,
-      currentPage: page,
-    }, 200);
+    const query = new URL(c.req.url).searchParams;
+    return c.json(await previewPage(store, job, query, page, limit), 200);
   });
 
+  app.openapi(
+    summaryRoute,
+    async (c) => c.json(await jobSummary(store, await jobOr404(c)), 200),
+  );
+
   app.openapi(recentResultsRoute, async (c) => {
-    const job = await jobOr404(c.req.param("id"));
+    const job = await jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
     const latest = c.req.query("getLatest") === "true";
@@ -148,9 +155,11 @@ export function jobRoutes(
   });
 
   app.openapi(downloadRoute, async (c) => {
-    const job = await jobOr404(c.req.param("id"));
+    const job = await jobOr404(c);
     const format = c.req.query("format") ?? "csv";
-    if (format === "xlsx") return xlsxDownload(store, job);
+    if (format === "xlsx") {
+      return xlsxDownload(store, job, await jobSummary(store, job));
+    }
     if (format !== "csv") {
       throw badRequest(`Unknown download format "${format}": use csv or xlsx`);
     }
@@ -158,7 +167,7 @@ export function jobRoutes(
   });
 
   app.openapi(cancelRoute, async (c) => {
-    const job = await jobOr404(c.req.param("id"));
+    const job = await jobOr404(c);
     if (!(await runner.cancel(job.id))) {
       throw conflict(
         `Only pending or processing jobs can be cancelled; this job is ${job.status}`,
@@ -168,7 +177,7 @@ export function jobRoutes(
   });
 
   app.openapi(restartRoute, async (c) => {
-    const job = await jobOr404(c.req.param("id"));
+    const job = await jobOr404(c);
     if (!(await runner.restart(job.id))) {
       throw conflict(
         `Only failed jobs can be restarted; this job is ${job.status}`,

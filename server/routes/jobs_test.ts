@@ -230,3 +230,30 @@ Deno.test("cancel and restart refuse a job that has ended", async () => {
     }
   });
 });
+
+Deno.test("a job and its upload are their session's: others get 404", async () => {
+  await withUpload(async ({ app, hono }, uploaded) => {
+    // `hono` sends no cookie: each call is a new visitor.
+    const stolen = await hono.request(
+      "/api/enrich",
+      jsonRequest({ fileName: uploaded.fileName, ipColumnName: "ip_address" }),
+    );
+    assertEquals(stolen.status, 404);
+    match((await stolen.json()).message, /upload was not found/);
+
+    const created = await app.request(
+      "/api/enrich",
+      jsonRequest({ fileName: uploaded.fileName, ipColumnName: "ip_address" }),
+    );
+    const job: Job = await created.json();
+    const own = await app.request(`/api/jobs/${job.id}`);
+    assertEquals(own.status, 200);
+    ok(!("owner" in await own.json()), "the owner stays on the server");
+    const other = await hono.request(`/api/jobs/${job.id}`);
+    assertEquals(other.status, 404);
+    assertEquals(await other.json(), { message: `Job ${job.id} not found` });
+    assertEquals(await (await hono.request("/api/jobs")).json(), []);
+    const mine = await (await app.request("/api/jobs")).json() as Job[];
+    assertEquals(mine.map((j) => j.id), [job.id]);
+  });
+});

@@ -10,13 +10,21 @@ import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 import { readsAsIpAddress } from "./ip_text.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 
+function withoutIpUsed<T extends { ip_used: unknown }>(
+  fields: T,
+): Omit<T, "ip_used"> {
+  const { ip_used: _, ...rest } = fields;
+  return rest;
+}
+
 export const OVER_BATCH_MAX_IPS = `A request holds at most ${BATCH_MAX_IPS} ` +
   `IP addresses; split larger lists into several requests`;
 
 export const LookupSuccess = z.object({
   ip: z.string().openapi({ example: "8.8.8.8" }),
   success: z.literal(true),
-  ...enrichmentFieldSchemas(),
+  // ip_used is a job row's (which address of a cell was looked up).
+  ...withoutIpUsed(enrichmentFieldSchemas()),
   ispFiltered: z.boolean().openapi({
     description: "A consumer broadband or mobile network (left out of " +
       "job downloads)",

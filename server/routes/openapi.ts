@@ -1,6 +1,7 @@
 // GET /api/openapi.json: an OpenAPI 3.1 document generated from the route
 // declarations of the /api router it is mounted on.
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppDeps } from "../deps.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { apiRouter } from "./api_router.ts";
 import { jsonResponse, RATE_LIMIT_HEADERS } from "./documented_responses.ts";
@@ -12,7 +13,9 @@ reverse DNS, from local databases.
 The public lookup routes (tag Lookup and BigQuery) allow any origin (CORS) \
 and are rate limited per client address with a token bucket: the \
 RateLimit-* headers of each answer show the state, a 429 answer carries \
-Retry-After. A batch counts each address. The job routes (tag Jobs) drive \
+Retry-After. A batch counts each address. When the server sets \
+LOOKUP_API_KEYS, these routes need a key (Authorization: Bearer <key>, or \
+?key=<key>; 401 without) and the limits count per key. The job routes (tag Jobs) drive \
 the web app; job progress is also pushed over the WebSocket /ws \
 (subscribe with {"type":"subscribe","jobId":N}).
 
@@ -56,10 +59,14 @@ export function openApiDocument(api: OpenAPIHono) {
  * mounted on (so the document lists itself). Generated on first request,
  * when every route is declared.
  */
-export function openApiRoutes(api: OpenAPIHono) {
+export function openApiRoutes(
+  api: OpenAPIHono,
+  { access }: Pick<AppDeps, "access">,
+) {
   const app = apiRouter();
   let document: Record<string, unknown> | undefined;
-  app.use("/openapi.json", lookupCors());
+  // Part of the public lookup API: open, or behind LOOKUP_API_KEYS.
+  app.use("/openapi.json", lookupCors(), access.apiKeys.guard());
   app.openapi(openApiRoute, (c) => {
     document ??= openApiDocument(api) as unknown as Record<string, unknown>;
     c.header("Cache-Control", "no-cache");

@@ -1,9 +1,13 @@
 // The public lookup API (/api/lookup, /api/lookup/batch, /api/bigquery):
 // CORS for any origin, a body cap, and one token bucket per client address
-// shared by the three routes. The web app's job routes are not limited.
+// (or per API key) shared by the three routes. The web app's job routes are
+// not limited.
+// With LOOKUP_API_KEYS set, a key is required (checked after CORS, so a 401
+// is readable from a page, and before the limiter, which then counts per key).
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
+import { apiKeyRateKey } from "../access/api_keys.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { rateLimit, RateLimiter } from "../middleware/rate_limit.ts";
 import { batchCost, batchRoutes } from "./batch.ts";
@@ -19,32 +23,42 @@ export function rateLimiterFor(config: Config): RateLimiter {
   });
 }
 
-export function publicApiRoutes(deps: Pick<AppDeps, "config" | "engine">) {
+export function publicApiRoutes(
+  deps: Pick<AppDeps, "config" | "engine" | "access">,
+) {
   const { trustProxy } = deps.config;
+  const requireKey = deps.access.apiKeys.guard();
+  const requireKeyBigQuery = deps.access.apiKeys.guard({
+    body: (message) => ({ errorMessage: message }),
+  });
+
   const limiter = rateLimiterFor(deps.config);
   const cors = lookupCors();
   const overBodyCap = `The request body is over ${MAX_JSON_BYTES} bytes`;
 
   const app = apiRouter();
-  app.use("/lookup", cors, rateLimit(limiter, { trustProxy }));
+  const limits = { trustProxy, key: apiKeyRateKey };
+  app.use("/lookup", cors, requireKey, rateLimit(limiter, limits));
   app.use(
     "/lookup/batch",
     cors,
+    requireKey,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
       onError: (c) => c.json({ message: overBodyCap }, 413),
     }),
-    rateLimit(limiter, { trustProxy, cost: batchCost }),
+    rateLimit(limiter, { ...limits, cost: batchCost }),
   );
   app.use(
     "/bigquery",
     cors,
+    requireKeyBigQuery,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
       onError: (c) => c.json({ errorMessage: overBodyCap }, 413),
     }),
     rateLimit(limiter, {
-      trustProxy,
+      ...limits,
       cost: batchCost,
       refusalBody: (message) => ({ errorMessage: message }),
     }),

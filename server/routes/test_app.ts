@@ -3,8 +3,12 @@
 // runner and its queue) over a fresh data directory, called in process with
 // app.request(...). A created job runs in a worker thread as on the server;
 // the runner does not listen to the queue, so nothing is resumed.
+// `app.request` keeps the session cookie between calls, as a browser does,
+// so a job made in one call is the caller's in the next (private mode);
+// `anonymous` is the app without a cookie jar.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { createAccess } from "../access/install_access.ts";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
@@ -17,8 +21,41 @@ import { JobEvents } from "../jobs/job_events.ts";
 import { JobRunner } from "../jobs/runner.ts";
 import { Store } from "../storage/store.ts";
 
+type App = ReturnType<typeof createApp>;
+
+/** What tests call: the app's request(), with or without a cookie jar. */
+export interface RequestClient {
+  request(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** A client of `app` that keeps the cookies the app sets. */
+export function withCookieJar(app: App): RequestClient {
+  const jar = new Map<string, string>();
+  return {
+    async request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (jar.size > 0 && !headers.has("cookie")) {
+        headers.set(
+          "cookie",
+          [...jar].map(([name, value]) => `${name}=${value}`).join("; "),
+        );
+      }
+      const response = await app.request(path, { ...init, headers });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const at = pair.indexOf("=");
+        jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+      }
+      return response;
+    },
+  };
+}
+
 export interface TestApp {
-  app: ReturnType<typeof createApp>;
+  /** The app with a cookie jar (one visitor). */
+  app: RequestClient;
+  /** The app itself: each call a new visitor unless it sends a cookie. */
+  hono: App;
   deps: AppDeps;
   /** Stops the workers, closes store and queue, removes the data. */
   close(): Promise<void>;
@@ -62,9 +99,19 @@ export async function startTestApp(
     concurrency: 1,
     checkpointRows: config.checkpointRows,
   });
-  const deps = { config, store, engine: new Engine(data, dns), runner, events };
+  const access = await createAccess(config.access, config);
+  const deps = {
+    config,
+    store,
+    engine: new Engine(data, dns),
+    runner,
+    events,
+    access,
+  };
+  const hono = createApp(deps);
   return {
-    app: createApp(deps),
+    app: withCookieJar(hono),
+    hono,
     deps,
     async close() {
       await runner.stop();

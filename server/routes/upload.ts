@@ -6,7 +6,8 @@ import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { UploadResult as UploadAnswer } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
-import { badRequest } from "../http_error.ts";
+import { ApiError, badRequest } from "../http_error.ts";
+import { isDiskFull, uploadDiskFullMessage } from "../storage/disk_full.ts";
 import { apiRouter } from "./api_router.ts";
 import { errorResponse, jsonResponse } from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
@@ -19,9 +20,12 @@ export const uploadRoute = createRoute({
   method: "post",
   path: "/upload",
   tags: ["Jobs"],
-  summary: "Upload a CSV file",
+  summary: "Upload a table of addresses",
   description: "Streams the file to the server, reads its header row and " +
-    "counts its rows. Only .csv names are accepted.",
+    "counts its rows. Accepts .csv, .tsv, .txt, .xlsx (first sheet), and " +
+    ".csv.gz or .zip (one CSV inside), decompressed while streaming: " +
+    "MAX_UPLOAD_MB limits the bytes sent, MAX_UNCOMPRESSED_MB what they " +
+    "expand to.",
   request: {
     body: {
       required: true,
@@ -40,8 +44,13 @@ export const uploadRoute = createRoute({
   },
   responses: {
     201: jsonResponse(UploadResult, "The stored upload"),
-    400: errorResponse("Not a .csv file, not multipart, or no header row"),
-    413: errorResponse("Over MAX_UPLOAD_MB"),
+    400: errorResponse(
+      "Not a file the server reads, unreadable, not multipart, or no header row",
+    ),
+    413: errorResponse(
+      "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
+    ),
+    507: errorResponse("The disk holding the data directory is full"),
   },
 });
 
@@ -50,7 +59,11 @@ export function uploadRoutes(
 ) {
   const app = apiRouter();
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
-  const limits = { maxBytes, maxUploadMb: config.maxUploadMb };
+  const limits = {
+    maxBytes,
+    maxUploadMb: config.maxUploadMb,
+    maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
+  };
   const uploadsDir = join(config.dataDir, "uploads");
 
   app.openapi(uploadRoute, async (c) => {
@@ -75,7 +88,7 @@ export function uploadRoutes(
         // The rest of the body is not read: close the connection rather
         // than leave the client sending into a stalled socket.
         c.header("connection", "close");
-        throw error;
+        throw diskFullOr(error);
       });
     const answer: UploadAnswer = {
       fileName,
@@ -83,15 +96,30 @@ export function uploadRoutes(
       size: received.size,
       headers: received.headers,
       rowCount: received.rowCount,
+      sampleRows: received.sampleRows,
     };
     // Workers on other machines read the upload from shared storage.
     if (blobs) await blobs.put(fileName, (await Deno.open(path)).readable);
-    await store.addUpload({
-      ...answer,
-      delimiter: received.delimiter,
-      createdAt: new Date().toISOString(),
-    });
+    const { sampleRows: _, ...upload } = answer;
+    try {
+      await store.addUpload({
+        ...upload,
+        delimiter: received.delimiter,
+        createdAt: new Date().toISOString(),
+        // Only this session may start a job from it (canUseUpload).
+        owner: c.get("sessionId"),
+      });
+    } catch (error) {
+      await unlink(path).catch(() => {});
+      await blobs?.delete(fileName).catch(() => {});
+      throw diskFullOr(error);
+    }
     return c.json(answer, 201);
   });
+  // A full disk is said plainly (507); other errors pass on as they are.
+  const diskFullOr = (error: unknown) =>
+    isDiskFull(error)
+      ? new ApiError(507, uploadDiskFullMessage(config.dataDir), "Disk full")
+      : error;
   return app;
 }

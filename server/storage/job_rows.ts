@@ -13,6 +13,8 @@ export interface UploadRecord {
   /** Field separator detected while the file streamed in. */
   delimiter: string;
   createdAt: string;
+  /** Session id of the uploader; null for uploads from before sessions. */
+  owner: string | null;
 }
 
 export interface NewJob {
@@ -24,6 +26,8 @@ export interface NewJob {
   delimiter: string;
   totalIPs: number;
   options: EnrichOptions;
+  /** Session id of the job's maker (never sent on the wire). */
+  owner?: string | null;
 }
 
 /** A job with the server-side fields the wire format leaves out. */
@@ -32,7 +36,10 @@ export interface JobRecord extends Job {
   headers: string[];
   delimiter: string;
   options: EnrichOptions;
+  owner: string | null;
 }
+
+const ownerOf = (row: Row) => row.owner == null ? null : String(row.owner);
 
 export function toUpload(row: Row): UploadRecord {
   return {
@@ -43,6 +50,7 @@ export function toUpload(row: Row): UploadRecord {
     rowCount: Number(row.row_count),
     delimiter: String(row.delimiter),
     createdAt: String(row.created_at),
+    owner: ownerOf(row),
   };
 }
 
@@ -52,6 +60,7 @@ export function toJob(row: Row): JobRecord {
     domain: row.include_domain === 1,
     company: row.include_company === 1,
     network: row.include_network === 1,
+    resolveHostnames: row.resolve_hostnames === 1,
   };
   return {
     id: Number(row.id),
@@ -75,7 +84,14 @@ export function toJob(row: Row): JobRecord {
     includeDomain: options.domain,
     includeCompany: options.company,
     includeNetwork: options.network,
+    hostnameLookups: {
+      answered: Number(row.hostnames_answered ?? 0),
+      noName: Number(row.hostnames_no_name ?? 0),
+      timedOut: Number(row.hostnames_timed_out ?? 0),
+      skipped: Number(row.hostnames_skipped ?? 0),
+    },
     options,
+    owner: ownerOf(row),
   };
 }
 
@@ -86,6 +102,7 @@ export function toWireJob(job: JobRecord): Job {
     headers: _h,
     delimiter: _d,
     options: _o,
+    owner: _owner,
     ...wire
   } = job;
   return wire;

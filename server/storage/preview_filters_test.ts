@@ -45,7 +45,12 @@ async function withSeeded(fn: (store: Store) => void) {
       }),
       i,
     );
-    i = seedResults(store.db, 1, repeat(3, { success: false, error: "x" }), i);
+    i = seedResults(
+      store.db,
+      1,
+      repeat(3, { success: false, failure: { kind: "no_data" } }),
+      i,
+    );
     seedResults(store.db, 1, repeat(2, { company: "Unknown Co" }), i);
     seedResults(store.db, 2, repeat(50, { company: "Google LLC" }));
     fn(store);

@@ -1,6 +1,8 @@
-// All SQLite access lives here, so a second database can be added behind
-// the same methods. The HTTP side and each job worker open their own Store
-// on the same file (WAL mode: one writer, many readers).
+// All SQLite access lives here; the JobStore interface (store_interface.ts)
+// puts PostgreSQL behind the same methods. The HTTP side and each job worker
+// open their own Store on the same file (WAL mode: one writer, many
+// readers). Over 300 lines: keeping every statement in this one module is
+// the point of it.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
   ENRICHMENT_FIELDS,
@@ -16,6 +18,10 @@ import {
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
+import type { JobSummary } from "../../shared/summary.ts";
+import { filteredPage, type PreviewFilter } from "./preview_filters.ts";
+import type { PreviewRows } from "./store_interface.ts";
+import { deleteSummary, rebuildSummary, summarize } from "./summary_sql.ts";
 import {
   CheckpointMoved,
   type Counters,
@@ -81,7 +87,9 @@ export class Store {
       this.db.exec("COMMIT");
       return value;
     } catch (error) {
-      this.db.exec("ROLLBACK");
+      // SQLite rolls back by itself on some errors (a full disk): the
+      // error to report is the first one, not a failed ROLLBACK.
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
       throw error;
     }
   }
@@ -91,7 +99,8 @@ export class Store {
   addUpload(upload: UploadRecord): void {
     this.#sql(
       `INSERT INTO uploads (file_name, original_file_name, size, headers,
-        row_count, delimiter, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        row_count, delimiter, created_at, owner)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       upload.fileName,
       upload.originalFileName,
@@ -100,6 +109,7 @@ export class Store {
       upload.rowCount,
       upload.delimiter,
       upload.createdAt,
+      upload.owner,
     );
   }
 
@@ -130,8 +140,8 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        created_at, updated_at)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        resolve_hostnames, created_at, updated_at, owner)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -144,8 +154,10 @@ export class Store {
       Number(job.options.domain),
       Number(job.options.company),
       Number(job.options.network),
+      Number(job.options.resolveHostnames ?? false),
       at,
       at,
+      job.owner ?? null,
     );
     return this.getJob(Number(lastInsertRowid))!;
   }
@@ -157,9 +169,11 @@ export class Store {
     return row ? toJob(row) : null;
   }
 
-  listJobs(): JobRecord[] {
-    return (this.#sql("SELECT * FROM jobs ORDER BY id DESC").all() as Row[])
-      .map(toJob);
+  /** Jobs newest first: all, or only `owner`'s when given. */
+  listJobs(owner?: string): JobRecord[] {
+    return (this.#sql(
+      "SELECT * FROM jobs WHERE ?1 IS NULL OR owner = ?1 ORDER BY id DESC",
+    ).all(owner ?? null) as Row[]).map(toJob);
   }
 
   jobsWithStatus(...statuses: JobStatus[]): JobRecord[] {
@@ -194,11 +208,14 @@ export class Store {
       .run(total, now(), id);
   }
 
-  /**
-   * Commits a batch of results and the job's counters in one transaction:
-   * after a crash, processed_ips is exactly the number of stored rows.
-   */
-  commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
+  /** Rows, counters (after a crash processed_ips is exactly the stored rows)
+   * and `alsoInTransaction` (summary counts) in one transaction. */
+  commitBatch(
+    jobId: number,
+    results: StoredResult[],
+    counters: Counters,
+    alsoInTransaction?: () => void,
+  ) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
         filtered_ips = ?, updated_at = ?
@@ -223,6 +240,19 @@ export class Store {
         if (status !== "processing") throw new JobStopped(jobId, status);
         throw new CheckpointMoved(jobId);
       }
+      const lookups = counters.hostnameLookups;
+      if (lookups) {
+        this.#sql(
+          `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
+            hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
+        ).run(
+          lookups.answered,
+          lookups.noName,
+          lookups.timedOut,
+          lookups.skipped,
+          jobId,
+        );
+      }
       // Multi-row INSERTs: a statement per row would cost more in calls
       // into SQLite than the storing itself.
       for (let from = 0; from < results.length; from += INSERT_ROWS) {
@@ -234,15 +264,18 @@ export class Store {
         this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
           .run(...values);
       }
+      alsoInTransaction?.();
     });
   }
 
-  /** Deletes jobs in the given status with their results; returns them. */
-  deleteJobs(status: JobStatus): JobRecord[] {
+  /** Deletes jobs in `status` (only `owner`'s when given); returns them. */
+  deleteJobs(status: JobStatus, owner?: string): JobRecord[] {
     return this.transaction(() => {
-      const jobs = this.jobsWithStatus(status);
+      const jobs = this.jobsWithStatus(status)
+        .filter((job) => owner === undefined || job.owner === owner);
       for (const job of jobs) {
         this.#sql("DELETE FROM results WHERE job_id = ?").run(job.id);
+        deleteSummary(this.db, job.id);
         this.#sql("DELETE FROM jobs WHERE id = ?").run(job.id);
       }
       return jobs;
@@ -292,5 +325,35 @@ export class Store {
         AND row_index < ? ${onlyKept ? "AND isp_filtered = 0" : ""}
         ORDER BY row_index`,
     ).all(jobId, from, to) as Row[]).map(toResult);
+  }
+
+  // --- summary and filtered preview (counts kept by the result writer)
+
+  /**
+   * A job that no longer runs but whose counts lag its rows (cancelled, or
+   * stopped by a crash before its writer wrote them) is recounted once.
+   */
+  jobSummary(job: JobRecord): JobSummary {
+    const summary = summarize(this.db, job.id);
+    const running = job.status === "pending" || job.status === "processing";
+    if (running || summary.rows.total === job.processedIPs) return summary;
+    this.transaction(() => rebuildSummary(this.db, job.id));
+    return summarize(this.db, job.id);
+  }
+
+  previewRows(
+    jobId: number,
+    filter: PreviewFilter,
+    page: number,
+    pageSize: number,
+  ): PreviewRows {
+    const { rows, ...count } = filteredPage(
+      this.db,
+      jobId,
+      filter,
+      page,
+      pageSize,
+    );
+    return { rows: rows.map(toResult), ...count };
   }
 }

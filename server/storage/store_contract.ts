@@ -20,7 +20,7 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export const newJob = (fileName = "a.csv"): NewJob => ({
+export const newJob = (fileName = "a.csv", owner?: string): NewJob => ({
   fileName,
   originalFileName: "original name.csv",
   ipColumnName: "ip",
@@ -29,6 +29,7 @@ export const newJob = (fileName = "a.csv"): NewJob => ({
   delimiter: ";",
   totalIPs: 5,
   options: { geolocation: true, domain: false, company: true, network: false },
+  owner,
 });
 
 /** Row i: a success with awkward text, every third one failed or filtered. */
@@ -47,7 +48,7 @@ export function result(i: number): StoredResult {
   return { rowIndex: i, original: [`name ${i}, "q"`, ip], enrichment };
 }
 
-const counters = (rows: StoredResult[]) => ({
+export const counters = (rows: StoredResult[]) => ({
   processed: rows.length,
   successful: rows.filter((r) => r.enrichment.success).length,
   failed: rows.filter((r) => !r.enrichment.success).length,
@@ -77,6 +78,7 @@ export function storeContract(
       rowCount: 9,
       delimiter: ",",
       createdAt: "2020-01-01T00:00:00.000Z",
+      owner: "session-1",
     };
     await s.addUpload(upload);
     assertEquals(await s.getUpload("u.csv"), upload);
@@ -93,7 +95,8 @@ export function storeContract(
     const job = await s.createJob(newJob());
     assertEquals(job.status, "pending");
     assertEquals(job.headers, ["name", "ip"]);
-    assertEquals(job.options, newJob().options);
+    assertEquals(job.options, { ...newJob().options, resolveHostnames: false });
+    assertEquals(job.owner, null);
     assertEquals(job.delimiter, ";");
     assertEquals(job.ipColumnIndex, 1);
     assertEquals([job.processedIPs, job.totalIPs], [0, 5]);

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import { PgStore } from "./pg/pg_store.ts";
 import { Store } from "./store.ts";
-import { storeContract } from "./store_contract.ts";
+import { type OpenedStore, storeContract } from "./store_contract.ts";
+import { storeContractOwners } from "./store_contract_owners.ts";
 
-storeContract("sqlite", async () => {
+const sqlite = async (): Promise<OpenedStore> => {
   const dir = await Deno.makeTempDir({ prefix: "store-contract-" });
   const store = new Store(join(dir, "test.db"), { check: true });
   return {
@@ -16,15 +17,19 @@ storeContract("sqlite", async () => {
       await Deno.remove(dir, { recursive: true });
     },
   };
-});
+};
+storeContract("sqlite", sqlite);
+storeContractOwners("sqlite", sqlite);
 
 const pg = await startPostgres("store");
 let databases = 0;
-storeContract("postgres", async () => {
+const postgres = async (): Promise<OpenedStore> => {
   const url = await pg.createDatabase(`store_${++databases}`);
   const store = await PgStore.open(url, 2);
   return { store, close: () => store.close() };
-});
+};
+storeContract("postgres", postgres);
+storeContractOwners("postgres", postgres);
 
 Deno.test({
   name: "postgres: stop the server",

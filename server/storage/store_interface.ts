@@ -4,8 +4,10 @@
 // answer directly or with a promise, so the SQLite adapter implements it
 // unchanged and callers `await` whatever comes back.
 import type { EnrichmentField } from "../../shared/enrichment_fields.ts";
+import type { JobSummary } from "../../shared/summary.ts";
 import type { JobStatus } from "../../shared/wire.ts";
 import type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
+import type { PreviewFilter } from "./preview_filters.ts";
 import type { Counters, SqlValue, StoredResult } from "./result_rows.ts";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -23,8 +25,8 @@ export interface JobStore {
   // jobs
   createJob(job: NewJob): Awaitable<JobRecord>;
   getJob(id: number): Awaitable<JobRecord | null>;
-  /** Newest first. */
-  listJobs(): Awaitable<JobRecord[]>;
+  /** Newest first: all, or only `owner`'s when given. */
+  listJobs(owner?: string): Awaitable<JobRecord[]>;
   /** Oldest first. */
   jobsWithStatus(...statuses: JobStatus[]): Awaitable<JobRecord[]>;
   /** Moves a job to `to` only from one of `from`; false when it was not. */
@@ -38,15 +40,22 @@ export interface JobStore {
   /**
    * Stores a checkpoint's results and the job's counters atomically. Throws
    * JobStopped when the job is no longer processing, CheckpointMoved when
-   * processed_ips is not `counters.processed - results.length`.
+   * processed_ips is not `counters.processed - results.length`. Host-name
+   * lookup counts are stored when `counters` has them.
+   * `alsoInTransaction`: more work of the same transaction (the SQLite
+   * store's summary counts); the PostgreSQL store takes none.
    */
   commitBatch(
     jobId: number,
     results: StoredResult[],
     counters: Counters,
+    alsoInTransaction?: () => void,
   ): Awaitable<void>;
-  /** Deletes jobs in the given status with their results; returns them. */
-  deleteJobs(status: JobStatus): Awaitable<JobRecord[]>;
+  /**
+   * Deletes jobs in `status` (only `owner`'s when given) with their results
+   * and summary counts; returns them.
+   */
+  deleteJobs(status: JobStatus, owner?: string): Awaitable<JobRecord[]>;
 
   // results
   /**
@@ -67,7 +76,28 @@ export interface JobStore {
     onlyKept?: boolean,
   ): Awaitable<StoredResult[]>;
 
+  /** The job's summary over the rows stored so far. */
+  jobSummary(job: JobRecord): Awaitable<JobSummary>;
+  /**
+   * One page (1-based) of a job's rows matching a preview filter, in input
+   * order, with how many rows match (capped for a text search).
+   */
+  previewRows(
+    jobId: number,
+    filter: PreviewFilter,
+    page: number,
+    pageSize: number,
+  ): Awaitable<PreviewRows>;
+
   close(): Awaitable<void>;
+}
+
+export interface PreviewRows {
+  rows: StoredResult[];
+  /** Rows matching the filter, for the page count. */
+  total: number;
+  /** True when a text search stopped counting at COUNT_CAP matches. */
+  totalAtLeast: boolean;
 }
 
 /** What the routes ask of whatever runs jobs (in-process or a queue). */

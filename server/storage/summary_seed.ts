@@ -2,11 +2,12 @@
 // summary's tests and its benchmark: the rows a job would have stored,
 // without running one.
 import type { DatabaseSync } from "node:sqlite";
+import { type Failure, failureMessage } from "../../shared/failures.ts";
 import { addToSummary, type SummaryInput } from "./summary_sql.ts";
 
 export interface SeedRow {
   success?: boolean;
-  error?: string | null;
+  failure?: Failure | null;
   filtered?: boolean;
   country?: string | null;
   country_code?: string | null;
@@ -16,8 +17,9 @@ export interface SeedRow {
   asn?: string | null;
 }
 
-const COLUMNS = `job_id, row_index, original, ip, success, error, isp_filtered,
-  country, country_code, city, company, network_type, asn`;
+const COLUMNS = `job_id, row_index, original, ip, success, error, failure_kind,
+  failure_range, isp_filtered, country, country_code, city, company,
+  network_type, asn`;
 const ROWS_PER_INSERT = 200;
 
 /**
@@ -32,7 +34,7 @@ export function seedResults(
   firstIndex = 0,
   counts = true,
 ): number {
-  const one = `(${Array(13).fill("?").join(", ")})`;
+  const one = `(${Array(15).fill("?").join(", ")})`;
   const full = db.prepare(
     `INSERT INTO results (${COLUMNS}) VALUES ${
       Array(ROWS_PER_INSERT).fill(one).join(", ")
@@ -64,7 +66,9 @@ export function seedResults(
         JSON.stringify([ip]),
         ip,
         r.success === false ? 0 : 1,
-        r.error ?? null,
+        r.failure ? failureMessage(r.failure, "job") : null,
+        r.failure?.kind ?? null,
+        r.failure?.range ?? null,
         r.filtered ? 1 : 0,
         r.country ?? null,
         r.country_code ?? null,
@@ -90,7 +94,7 @@ export function seedResults(
 export function toSummaryInput(r: SeedRow): SummaryInput {
   return {
     success: r.success !== false,
-    error: r.error ?? null,
+    failure: r.failure ?? null,
     ispFiltered: r.filtered ?? false,
     network_type: r.network_type ?? null,
     company: r.company ?? null,

@@ -3,6 +3,7 @@
 // summary never scans the results. Covering indexes on results were
 // measured first: fast to read, but several times dearer per stored row.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { type Failure, failureMessage } from "../../shared/failures.ts";
 import {
   type JobSummary,
   type NetworkTypeCount,
@@ -52,10 +53,14 @@ export function ensureSummaryTable(db: DatabaseSync): void {
   if (!exists) db.exec(SUMMARY_MIGRATION);
 }
 
-/** The fields of a stored row the summary counts (an Enrichment has them). */
+/**
+ * The fields of a stored row the summary counts (an Enrichment has them).
+ * A failure is counted by its words as the results' error column stores
+ * them, so counts kept live and counts rebuilt from rows agree.
+ */
 export interface SummaryInput {
   success: boolean;
-  error: string | null;
+  failure: Failure | null;
   ispFiltered: boolean;
   network_type: string | null;
   company: string | null;
@@ -122,7 +127,7 @@ export class SummaryCounter {
           r.ispFiltered ? 1 : 0,
           r.network_type,
         ]),
-        r.error ?? "",
+        r.failure ? failureMessage(r.failure, "job") : "",
       );
       if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
       if (r.asn !== null) add("asn", r.asn, "");
@@ -173,7 +178,11 @@ export function deleteSummary(db: DatabaseSync, jobId: number): void {
   db.prepare("DELETE FROM result_summary WHERE job_id = ?").run(jobId);
 }
 
-type Row = { key: string; code: string; n: number };
+/** A count of one key: `n` may come back as text (PostgreSQL's bigint). */
+export type SummaryCount = { key: string; code: string; n: number | string };
+
+/** The dimensions kept as top-N lists. */
+export type TopDimension = "company" | "asn" | "country" | "city";
 
 /** The summary of one job over the rows stored so far. */
 export function summarize(db: DatabaseSync, jobId: number): JobSummary {
@@ -181,11 +190,24 @@ export function summarize(db: DatabaseSync, jobId: number): JobSummary {
     db.prepare(
       `SELECT key, code, n FROM result_summary WHERE job_id = ? AND dim = ?
         ORDER BY n DESC, key, code LIMIT ?`,
-    ).all(jobId, dim, SUMMARY_TOP_N) as Row[];
+    ).all(jobId, dim, SUMMARY_TOP_N) as SummaryCount[];
   const kinds = db.prepare(
     `SELECT key, code, n FROM result_summary WHERE job_id = ? AND dim = 'kind'`,
-  ).all(jobId) as Row[];
+  ).all(jobId) as SummaryCount[];
+  return summaryFromCounts(jobId, kinds, top);
+}
 
+/**
+ * A summary from its counts, wherever they come from (result_summary, or a
+ * GROUP BY over the rows): `kinds` keyed by
+ * JSON [success, isp_filtered, network_type] with the error as code, and
+ * each dimension's top SUMMARY_TOP_N counts, largest first.
+ */
+export function summaryFromCounts(
+  jobId: number,
+  kinds: SummaryCount[],
+  top: (dim: TopDimension) => SummaryCount[],
+): JobSummary {
   const rows = { total: 0, successful: 0, failed: 0, filtered: 0, kept: 0 };
   const types = new Map<string | null, NetworkTypeCount>();
   const failures = new Map<string, number>();

@@ -55,10 +55,10 @@ const springfieldCa: SeedRow = {
   country_code: "CA",
   company: "Maple Inc",
 };
-const invalid: SeedRow = { success: false, error: "Invalid IP address format" };
+const invalid: SeedRow = { success: false, failure: { kind: "invalid" } };
 const privateAddr: SeedRow = {
   success: false,
-  error: "Private address (RFC 1918), not on the public internet",
+  failure: { kind: "reserved", range: "private" },
 };
 
 /** Job 1's rows: 30 Google, 25 Comcast, 12 Acme, 2 Maple, 5+3 failures, 1 unknown type. */
@@ -93,7 +93,7 @@ Deno.test("summary figures of a seeded job whose counts are known", () =>
       { network_type: null, count: 1, filtered: 0 },
     ]);
     assertEquals(s.failedByReason, [
-      { reason: "Invalid IP address format", count: 5 },
+      { reason: "Invalid IP address", count: 5 },
       {
         reason: "Private address (RFC 1918), not on the public internet",
         count: 3,
@@ -199,7 +199,7 @@ Deno.test("the writer's counter flushes every FLUSH_ROWS rows and at the end", (
     const batch = (n: number) =>
       Array.from({ length: n }, () => ({
         success: true,
-        error: null,
+        failure: null,
         ispFiltered: false,
         network_type: "hosting",
         company: "Google LLC",

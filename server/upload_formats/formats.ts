@@ -2,6 +2,7 @@
 // format comes out as CSV text, so the row reader, the jobs and the
 // downloads stay as they are for CSV.
 import { gunzipCsv } from "./gzip.ts";
+import { tsvToCsv } from "./tsv.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
 import { unzipSingleCsv } from "./zip.ts";
 import { UploadFormatError } from "./limits.ts";
@@ -71,7 +72,7 @@ export function decodeUpload(
     case "csv":
       return { bytes: source };
     case "tsv":
-      return { bytes: source, delimiter: "\t" };
+      return { bytes: source.pipeThrough(tsvToCsv()), delimiter: "," };
     case "gzip":
       return { bytes: gunzipCsv(source, maxUncompressedBytes) };
     case "zip":

@@ -157,12 +157,12 @@ Deno.test("a zip with two CSV files or none is refused", async () => {
   );
 });
 
-Deno.test(".tsv passes through with a tab as separator", async () => {
-  const tsv = "ip\tname\n81.2.69.142\ta\n";
+Deno.test(".tsv becomes CSV, a quote or comma in a cell kept as it was", async () => {
+  const tsv = 'ip\tname\r\n81.2.69.142\t"a", b\n8.8.8.8\tc';
   assertEquals(await decode("log.tsv", strToU8(tsv)), {
     format: "tsv",
-    delimiter: "\t",
-    text: tsv,
+    delimiter: ",",
+    text: 'ip,name\r\n81.2.69.142,"""a"", b"\r\n8.8.8.8,c\r\n',
   });
 });
 

@@ -1,7 +1,9 @@
-// Small HTTP client for tests: the calls a user's browser or script makes.
+// Small HTTP client for tests: the calls a user's browser or script makes,
+// as one visitor (the session cookie is kept between calls: cookie_jar.ts).
 // @ts-types="npm:@types/papaparse@^5.3"
 import Papa from "papaparse";
 import type { Job, UploadResult } from "../../shared/wire.ts";
+import { sessionFetch } from "./cookie_jar.ts";
 import type { RunningServer } from "./server.ts";
 
 export async function upload(
@@ -11,7 +13,7 @@ export async function upload(
 ): Promise<Response> {
   const form = new FormData();
   form.append("file", new Blob([content as BlobPart]), name);
-  return await fetch(`${server.url}/api/upload`, {
+  return await sessionFetch(`${server.url}/api/upload`, {
     method: "POST",
     body: form,
   });
@@ -34,6 +36,7 @@ export interface JobOptions {
   includeDomain?: number;
   includeCompany?: number;
   includeNetwork?: number;
+  resolveHostnames?: number;
 }
 
 export async function startJob(
@@ -66,7 +69,7 @@ export function postJson(
   body: unknown,
   method = "POST",
 ): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
+  return sessionFetch(`${server.url}${path}`, {
     method,
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -77,7 +80,7 @@ export async function getJson<T = unknown>(
   server: Pick<RunningServer, "url">,
   path: string,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-  const response = await fetch(`${server.url}${path}`);
+  const response = await sessionFetch(`${server.url}${path}`);
   return {
     status: response.status,
     body: await response.json(),
@@ -118,7 +121,7 @@ export async function downloadText(
   server: Pick<RunningServer, "url">,
   id: number,
 ): Promise<string> {
-  const response = await fetch(`${server.url}/api/jobs/${id}/download`);
+  const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
   if (response.status !== 200) {
     throw new Error(`download: ${response.status} ${await response.text()}`);
   }

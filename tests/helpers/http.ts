@@ -1,4 +1,6 @@
-// call(): one request to a real server, the answer parsed as JSON.
+// call(): one request to a real server, the answer parsed as JSON; as the
+// test process's visitor (its session cookie is sent and kept).
+import { sessionFetch } from "./cookie_jar.ts";
 import type { RunningServer } from "./server.ts";
 
 export interface Answer<T = unknown> {
@@ -15,7 +17,7 @@ export async function call<T = unknown>(
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await sessionFetch(`${server.url}${path}`, {
     ...rest,
     method: rest.method ?? (json !== undefined ? "POST" : "GET"),
     headers,

@@ -3,6 +3,7 @@
 // TEST_DATABASE=postgres runs the same tests in PostgreSQL mode: a throwaway
 // PostgreSQL (one per test file) and a fresh database per data directory, so
 // a server restarted on the same directory finds its jobs again.
+import { TEST_SESSION_SECRET } from "./cookie_jar.ts";
 import { startPostgres, type TestPostgres } from "./postgres.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -71,6 +72,9 @@ export async function startServer(
       DNS_SERVERS: "127.0.0.1:9",
       DNS_TIMEOUT_MS: "200",
       ...database,
+      // One secret for every test server: the helpers' session cookie holds
+      // on all of them and across a restart (cookie_jar.ts).
+      SESSION_SECRET: TEST_SESSION_SECRET,
       ...options.env,
     },
     stdout: "piped",

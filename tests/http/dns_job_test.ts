@@ -12,6 +12,7 @@ import {
 import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const dns = await startPtrServer({
   records: {
@@ -71,19 +72,32 @@ Deno.test({
         "formula neutralised",
       );
       assertEquals(dns.queriesFor(reverseV4("8.8.8.8")) - asked, 1);
+      // Each distinct address's lookup is counted once by how it ended: the
+      // three names, 1.1.1.1's NXDOMAIN, the silent zone's 9.9.9.9.
+      const { body } = await getJson<{ hostnameLookups: unknown }>(
+        server,
+        `/api/jobs/${job.id}`,
+      );
+      assertEquals(body.hostnameLookups, {
+        answered: 3,
+        noName: 1,
+        timedOut: 1,
+        skipped: 0,
+      });
     });
 
     await t.step(
       "formula-like host names are neutralised in the .xlsx too",
       async () => {
-        const jobs = await (await fetch(`${server.url}/api/jobs`)).json();
-        const response = await fetch(
+        const jobs = await (await sessionFetch(`${server.url}/api/jobs`))
+          .json();
+        const response = await sessionFetch(
           `${server.url}/api/jobs/${jobs[0].id}/download?format=xlsx`,
         );
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.load(await response.arrayBuffer());
         const values: string[] = [];
-        workbook.worksheets[0].eachRow((row) =>
+        workbook.getWorksheet("Enriched")!.eachRow((row) =>
           values.push(...(row.values as unknown[]).map((v) => String(v ?? "")))
         );
         ok(values.includes("'-cmd.example.com"));
@@ -98,6 +112,18 @@ Deno.test({
       );
       assertEquals(body.hostname, "mail.shop.example.co.uk");
       assertEquals(body.domain, "example.co.uk");
+    });
+
+    await t.step("a job without Domain counts no lookups", async () => {
+      const uploaded = await uploadOk(server, "plain.csv", "ip\n8.8.8.8\n");
+      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+      const done = await waitForJob(server, job.id);
+      assertEquals(done.hostnameLookups, {
+        answered: 0,
+        noName: 0,
+        timedOut: 0,
+        skipped: 0,
+      });
     });
   },
 });

@@ -5,6 +5,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { getJson, startJob, uploadOk, waitForJob } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
+import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({
   env: {
@@ -33,7 +34,7 @@ async function call(
   body?: string,
   type = "application/json",
 ) {
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await sessionFetch(`${server.url}${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": type },
     body,
@@ -122,7 +123,7 @@ Deno.test({
         },
       });
       try {
-        const response = await fetch(`${server.url}/api/enrich`, {
+        const response = await sessionFetch(`${server.url}/api/enrich`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body,
@@ -170,7 +171,7 @@ Deno.test({
           "/%2e%2e%2f%2e%2e%2fdeno.json",
         ]
       ) {
-        const response = await fetch(`${server.url}${path}`);
+        const response = await sessionFetch(`${server.url}${path}`);
         const text = await response.text();
         ok(!text.includes("root:x:0:0"), path);
         ok(!text.includes('"nodeModulesDir"'), path);
@@ -180,7 +181,7 @@ Deno.test({
 
     await t.step("security headers on pages and API answers", async () => {
       for (const path of ["/", "/api/jobs", "/api/nothing"]) {
-        const response = await fetch(`${server.url}${path}`);
+        const response = await sessionFetch(`${server.url}${path}`);
         await response.body?.cancel();
         const csp = response.headers.get("content-security-policy") ?? "";
         match(csp, /default-src 'self'/, path);
@@ -234,7 +235,9 @@ Deno.test({
         }
         await Promise.all(opened);
         const job = await startJob(server, uploaded, "ip");
-        const other = new WebSocket(server.url.replace("http", "ws") + "/ws");
+        const other = visitor.webSocket(
+          server.url.replace("http", "ws") + "/ws",
+        );
         const got: { type: string }[] = [];
         other.onmessage = (e) => got.push(JSON.parse(e.data));
         await new Promise((resolve) => other.onopen = resolve);
@@ -278,7 +281,7 @@ Deno.test({
         let status = 0;
         let message = "";
         try {
-          const response = await fetch(`${server.url}/api/upload`, {
+          const response = await sessionFetch(`${server.url}/api/upload`, {
             method: "POST",
             headers: {
               "content-type": `multipart/form-data; boundary=${boundary}`,

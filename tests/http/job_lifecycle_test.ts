@@ -15,6 +15,7 @@ import {
 } from "../helpers/client.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
+import { visitor } from "../helpers/cookie_jar.ts";
 
 const dns = await startSynthPtrServer();
 const server = await startServer({
@@ -40,7 +41,8 @@ class Socket {
   ws: WebSocket;
   opened: Promise<void>;
   constructor(url: string) {
-    this.ws = new WebSocket(url.replace("http", "ws") + "/ws");
+    // As the visitor whose jobs it subscribes to.
+    this.ws = visitor.webSocket(url.replace("http", "ws") + "/ws");
     this.ws.onmessage = (event) => this.messages.push(JSON.parse(event.data));
     this.opened = new Promise((resolve) => this.ws.onopen = () => resolve());
   }

@@ -20,6 +20,7 @@ import {
 } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({
   env: { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" },
@@ -80,6 +81,7 @@ Deno.test({
           "network_type",
           "isp",
           "asn",
+          "ip_used",
           "enrichment_success",
           "enrichment_error",
         ]);
@@ -106,7 +108,7 @@ Deno.test({
     );
 
     await t.step("Export Excel has the same rows as the CSV", async () => {
-      const response = await fetch(
+      const response = await sessionFetch(
         `${server.url}/api/jobs/${job.id}/download?format=xlsx`,
       );
       assertEquals(response.status, 200);
@@ -116,7 +118,12 @@ Deno.test({
       );
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.load(await response.arrayBuffer());
-      const sheet = workbook.worksheets[0];
+      // The rows follow the "Summary" sheet (tests/http/summary_test.ts).
+      assertEquals(workbook.worksheets.map((w) => w.name), [
+        "Summary",
+        "Enriched",
+      ]);
+      const sheet = workbook.worksheets[1];
       const cells: string[][] = [];
       sheet.eachRow((row) => {
         // row.values is sparse and 1-based.
@@ -135,7 +142,7 @@ Deno.test({
           `row ${i}`,
         );
       }
-      const bad = await fetch(
+      const bad = await sessionFetch(
         `${server.url}/api/jobs/${job.id}/download?format=pdf`,
       );
       assertEquals(bad.status, 400);
@@ -153,6 +160,7 @@ Deno.test({
       assertEquals(header.slice(3), [
         "isp",
         "asn",
+        "ip_used",
         "enrichment_success",
         "enrichment_error",
       ]);
@@ -323,12 +331,12 @@ Deno.test({
         assertEquals(missing.status, 404);
         match(missing.body.message, /Not found/);
         for (const path of ["/", "/history", `/results/${job.id}`]) {
-          const page = await fetch(`${server.url}${path}`);
+          const page = await sessionFetch(`${server.url}${path}`);
           assertEquals(page.status, 200, path);
           match(page.headers.get("content-type") ?? "", /text\/html/);
           await page.body?.cancel();
         }
-        const unknown = await fetch(`${server.url}/no/such/page`);
+        const unknown = await sessionFetch(`${server.url}/no/such/page`);
         assertEquals(unknown.status, 404);
         await unknown.body?.cancel();
       },

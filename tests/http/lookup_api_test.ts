@@ -4,6 +4,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const INVALID = "Invalid IP address format";
 
@@ -318,7 +319,7 @@ Deno.test({
           for (
             const path of ["/api/lookup", "/api/lookup/batch", "/api/bigquery"]
           ) {
-            const response = await fetch(`${server.url}${path}`, {
+            const response = await sessionFetch(`${server.url}${path}`, {
               method: "OPTIONS",
               headers: {
                 Origin: "https://notebook.example",
@@ -337,7 +338,7 @@ Deno.test({
               /Retry-After/,
             );
           }
-          const jobs = await fetch(`${server.url}/api/jobs`, {
+          const jobs = await sessionFetch(`${server.url}/api/jobs`, {
             headers: { Origin: "https://notebook.example" },
           });
           await jobs.body?.cancel();

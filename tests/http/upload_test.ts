@@ -3,6 +3,7 @@ import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { join } from "node:path";
 import { upload } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
 
@@ -21,6 +22,10 @@ Deno.test({
       assertEquals(body.originalFileName, "Visitors.CSV");
       assertEquals(body.headers, ["ip", "client", "note"]);
       assertEquals(body.rowCount, 2);
+      assertEquals(body.sampleRows, [
+        ["8.8.8.8", "1", "a, b"],
+        ["1.1.1.1", "2", "multi\nline"],
+      ]);
       assertEquals(body.size, new TextEncoder().encode(csv).length);
       const stored = await Deno.readTextFile(
         join(server.dataDir, "uploads", body.fileName),
@@ -60,11 +65,12 @@ Deno.test({
       );
     });
 
-    await t.step("refuses a file that is not .csv", async () => {
-      const response = await upload(server, "data.txt", "ip\n1.1.1.1\n");
+    await t.step("refuses a file that is not a table", async () => {
+      const response = await upload(server, "data.pdf", "ip\n1.1.1.1\n");
       assertEquals(response.status, 400);
       assertEquals(await response.json(), {
-        message: "Please upload a CSV file",
+        message:
+          "Please upload a CSV, TSV, Excel (.xlsx), or a .csv.gz/.zip of one CSV",
         title: "Invalid file format",
       });
     });
@@ -98,7 +104,7 @@ Deno.test({
     });
 
     await t.step("refuses a body that is not multipart", async () => {
-      const response = await fetch(`${server.url}/api/upload`, {
+      const response = await sessionFetch(`${server.url}/api/upload`, {
         method: "POST",
         headers: { "content-type": "text/csv" },
         body: "ip\n1.1.1.1\n",
@@ -108,7 +114,7 @@ Deno.test({
     });
 
     await t.step("the server keeps answering", async () => {
-      const response = await fetch(`${server.url}/api/config`);
+      const response = await sessionFetch(`${server.url}/api/config`);
       assertEquals((await response.json()).maxUploadMb, 1);
     });
   },

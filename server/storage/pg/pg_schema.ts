@@ -62,7 +62,42 @@ ${FIELD_COLUMNS}
     PRIMARY KEY (job_id, row_index)
   ) PARTITION BY LIST (job_id);
   `,
+  // Visitor sessions own uploads and jobs; the Resolve host names option
+  // and how its lookups ended (the SQLite store's columns of the same names).
+  `
+  ALTER TABLE uploads ADD COLUMN owner text;
+  ALTER TABLE jobs ADD COLUMN owner text;
+  CREATE INDEX jobs_owner ON jobs(owner);
+  ALTER TABLE jobs ADD COLUMN resolve_hostnames smallint NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_answered integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_no_name integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_timed_out integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_skipped integer NOT NULL DEFAULT 0;
+  `,
 ];
+
+/**
+ * Adds the enrichment fields the results table lacks (a field added to the
+ * field table after the database was made, such as ip_used): a column added
+ * to the parent reaches every partition. Only missing ones, so a start
+ * takes no table lock while workers write.
+ */
+async function addFieldColumns(tx: postgres.TransactionSql): Promise<void> {
+  const present = new Set(
+    (await tx<{ column_name: string }[]>`
+      SELECT column_name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'results'`)
+      .map((row) => row.column_name),
+  );
+  for (const field of ENRICHMENT_FIELD_TABLE) {
+    if (present.has(field.name)) continue;
+    await tx.unsafe(
+      `ALTER TABLE results ADD COLUMN ${field.name} ${
+        field.sql === "REAL" ? "double precision" : "text"
+      }`,
+    );
+  }
+}
 
 /** A job's results partition; `jobId` is an integer from the jobs table. */
 export function partitionName(jobId: number): string {
@@ -87,5 +122,6 @@ export async function migratePg(sql: postgres.Sql): Promise<void> {
       await tx.unsafe(PG_MIGRATIONS[v]);
     }
     await tx`UPDATE schema_version SET version = ${PG_MIGRATIONS.length}`;
+    await addFieldColumns(tx);
   });
 }
