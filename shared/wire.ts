@@ -35,6 +35,8 @@ export interface EnrichRequest {
   includeDomain: number | boolean;
   includeCompany: number | boolean;
   includeNetwork: number | boolean;
+  /** AS numbers or CIDRs, one per line, kept even when filtered. */
+  alwaysKeep?: string;
 }
 
 export interface Job {
@@ -87,6 +89,9 @@ export interface PreviewRow {
   isp: string | null;
   ispFiltered: boolean;
   asn: string | null;
+  networkType: string | null;
+  /** Why the network type was chosen (classification_reason). */
+  classificationReason: string | null;
 }
 
 export interface PreviewResponse {

@@ -1,9 +1,11 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly.
+// worker; kept free of Worker APIs so it can be tested directly. (A little
+// over 300 lines: one run's steps share its state, so they stay one class.)
 import { join } from "node:path";
 import type { Failure } from "../../shared/failures.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
+import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, parseIp } from "../enrichment/ip_input.ts";
@@ -75,6 +77,8 @@ class JobProcess {
   #job!: JobRecord;
   #writer!: BatchWriter;
   #checkpoint: CheckpointBuilder;
+  /** The job's "always keep" AS numbers and CIDRs, or null. */
+  #keep: KeepList | null = null;
   #processed = 0;
   // Each distinct address is looked up once: its number, then the numbers
   // of its place and organisation (8 bytes an address: a million rows have
@@ -114,6 +118,7 @@ class JobProcess {
       return null;
     }
     this.#job = job;
+    this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#processed = job.processedIPs;
     return path;
   }
@@ -256,6 +261,8 @@ class JobProcess {
   /** Hands rows whose answers are all in to the writer as one checkpoint. */
   #commitCheckpoint(batch: PendingRow[]): void {
     const checkpoint = this.#checkpoint;
+    const { engine } = this.#ctx;
+    const keep = this.#keep;
     for (const pending of batch) {
       this.#processed++;
       if (pending.failure !== null) {
@@ -269,12 +276,20 @@ class JobProcess {
       }
       const { hostname, domain } = (pending.hostName as HostName | null) ??
         NO_HOST_NAME;
+      let network = pending.network;
+      // The host name and the keep list may decide this address otherwise
+      // than its network (a static business name inside an access network).
+      if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {
+        const base = checkpoint.network(network)!;
+        const own = engine.networkFor(base, pending.ip, hostname, keep);
+        network = checkpoint.networkId(own);
+      }
       checkpoint.add(
         pending.rowIndex,
         pending.row,
         pending.ip,
         pending.place,
-        pending.network,
+        network,
         hostname,
         domain,
       );

@@ -18,6 +18,7 @@ import {
   notFound,
   parseJobId,
 } from "../http_error.ts";
+import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/store.ts";
@@ -38,6 +39,7 @@ const EnrichBody = z.object({
   includeDomain: flag,
   includeCompany: flag,
   includeNetwork: flag,
+  alwaysKeep: z.string().max(100_000).optional(),
 }).passthrough();
 
 // Server-made upload names only: no path parts, no client names.
@@ -60,6 +62,12 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
       throw badRequest(
         "fileName must be the name returned by /api/upload, without any path",
       );
+    }
+    const alwaysKeep = body.alwaysKeep?.trim() || null;
+    try {
+      if (alwaysKeep) parseKeepList(alwaysKeep);
+    } catch (error) {
+      throw badRequest(`Always keep: ${(error as Error).message}`);
     }
     const upload = store.getUpload(body.fileName);
     if (!upload) {
@@ -88,6 +96,7 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
         company: body.includeCompany,
         network: body.includeNetwork,
       },
+      alwaysKeep,
     });
     await runner.enqueue();
     return c.json(toWireJob(job), 201);

@@ -70,6 +70,11 @@ const EnrichRequest = z.object({
   includeDomain: flag,
   includeCompany: flag,
   includeNetwork: flag,
+  alwaysKeep: z.string().optional().openapi({
+    description: "AS numbers or CIDRs, one per line, whose addresses are " +
+      "kept even when their network would be filtered",
+    example: "AS64500\n203.0.113.0/24",
+  }),
 }).openapi("EnrichRequest");
 
 const nullable = z.string().nullable();
@@ -87,6 +92,7 @@ const EnrichmentData = z.object({
   network_type: z.string().nullable().openapi({
     enum: [...NETWORK_TYPES, null],
   }),
+  classification_reason: nullable,
   isp: nullable,
   asn: nullable,
 }).openapi("EnrichmentData");
@@ -114,6 +120,8 @@ const PreviewRow = z.object({
   isp: nullable,
   ispFiltered: z.boolean(),
   asn: nullable,
+  networkType: nullable,
+  classificationReason: nullable,
 }).openapi("PreviewRow");
 
 const Preview = z.object({

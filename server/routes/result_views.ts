@@ -13,6 +13,8 @@ export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
     isp: e.isp,
     ispFiltered: e.ispFiltered,
     asn: e.asn,
+    networkType: e.network_type,
+    classificationReason: e.classification_reason,
   };
 }
 

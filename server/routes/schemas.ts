@@ -37,6 +37,7 @@ const coordinate = (example: number) =>
 
 export const NETWORK_TYPES = [
   "consumer_isp",
+  "mobile",
   "hosting",
   "education",
   "government",
@@ -62,6 +63,10 @@ export const LookupSuccess = z.object({
     enum: [...NETWORK_TYPES, null],
     example: "hosting",
   }),
+  classification_reason: text(
+    "curated hosting AS",
+    "Why the network type was chosen, in a few words",
+  ),
   isp: text("Google LLC"),
   asn: text("AS15169 Google LLC", "AS number and name"),
   ispFiltered: z.boolean().openapi({
@@ -223,6 +228,7 @@ export function toLookupResponse(e: Enrichment): LookupResponse {
     domain: e.domain,
     company: e.company,
     network_type: e.network_type,
+    classification_reason: e.classification_reason,
     isp: e.isp,
     asn: e.asn,
     ispFiltered: e.ispFiltered,
@@ -239,7 +245,12 @@ const FIELD_GROUPS: Record<keyof EnrichOptions, LookupField[]> = {
     "longitude",
   ],
   domain: ["hostname", "domain"],
-  company: ["company", "network_type", "ispFiltered"],
+  company: [
+    "company",
+    "network_type",
+    "classification_reason",
+    "ispFiltered",
+  ],
   network: ["isp", "asn"],
 };
 

@@ -24,6 +24,8 @@ export interface NewJob {
   delimiter: string;
   totalIPs: number;
   options: EnrichOptions;
+  /** AS numbers and CIDRs to keep even when filtered (already checked). */
+  alwaysKeep?: string | null;
 }
 
 /** A job with the server-side fields the wire format leaves out. */
@@ -32,6 +34,7 @@ export interface JobRecord extends Job {
   headers: string[];
   delimiter: string;
   options: EnrichOptions;
+  alwaysKeep: string | null;
 }
 
 export function toUpload(row: Row): UploadRecord {
@@ -76,6 +79,9 @@ export function toJob(row: Row): JobRecord {
     includeCompany: options.company,
     includeNetwork: options.network,
     options,
+    alwaysKeep: row.always_keep === null || row.always_keep === undefined
+      ? null
+      : String(row.always_keep),
   };
 }
 
@@ -86,6 +92,7 @@ export function toWireJob(job: JobRecord): Job {
     headers: _h,
     delimiter: _d,
     options: _o,
+    alwaysKeep: _k,
     ...wire
   } = job;
   return wire;

@@ -94,6 +94,10 @@ ${FIELD_COLUMNS}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
   `,
+  // A job's "always keep" list (AS numbers and CIDRs), as the user typed it.
+  `
+  ALTER TABLE jobs ADD COLUMN always_keep TEXT;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -130,8 +130,8 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        created_at, updated_at)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        always_keep, created_at, updated_at)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -144,6 +144,7 @@ export class Store {
       Number(job.options.domain),
       Number(job.options.company),
       Number(job.options.network),
+      job.alwaysKeep ?? null,
       at,
       at,
     );

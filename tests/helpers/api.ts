@@ -34,6 +34,8 @@ export interface JobOptions {
   includeDomain?: number;
   includeCompany?: number;
   includeNetwork?: number;
+  /** AS numbers or CIDRs kept even when filtered. */
+  alwaysKeep?: string;
 }
 
 export async function startJob(

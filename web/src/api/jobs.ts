@@ -59,6 +59,8 @@ export interface EnrichOptions {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** AS numbers or CIDRs to keep even when filtered ("" for none). */
+  alwaysKeep: string;
 }
 
 const START_TOASTS: MutationToasts<Job> = {
@@ -116,6 +118,7 @@ export function useStartEnrichment() {
         includeCompany: options.includeCompany ? 1 : 0,
         includeNetwork: options.includeNetwork ? 1 : 0,
       };
+      if (options.alwaysKeep.trim()) body.alwaysKeep = options.alwaysKeep;
       return apiRequest<Job>("POST", "/api/enrich", body);
     },
     meta: START_TOASTS,

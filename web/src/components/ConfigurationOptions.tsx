@@ -1,4 +1,5 @@
-// Configuration step: IP column, the four data options, Back and Start.
+// Configuration step: IP column, the four data options, the "Always keep"
+// list, Back and Start.
 
 import { type FormEvent, useId, useState } from "react";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
@@ -14,6 +15,8 @@ const OPTIONS = [
   { key: "includeNetwork", label: "Network Information (ASN, ISP)" },
 ] as const;
 
+const KEEP_EXAMPLE = "AS64500\n203.0.113.0/24";
+
 type OptionKey = (typeof OPTIONS)[number]["key"];
 
 interface Props {
@@ -25,6 +28,8 @@ interface Props {
 export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   const startEnrichment = useStartEnrichment();
   const columnId = useId();
+  const keepId = useId();
+  const [alwaysKeep, setAlwaysKeep] = useState("");
   const [column, setColumn] = useState(() => defaultIpColumn(upload.headers));
   const [options, setOptions] = useState<Record<OptionKey, boolean>>({
     includeGeolocation: true,
@@ -43,9 +48,10 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
       });
       return;
     }
-    startEnrichment.mutate({ upload, ipColumnName: column, ...options }, {
-      onSuccess: onStarted,
-    });
+    startEnrichment.mutate(
+      { upload, ipColumnName: column, ...options, alwaysKeep },
+      { onSuccess: onStarted },
+    );
   };
 
   return (
@@ -90,6 +96,22 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
             </label>
           ))}
         </fieldset>
+        <label htmlFor={keepId}>
+          Always keep (AS numbers or CIDRs, one per line)
+        </label>
+        <textarea
+          id={keepId}
+          name="alwaysKeep"
+          rows={3}
+          placeholder={KEEP_EXAMPLE}
+          value={alwaysKeep}
+          onChange={(event) => setAlwaysKeep(event.target.value)}
+          aria-describedby={`${keepId}-help`}
+        />
+        <small id={`${keepId}-help`} className="muted">
+          Optional. Addresses in these networks stay in the download even when
+          they belong to a consumer or mobile network.
+        </small>
         <div className="button-row">
           <button type="button" className="secondary" onClick={onBack}>
             Back

@@ -3,6 +3,14 @@
 import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
 
+/** The tooltip of the ISP Filtered cell: network type and why. */
+function classificationTitle(row: PreviewRow): string | undefined {
+  if (!row.networkType) return undefined;
+  return row.classificationReason
+    ? `${row.networkType}: ${row.classificationReason}`
+    : row.networkType;
+}
+
 export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
   return (
     <div
@@ -37,7 +45,9 @@ export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
                 <td>{orDash(row.company)}</td>
                 <td>{formatLocation(row.city, row.country)}</td>
                 <td>{orDash(row.isp)}</td>
-                <td>{row.ispFiltered ? "Yes" : "No"}</td>
+                <td title={classificationTitle(row)}>
+                  {row.ispFiltered ? "Yes" : "No"}
+                </td>
                 <td>{orDash(row.asn)}</td>
               </tr>
             ))}
