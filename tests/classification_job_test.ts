@@ -171,6 +171,20 @@ Deno.test({
       },
     );
 
+    await t.step("a download whose pages are all filtered ends", async () => {
+      // More than one download page (2,000 rows) of a consumer network: the
+      // stream used to wait forever after a page with no kept row.
+      const rows = ["n,ip"];
+      for (let i = 0; i < 4500; i++) rows.push(`${i},${COMCAST}`);
+      const uploaded = await uploadOk(server, "home.csv", rows.join("\n"));
+      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+      const done = await waitForJob(server, job.id);
+      assertEquals([done.status, done.filteredIPs], ["completed", 4500]);
+      const text = await downloadText(server, job.id);
+      assertEquals(csvRecords(text).length, 0);
+      ok(text.startsWith("n,ip,"));
+    });
+
     await t.step(
       "the OpenAPI document has the reason and the keep list",
       async () => {
