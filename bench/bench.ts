@@ -5,16 +5,25 @@
 //
 //   deno task bench                      100,000 and 1,000,000 rows
 //   deno task bench --rows=100000        chosen sizes (comma-separated)
+//   --3m                                 a 3,000,000-row file after the
+//                                        others (memory must stay flat)
 //   deno task bench --smoke              a few thousand rows, short loads,
 //                                        results to bench/out/ (tests use it)
 //   --keep-downloads                     keep downloaded CSVs in bench/out/
 //   --no-dns, --no-load                  skip the reverse-DNS or wrk parts
+//   --dns-latency [--before=REV]         only the reverse-DNS latency
+//                                        scenario (bench/dns_latency.ts)
+//   --job-latency                        only a 100,000-row job with Domain
+//                                        on through the server, DNS at
+//                                        internet latency (job_latency.ts)
 import { parseArgs } from "node:util";
 import { loadConfig } from "../server/config.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
 import { csvPass, rawLookupLoop } from "./baselines.ts";
 import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
-import { runEndToEnd, startJob, upload } from "./end_to_end.ts";
+import { dnsLatencyMain } from "./dns_latency.ts";
+import { runEndToEnd, sessionFetch, startJob, upload } from "./end_to_end.ts";
+import { jobLatencyMain } from "./job_latency.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
 import {
@@ -39,11 +48,26 @@ const { values: flags } = parseArgs({
     "no-dns": { type: "boolean", default: false },
     "no-load": { type: "boolean", default: false },
     results: { type: "string" },
+    "dns-latency": { type: "boolean", default: false },
+    "job-latency": { type: "boolean", default: false },
+    "3m": { type: "boolean", default: false },
+    before: { type: "string" },
+    modes: { type: "string" },
+    distinct: { type: "string" },
   },
 });
+if (flags["dns-latency"]) {
+  await dnsLatencyMain(Deno.args.filter((arg) => arg !== "--dns-latency"));
+  Deno.exit(0);
+}
+if (flags["job-latency"]) {
+  await jobLatencyMain(Deno.args.filter((arg) => arg !== "--job-latency"));
+  Deno.exit(0);
+}
 
 const sizes = (flags.rows ?? (flags.smoke ? "3000" : "100000,1000000"))
   .split(",").map((n) => Number(n.replace(/_/g, "")));
+if (flags["3m"] && !sizes.includes(3_000_000)) sizes.push(3_000_000);
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   throw new Error(`--rows must be whole numbers, got "${flags.rows}"`);
 }
@@ -124,7 +148,7 @@ try {
           32,
           `${OUT}/lookup.lua`,
         );
-        await fetch(`${server.url}/api/jobs/${job.id}/cancel`, {
+        await sessionFetch(`${server.url}/api/jobs/${job.id}/cancel`, {
           method: "POST",
         }).then((r) => r.body?.cancel());
       }

@@ -4,6 +4,27 @@
 import { IP_COLUMN } from "./generate.ts";
 import type { ServerProcess } from "./server_process.ts";
 
+// The bench is one visitor: jobs belong to the session that made them, so
+// its requests send the session cookie back, as a browser does.
+const cookies = new Map<string, string>();
+
+/** fetch() keeping cookies between calls (one visitor). */
+export async function sessionFetch(
+  url: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const sent = [...cookies].map(([name, value]) => `${name}=${value}`);
+  if (sent.length > 0) headers.set("cookie", sent.join("; "));
+  const response = await fetch(url, { ...init, headers });
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0];
+    const at = pair.indexOf("=");
+    cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+  }
+  return response;
+}
+
 export interface EndToEnd {
   rows: number;
   bytes: number;
@@ -69,23 +90,27 @@ export async function upload(
     path.split("/").pop(),
   );
   return await json(
-    await fetch(`${server.url}/api/upload`, { method: "POST", body: form }),
+    await sessionFetch(`${server.url}/api/upload`, {
+      method: "POST",
+      body: form,
+    }),
   );
 }
 
 export async function startJob(
   server: ServerProcess,
   fileName: string,
+  includeDomain = false,
 ): Promise<JobJson> {
   return await json(
-    await fetch(`${server.url}/api/enrich`, {
+    await sessionFetch(`${server.url}/api/enrich`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         fileName,
         ipColumnName: IP_COLUMN,
         includeGeolocation: true,
-        includeDomain: false,
+        includeDomain,
         includeCompany: true,
         includeNetwork: true,
       }),
@@ -128,7 +153,7 @@ export async function runEndToEnd(
     while (job.status === "pending" || job.status === "processing") {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
       const sent = performance.now();
-      job = await json(await fetch(`${server.url}/api/jobs/${job.id}`));
+      job = await json(await sessionFetch(`${server.url}/api/jobs/${job.id}`));
       latencies.push(performance.now() - sent);
     }
     const t2 = performance.now();
@@ -139,7 +164,9 @@ export async function runEndToEnd(
     if (job.processedIPs !== file.rows) {
       throw new Error(`job processed ${job.processedIPs} of ${file.rows} rows`);
     }
-    const response = await fetch(`${server.url}/api/jobs/${job.id}/download`);
+    const response = await sessionFetch(
+      `${server.url}/api/jobs/${job.id}/download`,
+    );
     if (!response.ok || !response.body) {
       throw new Error(`download: ${response.status} ${await response.text()}`);
     }

@@ -13,5 +13,9 @@ echo "bench/setup.sh: installing ${missing[*]} from Debian's packages" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
   || echo "bench/setup.sh: could not install ${missing[*]}; continuing without" >&2
-$SUDO pkill -x dnsmasq 2>/dev/null || true
+# The package may start a system dnsmasq on port 53; stop that one only (by
+# its pid file), never other dnsmasq processes (tests of other checkouts).
+if [[ " ${missing[*]} " == *" dnsmasq "* ]] && [ -s /run/dnsmasq/dnsmasq.pid ]; then
+  $SUDO kill "$(cat /run/dnsmasq/dnsmasq.pid)" 2>/dev/null || true
+fi
 exit 0

@@ -24,6 +24,9 @@ const args = [
   "--unstable-kv",
   "--unstable-cron",
   "--unstable-net",
+  // Young generations of 4 MB per thread (HTTP, job workers, writers):
+  // V8's default grows each to tens of MB; measured in bench/RESULTS.md.
+  "--v8-flags=--max-semi-space-size=4",
   "--include",
   "web/dist",
   "--include",

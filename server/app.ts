@@ -3,28 +3,16 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { HTTPException } from "hono/http-exception";
-import { ZodError } from "zod";
-import { BATCH_MAX_IPS, type PublicConfig } from "../shared/wire.ts";
-import type { Config } from "./config.ts";
-import type { Engine } from "./enrichment/engine.ts";
+import type { AppDeps } from "./deps.ts";
 import { ApiError } from "./http_error.ts";
-import type { JobEvents } from "./jobs/job_events.ts";
-import type { JobRunner } from "./jobs/runner.ts";
+import { apiRouter } from "./routes/api_router.ts";
+import { configRoutes } from "./routes/config.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { publicApiRoutes } from "./routes/public_api.ts";
 import { uploadRoutes } from "./routes/upload.ts";
 import { prerenderedPage, webRoutes } from "./routes/web.ts";
 import { JobUpdateHub, wsRoutes } from "./routes/ws.ts";
-import type { Store } from "./storage/store.ts";
-
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  engine: Engine;
-  runner: JobRunner;
-  events: JobEvents;
-}
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -47,12 +35,11 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
+  // Sessions, the ACCESS_PASSWORD lock, the cross-site guard and /signin:
+  // before every route, so no route is reachable without them.
+  deps.access.install(app);
+
   app.onError((error, c) => {
-    if (error instanceof ZodError) {
-      const issue = error.issues[0];
-      const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
-      return c.json({ message: `${where}${issue.message}` }, 400);
-    }
     if (error instanceof ApiError) {
       return c.json(
         { message: error.message, ...(error.title && { title: error.title }) },
@@ -69,25 +56,13 @@ export function createApp(deps: AppDeps): Hono {
     );
   });
 
-  const api = new Hono();
+  const api = apiRouter();
   // /lookup, /lookup/batch, /bigquery: CORS and rate limits of their own.
-  const publicApi = publicApiRoutes(deps);
-  api.route("/", publicApi);
-  api.route("/upload", uploadRoutes(deps));
+  api.route("/", publicApiRoutes(deps));
+  api.route("/", uploadRoutes(deps));
   api.route("/", jobRoutes(deps));
-  api.get("/config", (c) => {
-    const { maxUploadMb, rateLimitPerMinute, rateLimitBurst } = deps.config;
-    const limited = rateLimitPerMinute > 0 && rateLimitBurst > 0;
-    return c.json(
-      {
-        maxUploadMb,
-        rateLimitPerMinute: limited ? rateLimitPerMinute : 0,
-        rateLimitBurst: limited ? rateLimitBurst : 0,
-        batchMaxIps: BATCH_MAX_IPS,
-      } satisfies PublicConfig,
-    );
-  });
-  api.route("/", openApiRoutes(publicApi));
+  api.route("/", configRoutes(deps));
+  api.route("/", openApiRoutes(api, deps));
   api.all(
     "*",
     (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),

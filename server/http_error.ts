@@ -1,5 +1,6 @@
-// Errors that become JSON { message } answers (SPEC.md section 8), with the
-// short title the web app shows above the message where SPEC.md has one.
+// Errors that become JSON { message } answers with a 4xx status, with the
+// short title the web app shows above the message where there is one
+// ("File too large", "Configuration error").
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 

@@ -2,6 +2,8 @@
 // housekeeping, HTTP.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { describeAccessConfig } from "./access/access_config.ts";
+import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { Engine, loadEngineData } from "./enrichment/engine.ts";
@@ -86,6 +88,7 @@ const settings = {
   RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",
   TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
   WEB_DIR: config.webDir,
+  ACCESS: describeAccessConfig(config.access),
 };
 if (config.logLevel !== "warn" && config.logLevel !== "error") {
   console.log("settings:");
@@ -98,7 +101,10 @@ if (config.logLevel !== "warn" && config.logLevel !== "error") {
   );
 }
 
-const app = createApp({ config, store, engine, runner, events });
+const access = await createAccess(config.access, config).catch((error) =>
+  fatal((error as Error).message)
+);
+const app = createApp({ config, store, engine, runner, events, access });
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
 

@@ -12,9 +12,12 @@ export const FIELD_GROUPS = [
 ] as const;
 export type FieldGroup = (typeof FIELD_GROUPS)[number];
 
+/** Fields of no option group: every job row has them, whatever it asked. */
+export const ALWAYS = "always";
+
 export interface FieldSpec {
   readonly name: string;
-  readonly group: FieldGroup;
+  readonly group: FieldGroup | typeof ALWAYS;
   /** Column type in the results table. */
   readonly sql: "TEXT" | "REAL";
   /** JSON type on the wire (always nullable). */
@@ -125,6 +128,18 @@ export const ENRICHMENT_FIELD_TABLE = [
     example: "AS15169 Google LLC",
     description: "AS number and name",
   },
+  {
+    name: "ip_used",
+    group: ALWAYS,
+    sql: "TEXT",
+    wire: "string",
+    example:
+      "Forwarded chain of 2 addresses; used the first address, 81.2.69.142",
+    description:
+      "Set when the address looked up is not the cell as it stands (a " +
+      "forwarded chain, an IPv4-mapped IPv6 address, a resolved host name): " +
+      "which address was used and why; null otherwise",
+  },
 ] as const satisfies readonly FieldSpec[];
 
 export type EnrichmentFieldSpec = (typeof ENRICHMENT_FIELD_TABLE)[number];
@@ -142,7 +157,9 @@ export type EnrichmentValues = {
 };
 
 /** The fields of one group, in output order. */
-export function fieldsOfGroup(group: FieldGroup): EnrichmentField[] {
+export function fieldsOfGroup(
+  group: FieldGroup | typeof ALWAYS,
+): EnrichmentField[] {
   return ENRICHMENT_FIELD_TABLE.filter((f) => f.group === group).map((f) =>
     f.name
   );

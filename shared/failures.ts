@@ -1,14 +1,26 @@
 // Why an address could not be enriched: a named kind travels inward, and the
 // words for it are chosen here, once, for the HTTP answers and the downloads.
 
-export const FAILURE_KINDS = ["invalid", "reserved", "no_data"] as const;
+export const FAILURE_KINDS = [
+  "invalid",
+  "reserved",
+  "no_data",
+  "corrupt_record",
+  "hostname",
+  "unresolved",
+] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** A failed row or lookup: the kind, plus detail where the kind has one. */
 export interface Failure {
   kind: FailureKind;
-  /** For `reserved`: which range ("private", "loopback", ...). */
+  /**
+   * For `reserved`: which range ("private", "loopback", ...). For
+   * `unresolved`: why ("no_address", "no_answer", "private_only").
+   */
   range?: string;
+  /** For `corrupt_record`: what the database reader found wrong. */
+  detail?: string;
 }
 
 const RANGE_WORDS: Record<string, string> = {
@@ -25,6 +37,14 @@ const RANGE_WORDS: Record<string, string> = {
   reserved:
     "Reserved or documentation address (RFC 5737/3849), not on the public internet",
   benchmarking: "Benchmarking address (RFC 2544), not on the public internet",
+};
+
+const UNRESOLVED_WORDS: Record<string, string> = {
+  no_address: "Host name has no address (no A or AAAA record)",
+  no_answer:
+    "Host name could not be resolved (no answer from the name servers)",
+  private_only:
+    "Host name resolves only to addresses not on the public internet",
 };
 
 /** The reserved ranges with words of their own (ipaddr.js's range names). */
@@ -49,6 +69,14 @@ export function failureMessage(
         : "Invalid IP address";
     case "no_data":
       return "No data found for this address";
+    case "corrupt_record":
+      return failure.detail ??
+        "The database record for this address is corrupt";
+    case "hostname":
+      return "A host name, not an IP address; tick Resolve host names to look it up";
+    case "unresolved":
+      return UNRESOLVED_WORDS[failure.range ?? ""] ??
+        UNRESOLVED_WORDS.no_answer;
     case "reserved":
       return RANGE_WORDS[failure.range ?? ""] ??
         `Reserved address (${failure.range}), not on the public internet`;

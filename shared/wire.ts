@@ -22,6 +22,8 @@ export interface UploadResult {
   headers: string[];
   /** Data rows counted while the file streamed in (header row excluded). */
   rowCount: number;
+  /** The first data rows (five at most), for the configuration preview. */
+  sampleRows: string[][];
 }
 
 /** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */
@@ -35,6 +37,8 @@ export interface EnrichRequest {
   includeDomain: number | boolean;
   includeCompany: number | boolean;
   includeNetwork: number | boolean;
+  /** Resolve host-name cells forward (A, then AAAA); off by default. */
+  resolveHostnames?: number | boolean;
   /** AS numbers or CIDRs, one per line, kept even when filtered. */
   alwaysKeep?: string;
 }
@@ -60,6 +64,21 @@ export interface Job {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** How the job's host-name lookups ended, one count per lookup made. */
+  hostnameLookups: HostnameLookups;
+}
+
+/**
+ * Host-name (reverse DNS) lookups by outcome: a name found; no name exists
+ * (the answer said so); timed out (no answer, or the server failed); skipped
+ * (every DNS server was resting after failing). A row without a host name
+ * means "none exists" only for noName.
+ */
+export interface HostnameLookups {
+  answered: number;
+  noName: number;
+  timedOut: number;
+  skipped: number;
 }
 
 /** The enrichment values of one IP; empty fields are null. */
@@ -89,8 +108,9 @@ export interface PreviewRow {
   isp: string | null;
   ispFiltered: boolean;
   asn: string | null;
+  /** consumer_isp, mobile, hosting, ...; null when not known. */
   networkType: string | null;
-  /** Why the network type was chosen (classification_reason). */
+  /** Why the row got its network type (classification_reason). */
   classificationReason: string | null;
 }
 
@@ -100,13 +120,19 @@ export interface PreviewResponse {
   totalResults: number;
   totalPages: number;
   currentPage: number;
+  /** True when a text filter stopped counting: totalResults is a floor. */
+  totalAtLeast?: boolean;
 }
 
 /** GET /api/lookup answer: success, or { ip, success: false, error }. */
 export type LookupResponse =
-  | ({ success: true; ispFiltered: boolean } & Omit<EnrichmentData, "ip"> & {
-    ip: string;
-  })
+  | (
+    & { success: true; ispFiltered: boolean }
+    & Omit<EnrichmentData, "ip" | "ip_used">
+    & {
+      ip: string;
+    }
+  )
   | { ip: string; success: false; error: string };
 
 /** Most addresses one POST /api/lookup/batch or /api/bigquery request takes. */

@@ -1,11 +1,11 @@
 // AS number and organisation by IP range, from ip-location-db CSVs
 // (RouteViews, NRO, DB-IP) or an ASN MMDB. The tables are sorted typed arrays
 // in shared memory: built once in the main thread, searched by every worker.
-import { Buffer } from "node:buffer";
 import Papa from "papaparse";
-import { Reader } from "maxmind";
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
-import { readShared, shareUint32 } from "./shared_file.ts";
+import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
+import { readNetworkFields } from "./network_fields.ts";
+import { shareUint32 } from "./shared_file.ts";
 
 export interface AsnInfo {
   asn: number;
@@ -73,7 +73,7 @@ export async function loadAsnTable(paths: string[]): Promise<AsnTableData> {
   };
   for (const path of paths) {
     if (path.endsWith(".mmdb")) {
-      mmdb.push(await readShared(path));
+      mmdb.push(await openCheckedMmdb(path));
       continue;
     }
     const bytes = await Deno.readFile(path);
@@ -300,9 +300,7 @@ function sortV6(b: Builder) {
 }
 
 export class AsnTable {
-  // maxmind's types admit only its own record models; ASN files vary.
-  // deno-lint-ignore no-explicit-any
-  #readers: Reader<any>[];
+  #readers: MmdbDatabase[];
   /**
    * For each /16 block p, the number of IPv4 ranges that start before it:
    * a search looks only at the ranges around the address's block.
@@ -310,9 +308,7 @@ export class AsnTable {
   #v4Block: Uint32Array;
 
   constructor(readonly data: AsnTableData) {
-    this.#readers = data.mmdb.map((bytes) =>
-      new Reader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    );
+    this.#readers = data.mmdb.map((bytes) => new MmdbDatabase(bytes));
     const starts = data.v4Start;
     this.#v4Block = new Uint32Array(65537);
     let i = 0;
@@ -349,20 +345,20 @@ export class AsnTable {
       : this.#findV6(ipv6ToWords(ip));
   }
 
-  /** The ASN MMDB files' answer, for addresses the tables do not have. */
+  /**
+   * The ASN MMDB files' answer, for addresses the tables do not have. A
+   * record that cannot be decoded, or whose fields have the wrong types, is
+   * no answer (the file was checked when opened; this is a record the
+   * check's sample did not reach).
+   */
   lookupMmdb(ip: string, version: 4 | 6): AsnInfo | null {
+    if (this.#readers.length === 0) return null;
+    const words = version === 4 ? [ipv4ToNumber(ip)] : ipv6ToWords(ip);
     for (const reader of this.#readers) {
-      if (version === 6 && reader.metadata.ipVersion === 4) continue;
-      const record = reader.get(ip) as {
-        autonomous_system_number?: number;
-        autonomous_system_organization?: string;
-      } | null;
-      if (record?.autonomous_system_number) {
-        return {
-          asn: record.autonomous_system_number,
-          org: record.autonomous_system_organization ?? "",
-        };
-      }
+      const node = reader.recordOf(words);
+      if (node === 0) continue;
+      const info = asnOf(reader, node);
+      if (info) return info;
     }
     return null;
   }
@@ -398,5 +394,20 @@ export class AsnTable {
     return found >= 0 && compareWords(v6End, found * 4, words) >= 0
       ? v6Org[found]
       : -1;
+  }
+}
+
+/**
+ * AS number and organisation of an MMDB record (MaxMind ASN, ISP or
+ * Enterprise, IPinfo ASN or company files); null if it has none or cannot
+ * be read.
+ */
+function asnOf(reader: MmdbDatabase, node: number): AsnInfo | null {
+  try {
+    const { asn, asOrg } = readNetworkFields(reader.decodeRecord(node));
+    return asn ? { asn, org: asOrg ?? "" } : null;
+  } catch (error) {
+    if (error instanceof MmdbError) return null;
+    throw error;
   }
 }

@@ -45,6 +45,12 @@ export function composeEnrichment(
 ): Enrichment {
   const result = emptyEnrichment(ip);
   result.success = true;
+  if (place?.error) {
+    // A record the database reader could not decode: say so, show nothing.
+    result.success = false;
+    result.failure = { kind: "corrupt_record", detail: place.error };
+    return result;
+  }
   if (place) {
     result.country_code = place.country_code;
     result.country = place.country;

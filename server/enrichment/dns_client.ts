@@ -7,32 +7,38 @@
 import packet from "dns-packet";
 import { Buffer } from "node:buffer";
 import ipaddr from "ipaddr.js";
+import { interpret, type PtrAnswer } from "./dns_answer.ts";
+
+export { interpret, type PtrAnswer } from "./dns_answer.ts";
 
 export interface NameServer {
   ipAddr: string;
   port: number;
 }
 
-/** What a PTR query came to. TTLs are in seconds, as the answer gave them. */
-export type PtrAnswer =
-  /** NOERROR with a PTR record: its name, without the final dot. */
-  | { kind: "found"; name: string; ttl: number }
-  /** NXDOMAIN, or NOERROR with no PTR record; ttl null: no SOA to say. */
-  | { kind: "notFound"; ttl: number | null }
-  | { kind: "timeout" }
-  /** SERVFAIL, REFUSED, a malformed answer, a failed send. */
-  | { kind: "failed" }
-  /** The answer did not fit in a datagram (TC): ask again over TCP. */
-  | { kind: "truncated" };
+/**
+ * A query's two waits for an answer, ms. `onResend` when it is sent again;
+ * `onAnswer` with the send that was answered (1: the first, perhaps late;
+ * 2: the resend, so the first was lost) and its round trip from that send.
+ */
+export interface QueryTimeouts {
+  firstMs: number;
+  secondMs: number;
+  onResend?: () => void;
+  onAnswer?: (send: 1 | 2, rttMs: number) => void;
+}
 
 interface Pending {
+  /** The first send's id, then the resend's, and when each was sent. */
+  ids: number[];
+  sentAt: number[];
+  onAnswer?: (send: 1 | 2, rttMs: number) => void;
   name: string;
+  socket: Deno.DatagramConn;
   timer: ReturnType<typeof setTimeout>;
   resolve(answer: PtrAnswer): void;
 }
 
-const RCODE_NOERROR = 0;
-const RCODE_NXDOMAIN = 3;
 const MAX_DATAGRAM = 65535;
 
 /** "8.8.8.8" and "::ffff:8.8.8.8" alike, for comparing source addresses. */
@@ -60,21 +66,28 @@ class Ids {
 }
 
 /**
- * Queries to one name server over one UDP socket. The socket opens with
- * the first query and closes when no query is left in flight, so an idle
- * client holds no resource; a late answer to a closed socket is dropped.
+ * Queries to one name server over `sockets` UDP sockets, each query on one
+ * of them in turn. The sockets open with the first query and close when no
+ * query is left in flight, so an idle client holds no resource; a late
+ * answer to a closed socket is dropped. Several sockets are several kernel
+ * receive buffers: Deno cannot enlarge one (no SO_RCVBUF option), and a
+ * burst of answers larger than one buffer would be dropped.
  */
 export class UdpDnsClient {
   readonly server: NameServer;
   #source: string;
-  #socket: Deno.DatagramConn | null = null;
+  #sockets: (Deno.DatagramConn | null)[];
+  #nextSocket = 0;
+  /** By id: a resent query is here under both of its ids. */
   #pending = new Map<number, Pending>();
+  #queries = 0;
   #ids = new Ids();
   #target: Deno.NetAddr;
 
-  constructor(server: NameServer) {
+  constructor(server: NameServer, sockets = 1) {
     this.server = server;
     this.#source = normalised(server.ipAddr);
+    this.#sockets = Array.from({ length: Math.max(1, sockets) }, () => null);
     this.#target = {
       transport: "udp",
       hostname: server.ipAddr,
@@ -84,80 +97,126 @@ export class UdpDnsClient {
 
   /** Queries in flight now. */
   get inFlight(): number {
-    return this.#pending.size;
+    return this.#queries;
   }
 
-  /** A PTR query for `name` (e.g. "4.4.8.8.in-addr.arpa"). */
-  query(name: string, timeoutMs: number): Promise<PtrAnswer> {
-    if (this.#pending.size >= 65536) {
+  /** Sockets open now. */
+  get openSockets(): number {
+    return this.#sockets.filter((socket) => socket !== null).length;
+  }
+
+  /**
+   * A PTR query for `name` (e.g. "4.4.8.8.in-addr.arpa"): sent, then sent
+   * again with the same id after `firstMs` without an answer (a datagram
+   * lost either way), then given up `secondMs` later. An answer to either
+   * send is taken. A number is a total timeout, resent halfway.
+   */
+  query(name: string, timeouts: number | QueryTimeouts): Promise<PtrAnswer> {
+    const { firstMs, secondMs, onResend, onAnswer } =
+      typeof timeouts === "number"
+        ? {
+          firstMs: Math.floor(timeouts / 2),
+          secondMs: timeouts - Math.floor(timeouts / 2),
+          onResend: undefined,
+          onAnswer: undefined,
+        }
+        : timeouts;
+    if (this.#pending.size >= 65000) {
       return Promise.resolve({ kind: "failed" });
     }
+    const slot = this.#nextSocket++ % this.#sockets.length;
     let socket: Deno.DatagramConn;
     try {
-      socket = this.#open();
+      socket = this.#open(slot);
     } catch {
       return Promise.resolve({ kind: "failed" });
     }
+    const { promise, resolve } = Promise.withResolvers<PtrAnswer>();
+    const send = (id: number) =>
+      socket.send(this.#message(id, name), this.#target).catch(() =>
+        this.#settle(id, { kind: "failed" })
+      );
+    const first = this.#freeId();
+    // The resend has an id of its own, so that an answer tells which send
+    // it answers: a late first answer is not a lost one.
+    const timer = setTimeout(() => {
+      const query = this.#pending.get(first);
+      if (!query) return;
+      query.timer = setTimeout(
+        () => this.#settle(first, { kind: "timeout" }),
+        secondMs,
+      );
+      if (this.#sockets[slot] === socket && this.#pending.size < 65000) {
+        const again = this.#freeId();
+        query.ids.push(again);
+        query.sentAt.push(performance.now());
+        this.#pending.set(again, query);
+        send(again);
+      }
+      onResend?.();
+    }, firstMs);
+    this.#pending.set(first, {
+      ids: [first],
+      sentAt: [performance.now()],
+      onAnswer,
+      name: name.toLowerCase(),
+      socket,
+      timer,
+      resolve,
+    });
+    this.#queries++;
+    send(first);
+    return promise;
+  }
+
+  #freeId(): number {
     let id = this.#ids.next();
     while (this.#pending.has(id)) id = this.#ids.next();
-    const message = packet.encode({
+    return id;
+  }
+
+  #message(id: number, name: string): Uint8Array {
+    return packet.encode({
       type: "query",
       id,
       flags: packet.RECURSION_DESIRED,
       questions: [{ type: "PTR", class: "IN", name }],
     });
-    const { promise, resolve } = Promise.withResolvers<PtrAnswer>();
-    const send = () =>
-      socket.send(message, this.#target).catch(() =>
-        this.#settle(id, { kind: "failed" })
-      );
-    // A datagram lost in a burst (a socket buffer overflowing) is sent
-    // again once, halfway to the timeout, as stub resolvers do.
-    const half = Math.floor(timeoutMs / 2);
-    const timer = setTimeout(() => {
-      const query = this.#pending.get(id);
-      if (!query) return;
-      query.timer = setTimeout(
-        () => this.#settle(id, { kind: "timeout" }),
-        timeoutMs - half,
-      );
-      if (this.#socket === socket) send();
-    }, half);
-    this.#pending.set(id, { name: name.toLowerCase(), timer, resolve });
-    send();
-    return promise;
   }
 
-  /** Ends every query in flight as timed out and closes the socket. */
+  /** Ends every query in flight as timed out and closes the sockets. */
   close(): void {
     for (const id of [...this.#pending.keys()]) {
       this.#settle(id, { kind: "timeout" });
     }
-    this.#closeSocket();
+    this.#closeSockets();
   }
 
-  #open(): Deno.DatagramConn {
-    if (this.#socket) return this.#socket;
+  #open(slot: number): Deno.DatagramConn {
+    const open = this.#sockets[slot];
+    if (open) return open;
     const v6 = this.server.ipAddr.includes(":");
     const socket = Deno.listenDatagram({
       transport: "udp",
       hostname: v6 ? "::" : "0.0.0.0",
       port: 0,
     });
-    this.#socket = socket;
-    this.#receive(socket);
+    this.#sockets[slot] = socket;
+    this.#receive(socket, slot);
     return socket;
   }
 
-  #closeSocket(): void {
-    const socket = this.#socket;
-    this.#socket = null;
-    try {
-      socket?.close();
-    } catch { /* closed already */ }
+  #closeSockets(): void {
+    for (let slot = 0; slot < this.#sockets.length; slot++) {
+      const socket = this.#sockets[slot];
+      this.#sockets[slot] = null;
+      try {
+        socket?.close();
+      } catch { /* closed already */ }
+    }
   }
 
-  async #receive(socket: Deno.DatagramConn): Promise<void> {
+  async #receive(socket: Deno.DatagramConn, slot: number): Promise<void> {
     const buffer = new Uint8Array(MAX_DATAGRAM);
     for (;;) {
       let data: Uint8Array;
@@ -165,21 +224,21 @@ export class UdpDnsClient {
       try {
         [data, from] = await socket.receive(buffer);
       } catch {
-        // Closed (idle, or shut down); a socket error fails what is left.
-        if (this.#socket === socket) {
-          this.#socket = null;
-          for (const id of [...this.#pending.keys()]) {
-            this.#settle(id, { kind: "failed" });
+        // Closed (idle, or shut down); a socket error fails its queries.
+        if (this.#sockets[slot] === socket) {
+          this.#sockets[slot] = null;
+          for (const [id, query] of [...this.#pending]) {
+            if (query.socket === socket) this.#settle(id, { kind: "failed" });
           }
         }
         return;
       }
-      if (this.#socket !== socket) return;
+      if (this.#sockets[slot] !== socket) return;
       const addr = from as Deno.NetAddr;
       if (addr.port !== this.server.port || !this.#fromServer(addr.hostname)) {
         continue;
       }
-      this.#answer(data);
+      this.#answer(data, socket);
     }
   }
 
@@ -188,12 +247,13 @@ export class UdpDnsClient {
       normalised(hostname) === this.#source;
   }
 
-  #answer(data: Uint8Array): void {
+  #answer(data: Uint8Array, socket: Deno.DatagramConn): void {
     if (data.length < 12) return;
     const id = (data[0] << 8) | data[1];
     const query = this.#pending.get(id);
-    // Not a response, or to no query of ours (a late one, or spoofed).
-    if (!query || (data[2] & 0x80) === 0) return;
+    // Not a response, or to no query of ours (a late one, another socket's
+    // id, or spoofed).
+    if (!query || query.socket !== socket || (data[2] & 0x80) === 0) return;
     let message: packet.Packet;
     try {
       message = packet.decode(
@@ -216,76 +276,16 @@ export class UdpDnsClient {
   #settle(id: number, answer: PtrAnswer): void {
     const query = this.#pending.get(id);
     if (!query) return;
-    this.#pending.delete(id);
+    for (const each of query.ids) this.#pending.delete(each);
+    this.#queries--;
     clearTimeout(query.timer);
+    if (answer.kind !== "timeout" && answer.kind !== "failed") {
+      const send = id === query.ids[0] ? 1 : 2;
+      query.onAnswer?.(send, performance.now() - query.sentAt[send - 1]);
+    }
     query.resolve(answer);
-    if (this.#pending.size === 0) this.#closeSocket();
+    if (this.#pending.size === 0) this.#closeSockets();
   }
 }
 
-/** The answer of a response to a PTR question. */
-export function interpret(
-  message: packet.Packet,
-  raw: Uint8Array,
-): PtrAnswer {
-  if (raw[2] & 0x02) return { kind: "truncated" };
-  const rcode = raw[3] & 0x0f;
-  if (rcode === RCODE_NOERROR) {
-    let ttl = Infinity;
-    for (const record of message.answers ?? []) {
-      // A CNAME on the way (RFC 2317 delegation) bounds the TTL too.
-      if (record.type === "OPT") continue;
-      ttl = Math.min(ttl, record.ttl ?? 0);
-      if (record.type === "PTR") {
-        const name = String(record.data);
-        if (name === "" || name === ".") break;
-        return {
-          kind: "found",
-          name: name.replace(/\.$/, ""),
-          ttl: Number.isFinite(ttl) ? ttl : 0,
-        };
-      }
-    }
-    return { kind: "notFound", ttl: negativeTtl(message) };
-  }
-  if (rcode === RCODE_NXDOMAIN) {
-    return { kind: "notFound", ttl: negativeTtl(message) };
-  }
-  return { kind: "failed" };
-}
-
-/** RFC 2308: the SOA's TTL, bounded by its minimum field; null: no SOA. */
-function negativeTtl(message: packet.Packet): number | null {
-  for (const record of message.authorities ?? []) {
-    if (record.type === "SOA") {
-      const minimum = (record.data as { minimum?: number }).minimum ?? 0;
-      return Math.min(record.ttl ?? 0, minimum);
-    }
-  }
-  return null;
-}
-
-/** The name servers of /etc/resolv.conf (or `text`), in their order. */
-export function systemNameServers(
-  text: string | null = readResolvConf(),
-): NameServer[] {
-  if (!text) return [];
-  const servers: NameServer[] = [];
-  for (const line of text.split("\n")) {
-    const match = line.match(/^\s*nameserver\s+(\S+)/);
-    if (!match) continue;
-    const address = match[1];
-    // A scoped link-local address needs its interface: left to the system.
-    if (address.includes("%") || !ipaddr.isValid(address)) continue;
-    servers.push({ ipAddr: address, port: 53 });
-  }
-  return servers;
-}
-
-function readResolvConf(): string | null {
-  try {
-    return Deno.readTextFileSync("/etc/resolv.conf");
-  } catch {
-    return null;
-  }
-}
+export { systemNameServers } from "./dns_names.ts";

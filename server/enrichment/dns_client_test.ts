@@ -1,3 +1,4 @@
+// Over 300 lines: every case shares the one scripted server below.
 // The UDP PTR client against dnsmasq on loopback, and against a scripted
 // server for what dnsmasq will not do (wrong ids, spoofed sources, SOA,
 // truncation, SERVFAIL, garbage).
@@ -250,10 +251,12 @@ Deno.test("name servers of resolv.conf", () => {
 });
 
 Deno.test("a query with no answer is sent again once, halfway", async () => {
-  const seen = new Map<number, number>();
+  const seen = new Map<string, number[]>();
   const server = scriptedServer((query) => {
-    const times = (seen.get(query.id!) ?? 0) + 1;
-    seen.set(query.id!, times);
+    const name = query.questions![0].name;
+    const ids = [...seen.get(name) ?? [], query.id!];
+    seen.set(name, ids);
+    const times = ids.length;
     // The first copy is "lost".
     return times === 1 ? [] : [
       response(query, { answers: [ptr(query, "again.example", 60)] }),
@@ -266,7 +269,75 @@ Deno.test("a query with no answer is sent again once, halfway", async () => {
       name: "again.example",
       ttl: 60,
     });
-    assertEquals([...seen.values()], [2]);
+    // Sent twice, the resend with an id of its own.
+    const [ids] = [...seen.values()];
+    assertEquals(ids.length, 2);
+    assertEquals(ids[0] !== ids[1], true);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
+Deno.test("the resend after a short first wait recovers a lost answer", async () => {
+  const seen = new Map<string, number>();
+  const server = scriptedServer((query) => {
+    const name = query.questions![0].name;
+    const times = (seen.get(name) ?? 0) + 1;
+    seen.set(name, times);
+    return times === 1 ? [] : [
+      response(query, { answers: [ptr(query, "second.example", 60)] }),
+    ];
+  });
+  const client = new UdpDnsClient({ ipAddr: LOOPBACK, port: server.port }, 3);
+  let resends = 0;
+  const answeredBy: number[] = [];
+  try {
+    const answers = await Promise.all(
+      ["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"].map((ip) =>
+        client.query(reverseV4(ip), {
+          firstMs: 50,
+          secondMs: 5000,
+          onResend: () => resends++,
+          onAnswer: (send) => answeredBy.push(send),
+        })
+      ),
+    );
+    assertEquals(
+      answers,
+      Array(4).fill({ kind: "found", name: "second.example", ttl: 60 }),
+    );
+    assertEquals(resends, 4);
+    assertEquals(answeredBy, [2, 2, 2, 2]); // the resends were answered
+    assertEquals([...seen.values()], [2, 2, 2, 2]);
+    assertEquals(client.openSockets, 0); // closed once idle
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
+Deno.test("a late answer to the first send is told from a lost one", async () => {
+  // Every answer comes 120 ms late, after the resend at 40 ms; the resend
+  // itself is never answered.
+  const asked = new Set<string>();
+  const server = scriptedServer(async (query) => {
+    const name = query.questions![0].name;
+    if (asked.has(name)) return [];
+    asked.add(name);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    return [response(query, { answers: [ptr(query, "late.example", 60)] })];
+  });
+  const client = new UdpDnsClient({ ipAddr: LOOPBACK, port: server.port });
+  const answeredBy: number[] = [];
+  try {
+    const answer = await client.query(reverseV4("5.6.7.8"), {
+      firstMs: 40,
+      secondMs: 5000,
+      onAnswer: (send) => answeredBy.push(send),
+    });
+    assertEquals(answer, { kind: "found", name: "late.example", ttl: 60 });
+    assertEquals(answeredBy, [1]);
   } finally {
     client.close();
     await server.close();

@@ -6,7 +6,7 @@ import {
   type AsnTableData,
   loadAsnTable,
 } from "./asn_table.ts";
-import { GeoProvider, type Place } from "./geo_provider.ts";
+import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import type { ListPaths } from "../classification/lists.ts";
 import {
@@ -28,7 +28,6 @@ import {
   markNoData,
   type Network,
 } from "./compose.ts";
-import { readShared } from "./shared_file.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
 
 export type { Network };
@@ -72,7 +71,7 @@ export async function loadEngineData(
     );
   }
   const [geo, asn] = await Promise.all([
-    Promise.all(sources.geoDb.map(readShared)),
+    loadGeoDatabases(sources.geoDb),
     loadAsnTable(sources.asnDb),
   ]);
   // The classifier's AS features come from both databases (cached in

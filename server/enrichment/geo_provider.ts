@@ -1,9 +1,8 @@
 // Geolocation from MMDB city databases: the bundled DB-IP Lite files, or a
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
-import { Buffer } from "node:buffer";
-import { Reader } from "maxmind";
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
+import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
 
 export interface GeoFields {
   country_code: string | null;
@@ -75,24 +74,11 @@ function round(value: number | undefined): number | null {
   return value === undefined ? null : Math.round(value * 1e4) / 1e4;
 }
 
-// Records decoded from the database, by their offset in it: addresses of
-// one place share a record, and decoding it was most of a lookup's time.
-// Decoded records are only read, never changed, so sharing them is safe.
-const CACHED_RECORDS = 20_000;
+/** The answer for an address whose database record cannot be decoded. */
+export const CORRUPT_RECORD = "the database record for this address is corrupt";
 
-function recordCache() {
-  const records = new Map<number, unknown>();
-  return {
-    get: (offset: number) => records.get(offset),
-    set: (offset: number, value: unknown) => {
-      if (records.size >= CACHED_RECORDS) records.clear();
-      records.set(offset, value);
-    },
-  };
-}
-
-// Places by data pointer: a few flat fields each, so more of them than of
-// decoded records.
+// Places by data pointer: a few flat fields each, and decoding a record was
+// most of a lookup's time.
 const CACHED_PLACES = 32_768;
 
 /** A place as the enrichment shows it: GeoFields and the country's name. */
@@ -100,35 +86,20 @@ export interface Place extends GeoFields {
   country: string | null;
   /** Tells places apart: the same key, the same place (its data record). */
   key: number;
-}
-
-// mmdb-lib's Reader has what we need, typed private.
-interface ReaderInternals {
-  metadata: {
-    nodeCount: number;
-    recordSize: number;
-    nodeByteSize: number;
-    searchTreeSize: number;
-    ipVersion: number;
-  };
-  ipv4StartNodeNumber: number;
-  resolveDataPointer(pointer: number): unknown;
+  /**
+   * Set when the address's record is corrupt (every field is then null):
+   * the row's error, in words a user reads.
+   */
+  error?: string;
 }
 
 /**
- * One MMDB file's search tree, walked from an address's bits straight off
- * the bytes (mmdb-lib parses the address text and reads each node through
- * Buffer methods: most of a lookup's time). The place of each data record
+ * One MMDB file's search tree and records. The place of each data record
  * is built once and kept by its pointer.
  */
 class Tree {
   readonly ipVersion: number;
-  #bytes: Uint8Array;
-  #nodeCount: number;
-  #nodeBytes: number;
-  #recordSize: number;
-  #ipv4Start: number;
-  #reader: ReaderInternals;
+  #db: MmdbDatabase;
   #places = new Map<number, Place | null>();
 
   /** `index` of `count` files: keys of places differ between files. */
@@ -137,71 +108,86 @@ class Tree {
     readonly index: number,
     readonly count: number,
   ) {
-    // deno-lint-ignore no-explicit-any
-    const reader = new Reader<any>(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      { cache: recordCache() },
-    ) as unknown as ReaderInternals;
-    const { metadata } = reader;
-    if (![24, 28, 32].includes(metadata.recordSize)) {
-      throw new Error(`unsupported MMDB record size ${metadata.recordSize}`);
-    }
-    this.ipVersion = metadata.ipVersion;
-    this.#bytes = bytes;
-    this.#reader = reader;
-    this.#nodeCount = metadata.nodeCount;
-    this.#nodeBytes = metadata.nodeByteSize;
-    this.#recordSize = metadata.recordSize;
-    this.#ipv4Start = reader.ipv4StartNodeNumber;
-  }
-
-  #child(node: number, right: boolean): number {
-    const b = this.#bytes;
-    const o = node * this.#nodeBytes;
-    switch (this.#recordSize) {
-      case 24:
-        return right
-          ? (b[o + 3] << 16) | (b[o + 4] << 8) | b[o + 5]
-          : (b[o] << 16) | (b[o + 1] << 8) | b[o + 2];
-      case 28:
-        return right
-          ? ((b[o + 3] & 0x0f) << 24) | (b[o + 4] << 16) | (b[o + 5] << 8) |
-            b[o + 6]
-          : ((b[o + 3] & 0xf0) << 20) | (b[o] << 16) | (b[o + 1] << 8) |
-            b[o + 2];
-      default:
-        return (right
-          ? (b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]
-          : (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>>
-          0;
-    }
+    this.#db = new MmdbDatabase(bytes);
+    this.ipVersion = this.#db.ipVersion;
   }
 
   /** The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6). */
   lookup(words: ArrayLike<number>): Place | null {
-    const nodeCount = this.#nodeCount;
-    let node = words.length === 1 ? this.#ipv4Start : 0;
-    for (let w = 0; w < words.length && node < nodeCount; w++) {
-      const word = words[w];
-      for (let bit = 31; bit >= 0 && node < nodeCount; bit--) {
-        node = this.#child(node, ((word >>> bit) & 1) === 1);
-      }
-    }
-    if (node <= nodeCount) return null;
+    const node = this.#db.recordOf(words);
+    if (node === 0) return null;
     let place = this.#places.get(node);
     if (place === undefined) {
-      const record = this.#reader.resolveDataPointer(node) as
-        | GeoRecord
-        | null
-        | undefined;
-      place = record
-        ? toPlace(toGeo(record), node * this.count + this.index)
-        : null;
+      place = this.#decode(node, node * this.count + this.index);
       if (this.#places.size >= CACHED_PLACES) this.#places.clear();
       this.#places.set(node, place);
     }
     return place;
   }
+
+  // A record that cannot be decoded, or whose fields are not what the
+  // format says (a latitude that is no latitude), is no place: the row says
+  // so rather than showing it or failing the request.
+  #decode(node: number, key: number): Place | null {
+    try {
+      const record = this.#db.decodeRecord(node);
+      if (record === null || typeof record !== "object") return null;
+      return toPlace(checkedGeo(toGeo(record as GeoRecord)), key);
+    } catch (error) {
+      if (!(error instanceof MmdbError || error instanceof TypeError)) {
+        throw error;
+      }
+      return {
+        ...toPlace(EMPTY_GEO, key),
+        error: `${CORRUPT_RECORD} (${error.message})`,
+      };
+    }
+  }
+}
+
+const EMPTY_GEO: GeoFields = {
+  country_code: null,
+  region: null,
+  city: null,
+  latitude: null,
+  longitude: null,
+};
+
+function text(value: unknown, field: string): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value !== "string") throw new MmdbError(`${field} is no text`);
+  return value;
+}
+
+function coordinate(value: unknown, limit: number, field: string) {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== "number" || !(Math.abs(value) <= limit)) {
+    throw new MmdbError(`${field} ${String(value)} is out of range`);
+  }
+  return value;
+}
+
+/** The fields with the types and ranges they must have. Throws MmdbError. */
+function checkedGeo(geo: GeoFields): GeoFields {
+  const code = text(geo.country_code, "country code");
+  if (code !== null && !/^[A-Za-z]{2}$/.test(code)) {
+    throw new MmdbError(`country code "${code}" is not two letters`);
+  }
+  return {
+    country_code: code,
+    region: text(geo.region, "region"),
+    city: text(geo.city, "city"),
+    latitude: coordinate(geo.latitude, 90, "latitude"),
+    longitude: coordinate(geo.longitude, 180, "longitude"),
+  };
+}
+
+/**
+ * GEO_DB's files, read into shared memory and checked when opened: one that
+ * fails is refused with one line naming it and what is wrong.
+ */
+export function loadGeoDatabases(paths: string[]): Promise<Uint8Array[]> {
+  return Promise.all(paths.map((path) => openCheckedMmdb(path)));
 }
 
 function toPlace(geo: GeoFields, key: number): Place {
@@ -239,13 +225,17 @@ export class GeoProvider {
   lookup(ip: string, version: 4 | 6): GeoFields | null {
     const place = this.place(ip, version);
     if (!place) return null;
-    const { country: _, key: _key, ...geo } = place;
+    const { country: _, key: _key, error: _error, ...geo } = place;
     return geo;
   }
 
   fill(target: Enrichment, version: 4 | 6): void {
     const place = this.place(target.ip, version);
     if (!place) return;
+    if (place.error) {
+      target.success = false;
+      target.failure = { kind: "corrupt_record", detail: place.error };
+    }
     target.country_code = place.country_code;
     target.country = place.country;
     target.region = place.region;

@@ -1,16 +1,47 @@
-// Reverse DNS (PTR) with a per-query timeout and a concurrency limit, so a
-// resolver that never answers cannot stall a job: such a row has no hostname.
+// Over 300 lines: the lookup path (window, resend, breaker, cache and the
+// outcome of each lookup) is one class, read best in one place.
+//
+// Reverse DNS (PTR) with a resend, a timeout and an adaptive concurrency
+// window, so a resolver that never answers cannot stall a job (such a row
+// has no hostname) and one far away is kept busy; every lookup's outcome is
+// counted.
 // Queries go over UDP (dns_client.ts) to DNS_SERVERS, or to the name
 // servers of /etc/resolv.conf when it is empty; recent answers are cached.
-import ipaddr from "ipaddr.js";
-import { getDomain } from "tldts";
 import {
   type NameServer,
   type PtrAnswer,
   systemNameServers,
   UdpDnsClient,
 } from "./dns_client.ts";
+import { AdaptiveWindow, type WindowStats } from "./dns_window.ts";
 import { TtlCache } from "./ttl_cache.ts";
+import {
+  type DnsStats,
+  emptyOutcomes,
+  type LookupOutcomes,
+  type LookupResult,
+} from "./dns_outcomes.ts";
+
+export {
+  type DnsStats,
+  emptyOutcomes,
+  type LookupOutcome,
+  type LookupOutcomes,
+  type LookupResult,
+} from "./dns_outcomes.ts";
+import {
+  DEFAULT_TTL_S,
+  parseServer,
+  resolvePtrWithDeno,
+  reverseName,
+} from "./dns_names.ts";
+
+export {
+  parseServer,
+  registrableDomain,
+  reverseName,
+  unescapeName,
+} from "./dns_names.ts";
 
 export type { NameServer };
 
@@ -23,74 +54,31 @@ export interface DnsSettings {
   cacheEntries?: number;
 }
 
-export function parseServer(entry: string): NameServer {
-  const bracketed = entry.match(/^\[([^\]]+)\](?::(\d+))?$/);
-  if (bracketed) {
-    return { ipAddr: bracketed[1], port: Number(bracketed[2] ?? 53) };
-  }
-  const parts = entry.split(":");
-  if (parts.length === 2) return { ipAddr: parts[0], port: Number(parts[1]) };
-  return { ipAddr: entry, port: 53 };
-}
-
-/** 8.8.4.4 -> 4.4.8.8.in-addr.arpa; IPv6 -> nibbles under ip6.arpa. */
-export function reverseName(ip: string): string {
-  const addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv4") {
-    return `${addr.toByteArray().reverse().join(".")}.in-addr.arpa`;
-  }
-  const hex = addr.toByteArray()
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-  return `${[...hex].reverse().join(".")}.ip6.arpa`;
-}
-
-/** DNS presentation format to text: "\\-x.example" -> "-x.example", "\\032" -> " ". */
-export function unescapeName(name: string): string {
-  return name.replace(
-    /\\(\d{3}|.)/g,
-    (_, code: string) =>
-      code.length === 3 ? String.fromCharCode(Number(code)) : code,
-  );
-}
-
-/** Registrable domain of a host name: "mail.example.co.uk" -> "example.co.uk". */
-export function registrableDomain(hostname: string | null): string | null {
-  if (!hostname) return null;
-  return getDomain(hostname, { allowPrivateDomains: false }) ?? null;
-}
-
-export interface DnsStats {
-  queries: number;
-  answered: number;
-  notFound: number;
-  timedOut: number;
-  failed: number;
-  /** Not asked: every server was resting after failing (circuit breaker). */
-  skipped: number;
-  /** Answered from the cache of recent answers, not asked. */
-  cached: number;
-}
-
-// A server that fails this many queries in a row (no answer at all, not
-// NXDOMAIN) is rested: its queries are skipped at once until the rest is
-// over, then it is tried again. A dead resolver thus costs a job a few
-// timeouts, not one timeout per remaining row. A query that times out
-// although the server answered another one after it was sent does not
-// count: the server is alive, only that zone is silent.
+// A server is dead, and rested, when BREAK_AFTER queries in a row got no
+// answer and it answered nothing sent after any of them: it was silent for
+// the whole life of those queries (first and second wait) while they were
+// outstanding. Its lookups are then skipped, and counted as such, until the
+// rest is over. Answers lost under load are not this: the server answers
+// other queries meanwhile, and the window shrinks instead (dns_window.ts).
 const BREAK_AFTER = 20;
 const REST_MS = 5000;
 
-// After a while without an answer a query stops counting against
-// DNS_CONCURRENCY; at most STALLED_FACTOR times DNS_CONCURRENCY queries are
-// in flight in all. The while is STALLED_RTTS times the smoothed round trip
-// of answered queries, within [STALLED_MIN_MS, STALLED_MS] (and at most half
-// the timeout): a nearby resolver that answers in a millisecond should not
-// have its slots held for 200 ms by names that never answer.
-const STALLED_MS = 200;
-const STALLED_MIN_MS = 10;
-const STALLED_RTTS = 8;
+// A query leaves the window after two round trips without an answer, or
+// when it is resent (a silent zone, or a lost datagram); at most
+// STALLED_FACTOR times the window are in flight in all, resends included,
+// so a window that shrank sends less.
 const STALLED_FACTOR = 8;
+
+// At most BURST queries are started every BURST_MS: a stall (ours or the
+// server's) ends with hundreds of answers at once, and starting as many
+// queries at once overflowed the server's socket.
+const BURST = 64;
+const BURST_MS = 2;
+
+// Linux's default receive buffer (212,992 bytes) holds ~250 small
+// datagrams; Deno cannot enlarge it, so a large window gets more sockets.
+const SOCKET_WINDOW = 128;
+const MAX_SOCKETS = 16;
 
 // Answers (names and NXDOMAIN) are kept for their TTL, at most an hour, in
 // a cache of this many addresses. A negative answer without an SOA record
@@ -98,7 +86,6 @@ const STALLED_FACTOR = 8;
 // no TTL), are kept for DEFAULT_TTL_S. Timeouts and failures are not kept.
 const CACHE_ENTRIES = 10_000;
 const MAX_TTL_S = 3600;
-const DEFAULT_TTL_S = 60;
 
 export class ReverseDns {
   readonly stats: DnsStats = {
@@ -110,6 +97,7 @@ export class ReverseDns {
     skipped: 0,
     cached: 0,
   };
+  #outcomes = emptyOutcomes();
   /** DNS_SERVERS, or the system's name servers; empty: Deno.resolveDns. */
   #servers: NameServer[];
   /** One UDP client per server (none when the system resolver is asked). */
@@ -117,18 +105,20 @@ export class ReverseDns {
   /** Per server (one entry for the system resolver): failures in a row. */
   #health: { failures: number; restUntil: number; answeredAt: number }[];
   #next = 0;
-  /** Queries holding one of the `concurrency` slots. */
-  #active = 0;
-  /** Queries sent and not yet answered or timed out, stalled ones included. */
+  #window: AdaptiveWindow;
+  /** Queries waiting for the answer to their first send (the window). */
+  #firstWait = 0;
+  /** Queries sent and not yet answered or timed out, resent ones included. */
   #inFlight = 0;
+  /** Lookups waiting for a place, first at `#waitingHead` (a FIFO). */
   #waiting: (() => void)[] = [];
-  #stalledMaxMs: number;
-  /** Smoothed round trip of answered queries, ms (EWMA, 1/8). */
-  #rttMs = STALLED_MS / STALLED_RTTS;
-  #maxInFlight: number;
+  #waitingHead = 0;
+  /** Queries started since the pacer's timer was set. */
+  #burst = 0;
+  #pacer: ReturnType<typeof setTimeout> | null = null;
   #cache: TtlCache<string | null>;
   /** Lookups in flight by address: a second caller shares the first's. */
-  #lookups = new Map<string, Promise<string | null>>();
+  #lookups = new Map<string, Promise<LookupResult>>();
 
   constructor(
     readonly settings: DnsSettings,
@@ -137,13 +127,20 @@ export class ReverseDns {
     this.#servers = settings.servers.length > 0
       ? settings.servers.map(parseServer)
       : system();
-    this.#clients = this.#servers.map((server) => new UdpDnsClient(server));
+    // A socket per SOCKET_WINDOW queries of the ceiling: the answers to a
+    // full window then fit the sockets' default kernel buffers.
+    const sockets = Math.min(
+      MAX_SOCKETS,
+      Math.ceil(settings.concurrency / SOCKET_WINDOW),
+    );
+    this.#clients = this.#servers.map((server) =>
+      new UdpDnsClient(server, sockets)
+    );
     this.#health = Array.from(
       { length: Math.max(1, this.#servers.length) },
       () => ({ failures: 0, restUntil: 0, answeredAt: 0 }),
     );
-    this.#stalledMaxMs = Math.min(STALLED_MS, settings.timeoutMs / 2);
-    this.#maxInFlight = settings.concurrency * STALLED_FACTOR;
+    this.#window = new AdaptiveWindow(settings.concurrency);
     this.#cache = new TtlCache(settings.cacheEntries ?? CACHE_ENTRIES);
   }
 
@@ -152,64 +149,112 @@ export class ReverseDns {
     return this.#servers;
   }
 
-  /** The host name of an address, or null (none, NXDOMAIN, timeout, error). */
-  lookup(ip: string): Promise<string | null> {
+  /** The adaptive window: its size now, peak, changes and losses seen. */
+  get window(): Readonly<WindowStats> {
+    return this.#window.stats;
+  }
+
+  /** Lookups waiting for a place in the window (not sent yet). */
+  get queued(): number {
+    return this.#waiting.length - this.#waitingHead;
+  }
+
+  /** How every lookup of this resolver ended so far (a copy). */
+  outcomes(): LookupOutcomes {
+    return { ...this.#outcomes };
+  }
+
+  /**
+   * The host name of an address, or null (none, timed out, skipped). Its
+   * outcome is counted here and, when given, in `outcomes` (a job's own).
+   */
+  async lookup(ip: string, outcomes?: LookupOutcomes): Promise<string | null> {
+    const result = await this.resolve(ip);
+    if (outcomes) outcomes[result.outcome]++;
+    return result.host;
+  }
+
+  /** The host name of an address and how its lookup ended (counted). */
+  resolve(ip: string): Promise<LookupResult> {
     const cached = this.#cache.get(ip);
     if (cached !== undefined) {
       this.stats.cached++;
-      return Promise.resolve(cached);
+      const outcome = cached === null ? "no_name" : "answered";
+      this.#outcomes[outcome]++;
+      return Promise.resolve({ host: cached, outcome });
     }
     let pending = this.#lookups.get(ip);
     if (!pending) {
       pending = this.#limited(ip);
       this.#lookups.set(ip, pending);
     }
-    return pending;
+    return pending.then((result) => {
+      this.#outcomes[result.outcome]++;
+      return result;
+    });
   }
 
   /** Ends queries in flight and closes the sockets (tests, shutdown). */
   close(): void {
+    clearTimeout(this.#pacer ?? undefined);
+    this.#pacer = null;
     for (const client of this.#clients) client.close();
   }
 
-  async #limited(ip: string): Promise<string | null> {
+  async #limited(ip: string): Promise<LookupResult> {
     if (this.#canStart()) this.#take();
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    // A query with no answer after a while gives up its slot (it still waits
-    // for its answer until the timeout): addresses whose servers never
-    // answer would otherwise hold every slot for the whole timeout and stall
-    // the answerable ones. The number in flight stays bounded.
+    else {
+      if (this.#firstWait >= this.#window.size) this.#window.saturated();
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    }
     let holding = true;
-    const stalled = setTimeout(() => {
+    const release = () => {
+      if (!holding) return;
       holding = false;
-      this.#active--;
+      this.#firstWait--;
       this.#wake();
-    }, this.#stalledMs());
+    };
     try {
-      return await this.#query(ip);
+      return await this.#query(ip, release);
     } finally {
       this.#lookups.delete(ip);
-      clearTimeout(stalled);
-      if (holding) this.#active--;
+      release();
       this.#inFlight--;
       this.#wake();
     }
   }
 
   #canStart(): boolean {
-    return this.#active < this.settings.concurrency &&
-      this.#inFlight < this.#maxInFlight;
+    return this.#burst < BURST && this.#firstWait < this.#window.size &&
+      this.#inFlight < this.#window.size * STALLED_FACTOR;
   }
 
   #take(): void {
-    this.#active++;
+    this.#firstWait++;
     this.#inFlight++;
+    this.#burst++;
+    this.#pacer ??= setTimeout(() => {
+      this.#pacer = null;
+      this.#burst = 0;
+      this.#wake();
+    }, BURST_MS);
   }
 
   #wake(): void {
-    while (this.#waiting.length > 0 && this.#canStart()) {
+    while (this.queued > 0 && this.#canStart()) {
       this.#take();
-      this.#waiting.shift()!();
+      this.#waiting[this.#waitingHead++]();
+    }
+    // Array.shift() moves every element: with 20,000 waiting that is work
+    // per lookup. The front is dropped now and then instead.
+    if (
+      this.#waitingHead > 1024 && this.#waitingHead * 2 > this.#waiting.length
+    ) {
+      this.#waiting = this.#waiting.slice(this.#waitingHead);
+      this.#waitingHead = 0;
+    }
+    if (this.queued > 0 && this.#firstWait >= this.#window.size) {
+      this.#window.saturated();
     }
   }
 
@@ -223,20 +268,12 @@ export class ReverseDns {
     return -1;
   }
 
-  #stalledMs(): number {
-    return Math.min(
-      this.#stalledMaxMs,
-      Math.max(STALLED_MIN_MS, this.#rttMs * STALLED_RTTS),
-    );
-  }
-
-  /** An answer (a name or NXDOMAIN) from `server` to a query sent at `sentAt`. */
-  #answered(server: number, sentAt: number): void {
-    const now = performance.now();
+  /** An answer (a name or NXDOMAIN) from `server`; `lost`: to the resend. */
+  #answered(server: number, rttMs: number, lost: boolean): void {
     const health = this.#health[server];
     health.failures = 0;
-    health.answeredAt = Math.max(health.answeredAt, now);
-    this.#rttMs += (now - sentAt - this.#rttMs) / 8;
+    health.answeredAt = Math.max(health.answeredAt, performance.now());
+    this.#window.answered(rttMs, lost);
   }
 
   /** No answer from `server` to a query sent at `sentAt`. */
@@ -252,71 +289,69 @@ export class ReverseDns {
     }
   }
 
-  async #query(ip: string): Promise<string | null> {
+  async #query(ip: string, release: () => void): Promise<LookupResult> {
     const server = this.#pickServer();
     if (server < 0) {
       this.stats.skipped++;
-      return null;
+      return { host: null, outcome: "skipped" };
     }
     this.stats.queries++;
     const sentAt = performance.now();
     const name = reverseName(ip);
     const client = this.#clients[server];
+    let lost = false;
+    let answerRttMs = 0;
+    const firstMs = this.#window.firstTimeoutMs(this.settings.timeoutMs);
+    // Silent addresses would otherwise hold the window for the whole first
+    // wait and starve the answerable ones; the number in flight stays
+    // bounded by STALLED_FACTOR.
+    const hold = setTimeout(release, this.#window.holdMs(firstMs));
     let answer: PtrAnswer = client
-      ? await client.query(name, this.settings.timeoutMs)
+      ? await client.query(name, {
+        firstMs,
+        secondMs: this.settings.timeoutMs,
+        onResend: release,
+        onAnswer: (send, rttMs) => {
+          lost = send === 2;
+          answerRttMs = rttMs;
+        },
+      })
       : { kind: "truncated" };
+    clearTimeout(hold);
     // Too long for a datagram (or no server known): Deno's resolver, which
     // retries over TCP and reads the system's settings.
     if (answer.kind === "truncated") {
-      answer = await this.#resolveDns(name, this.#servers[server]);
+      answer = await resolvePtrWithDeno(
+        name,
+        this.#servers[server],
+        this.settings.timeoutMs,
+      );
     }
     switch (answer.kind) {
       case "found": {
         this.stats.answered++;
-        this.#answered(server, sentAt);
+        this.#answered(server, answerRttMs, lost);
         const host = answer.name.toLowerCase();
         this.#keep(ip, host, answer.ttl);
-        return host;
+        return { host, outcome: "answered" };
       }
       case "notFound":
         this.stats.notFound++;
-        this.#answered(server, sentAt);
+        this.#answered(server, answerRttMs, lost);
         this.#keep(ip, null, answer.ttl ?? DEFAULT_TTL_S);
-        return null;
+        return { host: null, outcome: "no_name" };
       case "timeout":
         this.stats.timedOut++;
         this.#failed(server, sentAt);
-        return null;
+        return { host: null, outcome: "timed_out" };
       default:
         this.stats.failed++;
         this.#failed(server, sentAt);
-        return null;
+        return { host: null, outcome: "timed_out" };
     }
   }
 
   #keep(ip: string, host: string | null, ttlS: number): void {
     this.#cache.set(ip, host, Math.min(ttlS, MAX_TTL_S) * 1000);
-  }
-
-  async #resolveDns(
-    name: string,
-    server: NameServer | undefined,
-  ): Promise<PtrAnswer> {
-    const options: Deno.ResolveDnsOptions = {
-      signal: AbortSignal.timeout(this.settings.timeoutMs),
-    };
-    if (server) options.nameServer = server;
-    try {
-      const names = await Deno.resolveDns(name, "PTR", options);
-      const first = names[0]?.replace(/\.$/, "");
-      return first
-        ? { kind: "found", name: unescapeName(first), ttl: DEFAULT_TTL_S }
-        : { kind: "notFound", ttl: DEFAULT_TTL_S };
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        return { kind: "notFound", ttl: DEFAULT_TTL_S };
-      }
-      return options.signal?.aborted ? { kind: "timeout" } : { kind: "failed" };
-    }
   }
 }

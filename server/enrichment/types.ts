@@ -27,6 +27,8 @@ export interface EnrichOptions {
   domain: boolean;
   company: boolean;
   network: boolean;
+  /** Jobs: resolve host-name cells forward (A, then AAAA); default off. */
+  resolveHostnames?: boolean;
 }
 
 export const ALL_OPTIONS: EnrichOptions = {

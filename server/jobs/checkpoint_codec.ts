@@ -6,6 +6,7 @@
 // writer's side builds the results from them (CheckpointReader).
 // Types and compose.ts only: the writer's thread loads no lookup code.
 import type { Failure, FailureKind } from "../../shared/failures.ts";
+import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
   failedEnrichment,
@@ -35,15 +36,19 @@ export interface Checkpoint {
   networks: FlatValue[];
   /** Per row: index, field count, fields, then ROW_TAIL values. */
   rows: FlatValue[];
+  /** The job's last checkpoint: its summary counts are written with it. */
+  last?: boolean;
+  /** Host-name lookups whose answers these rows are the first to store. */
+  hostnameLookups?: HostnameLookups;
 }
 
 const PLACE_WIDTH = 6;
 const NETWORK_WIDTH = 5;
 /**
  * After a row's fields: ip, place, organisation, hostname, domain, failure
- * kind, failure range.
+ * kind, failure range, ip_used (which address of the cell, and why).
  */
-const ROW_TAIL = 7;
+const ROW_TAIL = 8;
 /** A place or organisation number for "none". */
 const NONE = -1;
 /** The place number of a row whose address failed (invalid, private). */
@@ -128,16 +133,23 @@ export class CheckpointBuilder {
     network: number,
     hostname: string | null,
     domain: string | null,
+    ipUsed: string | null = null,
   ): void {
     this.#count++;
     const rows = this.#rows;
     rows.push(rowIndex, row.length);
     for (const field of row) rows.push(field);
-    rows.push(ip, place, network, hostname, domain, null, null);
+    rows.push(ip, place, network, hostname, domain, null, null, ipUsed);
   }
 
   /** A row whose address failed, with the reason. */
-  addFailed(rowIndex: number, row: string[], ip: string, failure: Failure) {
+  addFailed(
+    rowIndex: number,
+    row: string[],
+    ip: string,
+    failure: Failure,
+    ipUsed: string | null = null,
+  ) {
     this.#count++;
     const rows = this.#rows;
     rows.push(rowIndex, row.length);
@@ -150,11 +162,12 @@ export class CheckpointBuilder {
       null,
       failure.kind,
       failure.range ?? null,
+      ipUsed,
     );
   }
 
   /** The checkpoint of the rows added since the last one taken. */
-  takeCheckpoint(): Checkpoint {
+  takeCheckpoint(last = false): Checkpoint {
     const places = this.#newPlaces;
     this.#newPlaces = [];
     const networks: FlatValue[] = [];
@@ -173,6 +186,7 @@ export class CheckpointBuilder {
       places,
       networks,
       rows: this.#rows,
+      ...(last ? { last } : {}),
     };
     this.#rows = [];
     this.#count = 0;
@@ -192,6 +206,9 @@ export class CheckpointReader {
 
   constructor(readonly start: JobStart) {
     this.counters = { ...start.counters };
+    if (start.counters.hostnameLookups) {
+      this.counters.hostnameLookups = { ...start.counters.hostnameLookups };
+    }
   }
 
   #learn(checkpoint: Checkpoint): void {
@@ -228,6 +245,19 @@ export class CheckpointReader {
     this.#learn(checkpoint);
     const { options } = this.start;
     const counters = this.counters;
+    const lookups = checkpoint.hostnameLookups;
+    if (lookups) {
+      const total = counters.hostnameLookups ??= {
+        answered: 0,
+        noName: 0,
+        timedOut: 0,
+        skipped: 0,
+      };
+      total.answered += lookups.answered;
+      total.noName += lookups.noName;
+      total.timedOut += lookups.timedOut;
+      total.skipped += lookups.skipped;
+    }
     const flat = checkpoint.rows;
     const results: StoredResult[] = [];
     for (let i = 0; i < flat.length;) {
@@ -242,17 +272,16 @@ export class CheckpointReader {
       const domain = flat[i + 4] as string | null;
       const failureKind = flat[i + 5] as FailureKind | null;
       const failureRange = flat[i + 6] as string | null;
+      const ipUsed = flat[i + 7] as string | null;
       i += ROW_TAIL;
       counters.processed++;
       if (place === FAILED) {
         const failure: Failure = { kind: failureKind! };
         if (failureRange !== null) failure.range = failureRange;
         counters.failed++;
-        results.push({
-          rowIndex,
-          original,
-          enrichment: failedEnrichment(ip, failure),
-        });
+        const failed = failedEnrichment(ip, failure);
+        failed.ip_used = ipUsed;
+        results.push({ rowIndex, original, enrichment: failed });
         continue;
       }
       const e = composeFinished(
@@ -264,6 +293,7 @@ export class CheckpointReader {
         { hostname, domain },
         options,
       );
+      e.ip_used = ipUsed;
       if (e.success) counters.successful++;
       else counters.failed++;
       if (e.ispFiltered) counters.filtered++;

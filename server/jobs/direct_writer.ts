@@ -2,6 +2,7 @@
 // without a writer thread).
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { BatchWriter } from "./batch_writer.ts";
+import { SummaryTally } from "./summary_tally.ts";
 import {
   type Checkpoint,
   CheckpointReader,
@@ -12,17 +13,24 @@ import {
 export class DirectWriter implements BatchWriter {
   readonly backlog = 0;
   #reader: CheckpointReader | null = null;
+  #summary = new SummaryTally();
 
   constructor(readonly store: Store) {}
 
   begin(start: JobStart): void {
     this.#reader = new CheckpointReader(start);
+    this.#summary.begin(this.store.db, start);
   }
 
   write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
     const reader = this.#reader!;
     const results = reader.read(checkpoint);
-    this.store.commitBatch(checkpoint.jobId, results, reader.counters);
+    this.store.commitBatch(
+      checkpoint.jobId,
+      results,
+      reader.counters,
+      () => this.#summary.add(this.store.db, results, !!checkpoint.last),
+    );
     committed(this.store.getJob(checkpoint.jobId)!);
   }
 

@@ -3,6 +3,7 @@
 // in field-table order), then success and error; consumer-ISP rows left
 // out. Streamed from the database a page at a time, so memory stays flat.
 import {
+  ALWAYS,
   type EnrichmentField,
   FIELD_GROUPS,
   fieldsOfGroup,
@@ -16,8 +17,11 @@ type Column = EnrichmentField;
 const PAGE_ROWS = 2000;
 
 export function outputColumns(job: JobRecord): Column[] {
-  return FIELD_GROUPS.filter((group) => job.options[group])
-    .flatMap(fieldsOfGroup);
+  return [
+    ...FIELD_GROUPS.filter((group) => job.options[group])
+      .flatMap(fieldsOfGroup),
+    ...fieldsOfGroup(ALWAYS),
+  ];
 }
 
 export function outputHeader(job: JobRecord): string[] {

@@ -1,7 +1,9 @@
-// "Export Excel": the same rows and columns as the CSV download, as .xlsx,
-// written by exceljs's streaming writer a page at a time.
+// "Export Excel": the job's summary on a first sheet, "Summary", then the
+// same rows and columns as the CSV download, written by exceljs's streaming
+// writer a page at a time.
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
+import type { JobSummary } from "../../shared/summary.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import {
   attachment,
@@ -11,14 +13,21 @@ import {
   outputHeader,
   outputRow,
 } from "./download.ts";
+import { addSummarySheet } from "./summary_sheet.ts";
 
-export function xlsxDownload(store: Store, job: JobRecord): Response {
+export function xlsxDownload(
+  store: Store,
+  job: JobRecord,
+  summary: JobSummary,
+): Response {
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: output,
     useSharedStrings: false,
     useStyles: false,
   });
+  // A streaming workbook writes sheets in order: the summary goes first.
+  addSummarySheet(workbook, summary);
   const sheet = workbook.addWorksheet("Enriched");
   const columns = outputColumns(job);
   (async () => {

@@ -20,6 +20,7 @@ Deno.test("uploads no job used are removed after a day, others stay", async () =
       rowCount: 1,
       delimiter: ",",
       createdAt: name.startsWith("old") ? old : recent,
+      owner: null,
     });
   }
   store.createJob({

@@ -1,19 +1,30 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly. (A little
-// over 300 lines: one run's steps share its state, so they stay one class.)
+// worker; kept free of Worker APIs so it can be tested directly. (Just over
+// 300 lines: one class whose steps share the run's state; reading cells
+// lives in pending_row.ts, the rows in flight in row_window.ts.)
 import { join } from "node:path";
-import type { Failure } from "../../shared/failures.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
-import type { HostName } from "../enrichment/compose.ts";
 import type { Engine } from "../enrichment/engine.ts";
-import { ipv4ToNumber, parseIp } from "../enrichment/ip_input.ts";
+import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
 import { DirectWriter } from "./direct_writer.ts";
+import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
+import {
+  emptyLookups,
+  type HostAnswer,
+  type HostSlots,
+  LOOKUP_KEY,
+  type PendingRow,
+  type QueuedRow,
+  RowWindow,
+  WINDOW_LIMITS,
+  type WindowLimits,
+} from "./row_window.ts";
 
 export interface ProcessContext {
   store: Store;
@@ -28,36 +39,18 @@ export interface ProcessContext {
   onProgress(job: JobRecord): void;
   /** Where checkpoints are committed (default: `store`, in this thread). */
   writer?: BatchWriter;
+  /** Bounds of the rows in flight (default WINDOW_LIMITS). */
+  limits?: WindowLimits;
 }
 
 export const FILE_GONE =
   "The uploaded file is no longer available; upload it again";
 
-// Rows in flight at most: enough to keep reverse-DNS lookups running in
-// parallel across rows while earlier rows are committed.
-const WINDOW_ROWS = 2000;
 // Distinct addresses remembered per job (some 24 bytes each); beyond this
 // the numbering starts over, and an address seen again is looked up again.
 const ADDRESS_LIMIT = 2_000_000;
 // Checkpoints handed to the writer and not yet committed, at most.
 const WRITER_BACKLOG = 16;
-
-const NO_HOST_NAME: HostName = { hostname: null, domain: null };
-
-/** One row on its way to a checkpoint. */
-type PendingRow = {
-  rowIndex: number;
-  row: string[];
-  /** The address as parsed. */
-  ip: string;
-  /** Numbers of its place and organisation (CheckpointBuilder). */
-  place: number;
-  network: number;
-  /** Why the address failed (then no place or organisation). */
-  failure: Failure | null;
-  /** Host name and domain, when the job asks for them. */
-  hostName: HostName | Promise<HostName> | null;
-};
 
 function doubled(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
@@ -87,14 +80,16 @@ class JobProcess {
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
-  #hostNameOfSlot: (HostName | Promise<HostName>)[] = [];
-  // Rows read and not yet committed, from `#head` on.
-  #queue: PendingRow[] = [];
-  #head = 0;
+  #hostNameOfSlot: HostSlots = [];
+  #window = new RowWindow();
+  #limits: WindowLimits;
+  #hostnames: HostnameCache;
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
     this.#checkpoint = new CheckpointBuilder(ctx.jobId);
+    this.#limits = ctx.limits ?? WINDOW_LIMITS;
+    this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
   }
 
   async run(): Promise<ProcessOutcome> {
@@ -134,17 +129,18 @@ class JobProcess {
         successful: job.successfulIPs,
         failed: job.failedIPs,
         filtered: job.filteredIPs,
+        hostnameLookups: { ...job.hostnameLookups },
       },
     });
   }
 
   /**
    * Reads the rows after the last checkpoint, looking each up as it is read
-   * (reverse DNS runs for many rows at once). False when cancelled.
+   * (reverse DNS runs for many rows at once) and committing the rows at the
+   * front as their answers come in. False when cancelled.
    */
   async #readRows(path: string): Promise<boolean> {
     const job = this.#job;
-    const { checkpointRows } = this.#ctx;
     let rowIndex = -1; // the header row is -1
     // Rows arrive a file chunk at a time: no promise per row.
     for await (const rows of readCsvBatches(path, job.delimiter)) {
@@ -153,36 +149,45 @@ class JobProcess {
         if (rowIndex === 0) continue; // header
         const dataIndex = rowIndex - 1;
         if (dataIndex < job.processedIPs) continue; // done before a restart
-        this.#queue.push(this.#lookUp(dataIndex, row));
-        const waiting = this.#queue.length - this.#head;
-        if (waiting >= checkpointRows) {
-          // Wait for answers only when too many rows are in flight.
-          await this.#commitReady(waiting >= WINDOW_ROWS);
-          if (this.#ctx.cancelled()) {
-            await this.#writer.waitForBacklogAtMost(0);
-            return false;
-          }
-        }
+        this.#window.push(this.#lookUp(dataIndex, row), row);
+      }
+      await this.#commitReady();
+      // Read on unless the window is full; then commit as answers come.
+      const { dns } = this.#ctx.engine;
+      while (!this.#ctx.cancelled() && this.#window.full(this.#limits, dns)) {
+        await this.#window.nextAnswer();
+        await this.#commitReady();
+      }
+      if (this.#ctx.cancelled()) {
+        await this.#writer.waitForBacklogAtMost(0);
+        return false;
       }
     }
     return true;
   }
 
-  /** A row's address, parsed and looked up (its host name maybe pending). */
-  #lookUp(rowIndex: number, row: string[]): PendingRow {
+  /** A row's cell read as logs hold it (rowOfCell) and looked up. */
+  #lookUp(rowIndex: number, row: string[]): QueuedRow {
+    const { options, ipColumnIndex } = this.#job;
+    return rowOfCell(
+      rowIndex,
+      row,
+      row[ipColumnIndex] ?? "",
+      options.resolveHostnames ? this.#hostnames : null,
+      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, row, parsed, ipUsed),
+    );
+  }
+
+  /** An address looked up (its host name maybe pending). */
+  #lookUpAddress(
+    rowIndex: number,
+    row: string[],
+    parsed: ParsedIp,
+    ipUsed: string | null,
+  ): PendingRow {
     const { options } = this.#job;
-    const parsed = parseIp(row[this.#job.ipColumnIndex] ?? "");
     if (!parsed.ok) {
-      const { ip, failure } = parsed;
-      return {
-        rowIndex,
-        row,
-        ip,
-        place: -1,
-        network: -1,
-        failure,
-        hostName: null,
-      };
+      return failedRow(rowIndex, row, parsed.ip, parsed.failure, ipUsed);
     }
     const slots = this.#slots;
     const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
@@ -190,7 +195,7 @@ class JobProcess {
     if (slot < 0) {
       if (slots.size >= ADDRESS_LIMIT) {
         slots.clear();
-        this.#hostNameOfSlot = [];
+        this.#hostNameOfSlot = []; // rows in flight keep the old list
       }
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
       if (slot === this.#placeOfSlot.length) {
@@ -205,11 +210,16 @@ class JobProcess {
       this.#placeOfSlot[slot] = this.#checkpoint.placeId(place);
       this.#networkOfSlot[slot] = this.#checkpoint.networkId(network);
       if (options.domain) {
-        const pending = this.#ctx.engine.dns.lookup(parsed.ip).then((
-          hostname,
-        ): HostName => ({ hostname, domain: registrableDomain(hostname) }));
+        const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
+          { host, outcome },
+        ): HostAnswer => ({
+          hostname: host,
+          domain: registrableDomain(host),
+          outcome,
+          counted: false,
+        }));
         const list = this.#hostNameOfSlot; // a fresh list after a start-over
-        list.push(pending);
+        list[slot] = pending;
         pending.then((value) => list[slot] = value);
       }
     }
@@ -220,41 +230,32 @@ class JobProcess {
       place: this.#placeOfSlot[slot],
       network: this.#networkOfSlot[slot],
       failure: null,
-      hostName: options.domain ? this.#hostNameOfSlot[slot] : null,
+      hosts: options.domain ? this.#hostNameOfSlot : null,
+      slot,
+      ipUsed,
     };
   }
 
   /**
-   * Commits the queued rows in order, a checkpoint of `checkpointRows` at a
-   * time, each as soon as every row in it has its answer (`wait`: wait for
-   * the answers; `final`: commit a last, shorter checkpoint too).
+   * Commits the rows at the front whose answers are in, a checkpoint of
+   * `checkpointRows` at a time, in order (`final`: every row, waiting for
+   * the answers, the last checkpoint maybe shorter).
    */
-  async #commitReady(wait: boolean, final = false): Promise<void> {
+  async #commitReady(final = false): Promise<void> {
     const { checkpointRows } = this.#ctx;
-    const queue = this.#queue;
-    while (queue.length - this.#head >= (final ? 1 : checkpointRows)) {
-      const batch = queue.slice(this.#head, this.#head + checkpointRows);
-      if (batch.some((pending) => pending.hostName instanceof Promise)) {
-        if (!wait) return;
-        await Promise.all(batch.map(async (pending) => {
-          pending.hostName = await pending.hostName;
-        }));
+    const window = this.#window;
+    while (window.size > 0 && !this.#ctx.cancelled()) {
+      const ready = window.readyCount();
+      if (ready < checkpointRows && ready < window.size) {
+        if (!final) return;
+        await window.nextAnswer();
+        continue;
       }
-      this.#commitCheckpoint(batch);
-      this.#head += batch.length;
+      if (!final && ready < checkpointRows) return; // a last short one waits
+      this.#commitCheckpoint(window.take(Math.min(ready, checkpointRows)));
       if (this.#writer.backlog > WRITER_BACKLOG) {
         await this.#writer.waitForBacklogAtMost(WRITER_BACKLOG / 2);
       }
-      if (this.#ctx.cancelled()) return;
-    }
-    // Let committed rows go at once: young objects are cheap to collect,
-    // while rows kept around get promoted and grow the heap.
-    if (this.#head === queue.length) {
-      queue.length = 0;
-      this.#head = 0;
-    } else if (this.#head > 4096) {
-      queue.splice(0, this.#head);
-      this.#head = 0;
     }
   }
 
@@ -263,6 +264,9 @@ class JobProcess {
     const checkpoint = this.#checkpoint;
     const { engine } = this.#ctx;
     const keep = this.#keep;
+    // Each lookup is counted with the first row that commits its answer,
+    // so the counts stored at a checkpoint match the rows stored.
+    const lookups = this.#job.options.domain ? emptyLookups() : null;
     for (const pending of batch) {
       this.#processed++;
       if (pending.failure !== null) {
@@ -271,11 +275,16 @@ class JobProcess {
           pending.row,
           pending.ip,
           pending.failure,
+          pending.ipUsed,
         );
         continue;
       }
-      const { hostname, domain } = (pending.hostName as HostName | null) ??
-        NO_HOST_NAME;
+      const answer = pending.hosts?.[pending.slot] as HostAnswer | undefined;
+      if (answer && lookups && !answer.counted) {
+        answer.counted = true;
+        lookups[LOOKUP_KEY[answer.outcome]]++;
+      }
+      const hostname = answer?.hostname ?? null;
       let network = pending.network;
       // The host name and the keep list may decide this address otherwise
       // than its network (a static business name inside an access network).
@@ -291,16 +300,21 @@ class JobProcess {
         pending.place,
         network,
         hostname,
-        domain,
+        answer?.domain ?? null,
+        pending.ipUsed,
       );
     }
-    this.#writer.write(checkpoint.takeCheckpoint(), this.#ctx.onProgress);
+    const taken = checkpoint.takeCheckpoint();
+    if (lookups) taken.hostnameLookups = lookups;
+    this.#writer.write(taken, this.#ctx.onProgress);
   }
 
   /** Commits the last rows and marks the job completed. */
   async #finish(): Promise<ProcessOutcome> {
     const { store, jobId } = this.#ctx;
-    await this.#commitReady(true, true);
+    await this.#commitReady(true);
+    // The last checkpoint (maybe empty) carries the job's final summary counts.
+    this.#writer.write(this.#checkpoint.takeCheckpoint(true), () => {});
     // Every checkpoint is committed before the job ends, whatever the ending.
     await this.#writer.waitForBacklogAtMost(0);
     if (this.#ctx.cancelled()) return "cancelled";

@@ -6,6 +6,7 @@
 /// <reference types="npm:@types/node@^24" />
 import { Store } from "../storage/store.ts";
 import { CheckpointReader } from "./checkpoint_codec.ts";
+import { SummaryTally } from "./summary_tally.ts";
 import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";
 
 self.onmessage = (event: MessageEvent<WriterInit>) => {
@@ -15,18 +16,25 @@ self.onmessage = (event: MessageEvent<WriterInit>) => {
   // since each WAL checkpoint syncs the files.
   store.db.exec("PRAGMA wal_autocheckpoint = 10000");
   let reader: CheckpointReader | null = null;
+  const summary = new SummaryTally();
   const post = (message: FromWriter) => port.postMessage(message);
   port.onmessage = (event: MessageEvent<ToWriter>) => {
     const message = event.data;
     if (message.type === "begin") {
       reader = new CheckpointReader(message.start);
+      summary.begin(store.db, message.start);
       return;
     }
     const { gen, seq, checkpoint } = message;
     try {
       if (!reader) throw new Error("a checkpoint before its job began");
       const results = reader.read(checkpoint);
-      store.commitBatch(checkpoint.jobId, results, reader.counters);
+      store.commitBatch(
+        checkpoint.jobId,
+        results,
+        reader.counters,
+        () => summary.add(store.db, results, !!checkpoint.last),
+      );
       post({
         type: "committed",
         gen,

@@ -3,7 +3,13 @@
 // "processing" with no live worker here (after a crash or restart) is
 // picked up again from its last checkpoint.
 import type { EngineData } from "../enrichment/engine.ts";
+import { dirname } from "node:path";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
+import {
+  DiskReserve,
+  isDiskFull,
+  jobDiskFullMessage,
+} from "../storage/disk_full.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { JobEvents } from "./job_events.ts";
 import { startWriterThread } from "./threaded_writer.ts";
@@ -37,7 +43,11 @@ export class JobRunner {
   #writers = new Map<Worker, Worker>();
   #stopped = false;
 
-  constructor(readonly options: RunnerOptions) {}
+  readonly #reserve: DiskReserve;
+
+  constructor(readonly options: RunnerOptions) {
+    this.#reserve = new DiskReserve(dirname(options.dbPath));
+  }
 
   /** Listens to the queue and resumes whatever was left unfinished. */
   start(): void {
@@ -182,7 +192,14 @@ export class JobRunner {
           return;
         }
         console.error(`job ${message.jobId} failed: ${message.message}`);
-        running?.finish(`Processing stopped: ${message.message}`);
+        const diskFull = isDiskFull(message.message);
+        // Room to record the failure itself.
+        if (diskFull) this.#reserve.release();
+        running?.finish(
+          diskFull
+            ? jobDiskFullMessage(dirname(this.options.dbPath))
+            : `Processing stopped: ${message.message}`,
+        );
       }
     };
     worker.onerror = (event) => {
@@ -209,11 +226,22 @@ export class JobRunner {
       this.#running.delete(job.id);
       if (crashed || this.#stopped) this.#terminate(worker);
       else this.#idle.push(worker);
-      if (error) store.setStatus(job.id, "failed", ["processing"], error);
+      if (error) {
+        try {
+          store.setStatus(job.id, "failed", ["processing"], error);
+        } catch (failure) {
+          // Not even the failure could be stored (a disk full to the last
+          // byte): the job stays processing, and is picked up again at the
+          // next start or by the stuck-job sweep, rather than the server
+          // going down.
+          console.error(`job ${job.id}: could not record failure:`, failure);
+        }
+      }
       this.#emit(job.id);
       resolveDone();
       this.pump();
     };
+    this.#reserve.hold();
     this.#running.set(job.id, { worker, done, finish });
     this.#emit(job.id);
     worker.postMessage({ type: "start", jobId: job.id } satisfies ToWorker);

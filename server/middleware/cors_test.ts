@@ -6,13 +6,13 @@ const app = new Hono();
 app.use("/x", lookupCors());
 app.post("/x", (c) => c.json({ ok: true }, 429, { "Retry-After": "5" }));
 
-Deno.test("preflight from another origin is allowed for JSON POSTs", async () => {
+Deno.test("preflight from another origin is allowed for JSON POSTs with a key", async () => {
   const response = await app.request("/x", {
     method: "OPTIONS",
     headers: {
       Origin: "https://notebook.example",
       "Access-Control-Request-Method": "POST",
-      "Access-Control-Request-Headers": "content-type",
+      "Access-Control-Request-Headers": "content-type,authorization",
     },
   });
   assertEquals(response.status, 204);
@@ -20,7 +20,7 @@ Deno.test("preflight from another origin is allowed for JSON POSTs", async () =>
   ok(response.headers.get("Access-Control-Allow-Methods")?.includes("POST"));
   assertEquals(
     response.headers.get("Access-Control-Allow-Headers"),
-    "Content-Type",
+    "Content-Type,Authorization", // Authorization: Bearer <lookup API key>
   );
 });
 

@@ -93,10 +93,15 @@ export class RateLimiter {
 export interface RateLimitOptions {
   /** Proxy hops whose X-Forwarded-For is trusted (Config.trustProxy). */
   trustProxy: number;
+  /**
+   * The bucket a request draws from, e.g. its API key (apiKeyRateKey in
+   * server/access/api_keys.ts); undefined falls back to the client address.
+   */
+  key?: (c: Context) => string | undefined;
   /** Tokens a request costs (default 1); may read the body. */
   cost?: (c: Context) => number | Promise<number>;
   /** The body of a 429 answer (default { message }). */
-  body?: (message: string) => Record<string, unknown>;
+  refusalBody?: (message: string) => Record<string, unknown>;
 }
 
 /** RateLimit-Policy: the bucket and the window in which it refills. */
@@ -111,9 +116,11 @@ export function rateLimit(
 ): MiddlewareHandler {
   if (!limiter.enabled) return async (_c, next) => await next();
   const policy = policyHeader(limiter.settings);
-  const body = options.body ?? ((message: string) => ({ message }));
+  const refusalBody = options.refusalBody ??
+    ((message: string) => ({ message }));
   return async (c, next) => {
-    const key = clientKey(clientAddress(c, options.trustProxy));
+    const key = options.key?.(c) ??
+      clientKey(clientAddress(c, options.trustProxy));
     const cost = options.cost ? await options.cost(c) : 1;
     const decision = limiter.take(key, cost);
     const headers: Record<string, string> = {
@@ -126,7 +133,7 @@ export function rateLimit(
       const wait = decision.retryAfterSeconds;
       const { perMinute, burst } = limiter.settings;
       return c.json(
-        body(
+        refusalBody(
           `Rate limit exceeded: ${perMinute} lookups per minute per client ` +
             `(bursts of up to ${burst}; a batch counts each address). ` +
             `Retry after ${wait} second${wait === 1 ? "" : "s"}.`,

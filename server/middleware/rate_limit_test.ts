@@ -73,7 +73,7 @@ Deno.test("middleware: headers on answers, 429 with Retry-After", async () => {
     rateLimit(limiter, {
       trustProxy: 0,
       cost: (c) => Number(c.req.query("n") ?? 1),
-      body: (message) => ({ errorMessage: message }),
+      refusalBody: (message) => ({ errorMessage: message }),
     }),
   );
   app.get("/x", (c) => c.text("ok"));

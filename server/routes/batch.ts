@@ -1,24 +1,26 @@
 // POST /api/lookup/batch: up to 1,000 addresses in one request, answered in
 // order; an entry that is not an address fails alone. Reverse DNS runs
 // concurrently under the engine's limits, each distinct address once.
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
+import { apiRouter } from "./api_router.ts";
 import {
-  BatchRequest,
-  BatchResponse,
+  bodyOverCapResponse,
   ErrorResponse,
-  inputOf,
-  NOT_JSON,
+  overRateLimitResponse,
   RATE_LIMIT_HEADERS,
-  sentJson,
-  toLookupResponse,
-  tooLarge,
-  tooManyRequests,
-  zodMessage,
-} from "./schemas.ts";
+} from "./documented_responses.ts";
+import { NOT_JSON_BODY } from "./json_body.ts";
+import { toLookupResponse } from "./lookup_answer.ts";
+import { BatchRequest, BatchResponse } from "./lookup_schemas.ts";
+import {
+  checkedValue,
+  declaresJsonBody,
+  unionAwareMessage,
+} from "./validation_message.ts";
 
 export const batchRoute = createRoute({
   method: "post",
@@ -44,8 +46,8 @@ export const batchRoute = createRoute({
       description: `Not JSON, not a list of strings, or over ${BATCH_MAX_IPS}`,
       content: { "application/json": { schema: ErrorResponse } },
     },
-    413: tooLarge(ErrorResponse),
-    429: tooManyRequests(ErrorResponse),
+    413: bodyOverCapResponse(ErrorResponse),
+    429: overRateLimitResponse(ErrorResponse),
   },
 });
 
@@ -77,7 +79,7 @@ export async function batchCost(c: Context): Promise<number> {
 }
 
 export function batchRoutes({ engine }: Pick<AppDeps, "engine">) {
-  const app = new OpenAPIHono();
+  const app = apiRouter();
   app.openapi(
     batchRoute,
     async (c) => {
@@ -87,14 +89,15 @@ export function batchRoutes({ engine }: Pick<AppDeps, "engine">) {
       c.header("Cache-Control", "no-store");
       return c.json(results.map(toLookupResponse), 200);
     },
+    // Says what a batch body looks like, rather than zod's union words.
     (result, c) => {
       if (result.success) return;
-      const body = inputOf(result);
-      const message = !sentJson(c)
-        ? NOT_JSON
+      const body = checkedValue(result);
+      const message = !declaresJsonBody(c)
+        ? NOT_JSON_BODY
         : typeof body !== "object" || body === null
         ? `The body must be a JSON array of IP addresses or { "ips": [...] }`
-        : zodMessage(result.error);
+        : unionAwareMessage(result.error);
       return c.json({ message }, 400);
     },
   );

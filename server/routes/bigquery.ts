@@ -2,25 +2,30 @@
 // { requestId, caller, sessionUser, userDefinedContext, calls: [[ip], ...] }
 // and expects { replies: [...] } with one JSON value per call in order, or
 // { errorMessage } with a non-200 status, which fails the query.
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { BATCH_MAX_IPS, type LookupField } from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
+import { apiRouter } from "./api_router.ts";
 import {
   BigQueryError,
   BigQueryReply,
   BigQueryRequest,
-  inputOf,
-  NOT_JSON,
-  optionsFor,
+} from "./bigquery_schemas.ts";
+import {
+  bodyOverCapResponse,
+  overRateLimitResponse,
   RATE_LIMIT_HEADERS,
-  sentJson,
-  toLookupResponse,
-  tooLarge,
-  tooManyRequests,
-  zodMessage,
-} from "./schemas.ts";
+} from "./documented_responses.ts";
+import { optionsFor } from "./field_options.ts";
+import { NOT_JSON_BODY } from "./json_body.ts";
+import { toLookupResponse } from "./lookup_answer.ts";
+import {
+  checkedValue,
+  declaresJsonBody,
+  unionAwareMessage,
+} from "./validation_message.ts";
 
 export const bigQueryRoute = createRoute({
   method: "post",
@@ -51,13 +56,13 @@ export const bigQueryRoute = createRoute({
         "the message",
       content: { "application/json": { schema: BigQueryError } },
     },
-    413: tooLarge(BigQueryError),
-    429: tooManyRequests(BigQueryError),
+    413: bodyOverCapResponse(BigQueryError),
+    429: overRateLimitResponse(BigQueryError),
   },
 });
 
 /** Keeps the selected fields of an answer, plus success and error. */
-function pick(
+function selectedFields(
   answer: Record<string, unknown>,
   fields: readonly LookupField[] | undefined,
 ): Record<string, unknown> {
@@ -70,7 +75,7 @@ function pick(
 }
 
 export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
-  const app = new OpenAPIHono();
+  const app = apiRouter();
   // BigQuery shows errorMessage; answer every failure in that shape.
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -90,19 +95,22 @@ export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
       const found = await engine.enrichMany(present, options);
       let next = 0;
       const replies = ips.map((ip) =>
-        ip === null ? null : pick(toLookupResponse(found[next++]), fields)
+        ip === null
+          ? null
+          : selectedFields(toLookupResponse(found[next++]), fields)
       );
       c.header("Cache-Control", "no-store");
       return c.json({ replies }, 200);
     },
+    // BigQuery shows errorMessage: validation failures answer in that shape.
     (result, c) => {
       if (result.success) return;
-      const body = inputOf(result);
-      const errorMessage = !sentJson(c)
-        ? NOT_JSON
+      const body = checkedValue(result);
+      const errorMessage = !declaresJsonBody(c)
+        ? NOT_JSON_BODY
         : typeof body !== "object" || body === null || Array.isArray(body)
         ? 'The body must be a BigQuery request: { "calls": [[ip], ...] }'
-        : zodMessage(result.error);
+        : unionAwareMessage(result.error);
       return c.json({ errorMessage }, 400);
     },
   );

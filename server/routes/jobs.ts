@@ -1,16 +1,10 @@
-// Job routes of SPEC.md section 7: create, list, read, preview, live feed,
-// download, cancel, restart, clear.
-import { Hono } from "hono";
+// Job routes: create, list, read, preview, live feed, download, cancel,
+// restart, clear. Declared in job_routes.ts.
+import type { Context } from "hono";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
-import type {
-  ClearResponse,
-  MessageResponse,
-  PreviewResponse,
-  RecentResultsResponse,
-} from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import { canSee, canUseUpload, listingOwner } from "../access/ownership.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   badRequest,
   conflict,
@@ -22,43 +16,54 @@ import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/store.ts";
-import { toPreviewRow, toResultRow } from "./result_views.ts";
-import { readJsonBody } from "./json_body.ts";
-
-const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(
-  Boolean,
-).default(true);
-
-const EnrichBody = z.object({
-  fileName: z.string().min(1).max(200),
-  originalFileName: z.string().max(255).optional(),
-  ipColumnName: z.string({
-    required_error: "Please select the column containing IP addresses",
-  }).min(1, "Please select the column containing IP addresses"),
-  includeGeolocation: flag,
-  includeDomain: flag,
-  includeCompany: flag,
-  includeNetwork: flag,
-  alwaysKeep: z.string().max(100_000).optional(),
-}).passthrough();
+import { apiRouter } from "./api_router.ts";
+import {
+  cancelRoute,
+  clearCompletedRoute,
+  downloadRoute,
+  enrichRoute,
+  listJobsRoute,
+  previewRoute,
+  readJobRoute,
+  recentResultsRoute,
+  restartRoute,
+  summaryRoute,
+} from "./job_routes.ts";
+import { jobSummary, previewPage } from "./job_summary.ts";
+import { toResultRow } from "./result_views.ts";
 
 // Server-made upload names only: no path parts, no client names.
-const UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
+const SERVER_MADE_UPLOAD_NAME = /^[0-9a-f-]{36}\.csv$/;
 
-export function jobRoutes({ config, store, runner }: AppDeps) {
-  const app = new Hono();
+const UPLOAD_NOT_FOUND =
+  "That upload was not found; it may have expired. Upload the file again";
+
+export function jobRoutes(
+  { config, store, runner, access }: Pick<
+    AppDeps,
+    "config" | "store" | "runner" | "access"
+  >,
+) {
+  const app = apiRouter();
   const uploadsDir = join(config.dataDir, "uploads");
+  const { visibility } = access;
 
-  const jobOr404 = (raw: string) => {
-    const id = parseJobId(raw);
+  /**
+   * The job of the path's id, for every job route: a job the caller's
+   * session may not see is answered exactly like one that does not exist.
+   */
+  const jobOr404 = (c: Context) => {
+    const id = parseJobId(c.req.param("id") ?? "");
     const job = store.getJob(id);
-    if (!job) throw notFound(`Job ${id} not found`);
+    if (!job || !canSee(job.owner, c.get("sessionId"), visibility)) {
+      throw notFound(`Job ${id} not found`);
+    }
     return job;
   };
 
-  app.post("/enrich", async (c) => {
-    const body = EnrichBody.parse(await readJsonBody(c.req.raw));
-    if (!UPLOAD_NAME.test(body.fileName)) {
+  app.openapi(enrichRoute, async (c) => {
+    const body = c.req.valid("json");
+    if (!SERVER_MADE_UPLOAD_NAME.test(body.fileName)) {
       throw badRequest(
         "fileName must be the name returned by /api/upload, without any path",
       );
@@ -70,10 +75,9 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
       throw badRequest(`Always keep: ${(error as Error).message}`);
     }
     const upload = store.getUpload(body.fileName);
-    if (!upload) {
-      throw notFound(
-        "That upload was not found; it may have expired. Upload the file again",
-      );
+    const sessionId = c.get("sessionId");
+    if (!upload || !canUseUpload(upload.owner, sessionId, visibility)) {
+      throw notFound(UPLOAD_NOT_FOUND);
     }
     const ipColumnIndex = upload.headers.indexOf(body.ipColumnName);
     if (ipColumnIndex < 0) {
@@ -95,54 +99,49 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
         domain: body.includeDomain,
         company: body.includeCompany,
         network: body.includeNetwork,
+        resolveHostnames: body.resolveHostnames,
       },
       alwaysKeep,
+      owner: sessionId,
     });
     await runner.enqueue();
     return c.json(toWireJob(job), 201);
   });
 
-  app.get("/jobs", (c) => c.json(store.listJobs().map(toWireJob)));
+  app.openapi(listJobsRoute, (c) => {
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    return c.json(store.listJobs(owner).map(toWireJob), 200);
+  });
 
-  app.delete("/jobs/completed", async (c) => {
-    const jobs = store.deleteJobs("completed");
+  app.openapi(clearCompletedRoute, async (c) => {
+    const owner = listingOwner(c.get("sessionId"), visibility);
+    const jobs = store.deleteJobs("completed", owner);
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
       if (!store.uploadInUse(fileName)) {
         store.deleteUpload(fileName);
         await unlink(join(uploadsDir, fileName)).catch(() => {});
       }
     }
-    return c.json({ cleared: jobs.length } satisfies ClearResponse);
+    return c.json({ cleared: jobs.length }, 200);
   });
 
-  app.get("/jobs/:id", (c) => c.json(toWireJob(jobOr404(c.req.param("id")))));
+  app.openapi(readJobRoute, (c) => c.json(toWireJob(jobOr404(c)), 200));
 
-  app.get("/jobs/:id/preview", (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(previewRoute, (c) => {
+    const job = jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
-    const totalResults = job.processedIPs;
-    const totalPages = Math.max(1, Math.ceil(totalResults / limit));
     const page = intParam(c.req.query("page"), "page", 1, -1e15, 1e15);
-    if (page < 1 || page > totalPages) {
-      throw badRequest(
-        `Page ${page} does not exist: choose a page from 1 to ${totalPages}`,
-      );
-    }
-    const from = (page - 1) * limit;
-    const rows = store.resultsBetween(job.id, from, from + limit);
-    return c.json(
-      {
-        job: toWireJob(job),
-        preview: rows.map(toPreviewRow),
-        totalResults,
-        totalPages,
-        currentPage: page,
-      } satisfies PreviewResponse,
-    );
+    const query = new URL(c.req.url).searchParams;
+    return c.json(previewPage(store, job, query, page, limit), 200);
   });
 
-  app.get("/jobs/:id/recent-results", (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(
+    summaryRoute,
+    (c) => c.json(jobSummary(store, jobOr404(c)), 200),
+  );
+
+  app.openapi(recentResultsRoute, (c) => {
+    const job = jobOr404(c);
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
     const latest = c.req.query("getLatest") === "true";
@@ -153,49 +152,44 @@ export function jobRoutes({ config, store, runner }: AppDeps) {
       from,
       Math.min(from + limit, end),
     );
-    return c.json(
-      {
-        results: rows.map((row) => toResultRow(row, job.headers)),
-        nextIndex: rows.length > 0 ? rows[rows.length - 1].rowIndex + 1 : from,
-      } satisfies RecentResultsResponse,
-    );
+    return c.json({
+      results: rows.map((row) => toResultRow(row, job.headers)),
+      nextIndex: rows.length > 0 ? rows[rows.length - 1].rowIndex + 1 : from,
+    }, 200);
   });
 
-  app.get("/jobs/:id/download", (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(downloadRoute, (c) => {
+    const job = jobOr404(c);
     const format = c.req.query("format") ?? "csv";
-    if (format === "xlsx") return xlsxDownload(store, job);
+    if (format === "xlsx") {
+      return xlsxDownload(store, job, jobSummary(store, job));
+    }
     if (format !== "csv") {
       throw badRequest(`Unknown download format "${format}": use csv or xlsx`);
     }
     return csvDownload(store, job);
   });
 
-  app.post("/jobs/:id/cancel", (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(cancelRoute, (c) => {
+    const job = jobOr404(c);
     if (!runner.cancel(job.id)) {
       throw conflict(
         `Only pending or processing jobs can be cancelled; this job is ${job.status}`,
       );
     }
-    return c.json(
-      {
-        message: "The job has been canceled successfully.",
-      } satisfies MessageResponse,
-    );
+    return c.json({ message: "The job has been canceled successfully." }, 200);
   });
 
-  app.post("/jobs/:id/restart", async (c) => {
-    const job = jobOr404(c.req.param("id"));
+  app.openapi(restartRoute, async (c) => {
+    const job = jobOr404(c);
     if (!(await runner.restart(job.id))) {
       throw conflict(
         `Only failed jobs can be restarted; this job is ${job.status}`,
       );
     }
     return c.json(
-      {
-        message: `Job restarted; it resumes from row ${job.processedIPs}.`,
-      } satisfies MessageResponse,
+      { message: `Job restarted; it resumes from row ${job.processedIPs}.` },
+      200,
     );
   });
 

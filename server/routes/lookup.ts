@@ -1,20 +1,17 @@
-// GET /api/lookup?ip=: the single-lookup shape of SPEC.md section 3 plus
-// country_code, hostname and network_type, from the engine the jobs use.
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import type { AppDeps } from "../app.ts";
+// GET /api/lookup?ip=: one address's data (geolocation, host name, company,
+// network type, ISP, ASN), from the engine the jobs use.
+import { createRoute } from "@hono/zod-openapi";
+import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
+import { apiRouter } from "./api_router.ts";
 import {
   ErrorResponse,
-  INVALID_FORMAT,
-  LookupFailure,
-  LookupQuery,
-  LookupResult,
+  overRateLimitResponse,
   RATE_LIMIT_HEADERS,
-  toLookupResponse,
-  tooManyRequests,
-} from "./schemas.ts";
-
-export { INVALID_FORMAT, toLookupResponse };
+} from "./documented_responses.ts";
+import { isRefusedAsNotAnAddress, NOT_AN_IP_ADDRESS } from "./failure_text.ts";
+import { toLookupResponse } from "./lookup_answer.ts";
+import { LookupFailure, LookupQuery, LookupResult } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */
 export const LOOKUP_CACHE_CONTROL = "public, max-age=86400";
@@ -41,31 +38,33 @@ export const lookupRoute = createRoute({
       content: { "application/json": { schema: LookupResult } },
     },
     400: {
-      description: `No ip, or not an IP address (${INVALID_FORMAT})`,
+      description: `No ip, or not an IP address (${NOT_AN_IP_ADDRESS})`,
       content: { "application/json": { schema: LookupFailure } },
     },
-    429: tooManyRequests(ErrorResponse),
+    429: overRateLimitResponse(ErrorResponse),
   },
 });
 
 export function lookupRoutes({ engine }: Pick<AppDeps, "engine">) {
-  const app = new OpenAPIHono();
+  const app = apiRouter();
   app.openapi(
     lookupRoute,
     async (c) => {
       const { ip } = c.req.valid("query");
-      const result = toLookupResponse(await engine.enrich(ip, ALL_OPTIONS));
-      if (!result.success && result.error === INVALID_FORMAT) {
+      const found = await engine.enrich(ip, ALL_OPTIONS);
+      const result = toLookupResponse(found);
+      if (!result.success && isRefusedAsNotAnAddress(found)) {
         return c.json(result, 400);
       }
       c.header("Cache-Control", LOOKUP_CACHE_CONTROL);
       return c.json(result, 200);
     },
+    // This route answers a refused address in the lookup failure shape.
     (result, c) => {
       if (result.success) return;
       const ip = (c.req.query("ip") ?? "").trim();
       return c.json(
-        { ip, success: false as const, error: INVALID_FORMAT },
+        { ip, success: false as const, error: NOT_AN_IP_ADDRESS },
         400,
       );
     },

@@ -1,14 +1,18 @@
 // The public lookup API (/api/lookup, /api/lookup/batch, /api/bigquery):
 // CORS for any origin, a body cap, and one token bucket per client address
-// shared by the three routes. The web app's job routes are not limited.
-import { OpenAPIHono } from "@hono/zod-openapi";
+// (or per API key) shared by the three routes. The web app's job routes are
+// not limited.
+// With LOOKUP_API_KEYS set, a key is required (checked after CORS, so a 401
+// is readable from a page, and before the limiter, which then counts per key).
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
-import type { AppDeps } from "../app.ts";
+import type { AppDeps } from "../deps.ts";
+import { apiKeyRateKey } from "../access/api_keys.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { rateLimit, RateLimiter } from "../middleware/rate_limit.ts";
 import { batchCost, batchRoutes } from "./batch.ts";
 import { bigQueryRoutes } from "./bigquery.ts";
+import { apiRouter } from "./api_router.ts";
 import { MAX_JSON_BYTES } from "./json_body.ts";
 import { lookupRoutes } from "./lookup.ts";
 
@@ -19,34 +23,44 @@ export function rateLimiterFor(config: Config): RateLimiter {
   });
 }
 
-export function publicApiRoutes(deps: Pick<AppDeps, "config" | "engine">) {
+export function publicApiRoutes(
+  deps: Pick<AppDeps, "config" | "engine" | "access">,
+) {
   const { trustProxy } = deps.config;
+  const requireKey = deps.access.apiKeys.guard();
+  const requireKeyBigQuery = deps.access.apiKeys.guard({
+    body: (message) => ({ errorMessage: message }),
+  });
+
   const limiter = rateLimiterFor(deps.config);
   const cors = lookupCors();
-  const tooLarge = `The request body is over ${MAX_JSON_BYTES} bytes`;
+  const overBodyCap = `The request body is over ${MAX_JSON_BYTES} bytes`;
 
-  const app = new OpenAPIHono();
-  app.use("/lookup", cors, rateLimit(limiter, { trustProxy }));
+  const app = apiRouter();
+  const limits = { trustProxy, key: apiKeyRateKey };
+  app.use("/lookup", cors, requireKey, rateLimit(limiter, limits));
   app.use(
     "/lookup/batch",
     cors,
+    requireKey,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
-      onError: (c) => c.json({ message: tooLarge }, 413),
+      onError: (c) => c.json({ message: overBodyCap }, 413),
     }),
-    rateLimit(limiter, { trustProxy, cost: batchCost }),
+    rateLimit(limiter, { ...limits, cost: batchCost }),
   );
   app.use(
     "/bigquery",
     cors,
+    requireKeyBigQuery,
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
-      onError: (c) => c.json({ errorMessage: tooLarge }, 413),
+      onError: (c) => c.json({ errorMessage: overBodyCap }, 413),
     }),
     rateLimit(limiter, {
-      trustProxy,
+      ...limits,
       cost: batchCost,
-      body: (message) => ({ errorMessage: message }),
+      refusalBody: (message) => ({ errorMessage: message }),
     }),
   );
   app.route("/", lookupRoutes(deps));

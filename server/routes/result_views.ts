@@ -1,7 +1,12 @@
-// Stored results in the shapes of SPEC.md section 3.
-import type { PreviewRow, ResultRow } from "../../shared/wire.ts";
-import { errorText } from "../enrichment/types.ts";
+// Stored results in the wire shapes: a preview row, a live-feed row.
+import { ENRICHMENT_FIELDS } from "../../shared/enrichment_fields.ts";
+import type {
+  EnrichmentData,
+  PreviewRow,
+  ResultRow,
+} from "../../shared/wire.ts";
 import type { StoredResult } from "../storage/store.ts";
+import { rowErrorText } from "./failure_text.ts";
 
 export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
   return {
@@ -21,14 +26,18 @@ export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
 export function toResultRow(row: StoredResult, headers: string[]): ResultRow {
   const originalData: Record<string, string> = {};
   headers.forEach((name, i) => originalData[name] = row.original[i] ?? "");
-  const { success, failure: _e, ispFiltered: _f, ...data } = row.enrichment;
-  const error = errorText(row.enrichment, "job");
+  const e = row.enrichment;
+  // The address and the table's fields only, whatever else the record holds.
+  const enrichmentData = Object.fromEntries([
+    ["ip", e.ip],
+    ...ENRICHMENT_FIELDS.map((field) => [field, e[field]]),
+  ]) as EnrichmentData;
   return {
     id: row.rowIndex + 1,
     rowIndex: row.rowIndex,
-    success,
-    error,
+    success: e.success,
+    error: rowErrorText(e),
     originalData,
-    enrichmentData: data,
+    enrichmentData,
   };
 }

@@ -1,45 +1,72 @@
 // POST /api/upload: streams the file to the uploads folder under a name the
 // server makes, enforcing the size limit while it streams, and reads the
 // header row and counts the data rows on the way.
-import { Hono } from "hono";
-// @ts-types="npm:@types/busboy@^1.5"
-import busboy from "busboy";
-import { createWriteStream } from "node:fs";
+import { createRoute } from "@hono/zod-openapi";
 import { unlink } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { Readable } from "node:stream";
-import type { UploadResult } from "../../shared/wire.ts";
-import {
-  type ChunkParser,
-  createChunkParser,
-  detectDelimiter,
-} from "../csv/csv_rows.ts";
+import { join } from "node:path";
+import type { UploadResult as UploadAnswer } from "../../shared/wire.ts";
+import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http_error.ts";
-import type { AppDeps } from "../app.ts";
+import { isDiskFull, uploadDiskFullMessage } from "../storage/disk_full.ts";
+import { apiRouter } from "./api_router.ts";
+import { errorResponse, jsonResponse } from "./documented_responses.ts";
+import { UploadResult } from "./job_schemas.ts";
+import { receiveCsvUpload, uploadOverLimit } from "./multipart_upload.ts";
 
-export const INVALID_FORMAT = "Please upload a CSV file";
-export const NO_HEADERS = "Could not parse CSV headers";
-export const tooLarge = (mb: number) =>
-  new ApiError(
-    413,
-    `Please upload a file smaller than ${mb}MB`,
-    "File too large",
-  );
+/** Room for the multipart framing around a file at the limit. */
+const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
-interface Received {
-  originalFileName: string;
-  size: number;
-  headers: string[];
-  rowCount: number;
-  delimiter: string;
-}
+export const uploadRoute = createRoute({
+  method: "post",
+  path: "/upload",
+  tags: ["Jobs"],
+  summary: "Upload a table of addresses",
+  description: "Streams the file to the server, reads its header row and " +
+    "counts its rows. Accepts .csv, .tsv, .txt, .xlsx (first sheet), and " +
+    ".csv.gz or .zip (one CSV inside), decompressed while streaming: " +
+    "MAX_UPLOAD_MB limits the bytes sent, MAX_UNCOMPRESSED_MB what they " +
+    "expand to.",
+  request: {
+    body: {
+      required: true,
+      content: {
+        // A plain schema object, not zod: the handler streams the body
+        // itself, so no validator may read it first.
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: { file: { type: "string", format: "binary" } },
+            required: ["file"],
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    201: jsonResponse(UploadResult, "The stored upload"),
+    400: errorResponse(
+      "Not a file the server reads, unreadable, not multipart, or no header row",
+    ),
+    413: errorResponse(
+      "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
+    ),
+    507: errorResponse("The disk holding the data directory is full"),
+  },
+});
 
-export function uploadRoutes({ config, store }: AppDeps) {
-  const app = new Hono();
+export function uploadRoutes(
+  { config, store }: Pick<AppDeps, "config" | "store">,
+) {
+  const app = apiRouter();
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
+  const limits = {
+    maxBytes,
+    maxUploadMb: config.maxUploadMb,
+    maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
+  };
   const uploadsDir = join(config.dataDir, "uploads");
 
-  app.post("/", async (c) => {
+  app.openapi(uploadRoute, async (c) => {
     const type = c.req.header("content-type") ?? "";
     if (!type.toLowerCase().startsWith("multipart/form-data")) {
       throw badRequest(
@@ -48,176 +75,48 @@ export function uploadRoutes({ config, store }: AppDeps) {
     }
     // Refuse at once what cannot fit, before reading any of it.
     const length = Number(c.req.header("content-length") ?? 0);
-    if (length > maxBytes + 1024 * 1024) throw tooLarge(config.maxUploadMb);
+    if (length > maxBytes + MULTIPART_OVERHEAD_BYTES) {
+      throw uploadOverLimit(config.maxUploadMb);
+    }
     if (!c.req.raw.body) throw badRequest("The upload is empty");
 
     const fileName = `${crypto.randomUUID()}.csv`;
     const path = join(uploadsDir, fileName);
-    let received: Received;
-    try {
-      received = await receive(c.req.raw.body, type, path, maxBytes, config);
-    } catch (error) {
-      await unlink(path).catch(() => {});
-      // The rest of the body is not read: close the connection rather than
-      // leave the client sending into a stalled socket.
-      c.header("connection", "close");
-      throw error;
-    }
-    const result: UploadResult = {
+    const received = await receiveCsvUpload(c.req.raw.body, type, path, limits)
+      .catch(async (error) => {
+        await unlink(path).catch(() => {});
+        // The rest of the body is not read: close the connection rather
+        // than leave the client sending into a stalled socket.
+        c.header("connection", "close");
+        throw diskFullOr(error);
+      });
+    const answer: UploadAnswer = {
       fileName,
       originalFileName: received.originalFileName,
       size: received.size,
       headers: received.headers,
       rowCount: received.rowCount,
+      sampleRows: received.sampleRows,
     };
-    store.addUpload({
-      ...result,
-      delimiter: received.delimiter,
-      createdAt: new Date().toISOString(),
-    });
-    return c.json(result, 201);
-  });
-  return app;
-}
-
-/**
- * Rows wider than the header row keep their extra cells: the header gains
- * names for them ("column_4", ...) so the download loses nothing.
- */
-export function withExtraColumns(headers: string[], width: number): string[] {
-  const names = [...headers];
-  for (let i = headers.length; i < width; i++) names.push(`column_${i + 1}`);
-  return names;
-}
-
-/** The text encoding a byte order mark announces; UTF-8 otherwise. */
-function encodingOf(start: Uint8Array): string {
-  if (start[0] === 0xff && start[1] === 0xfe) return "utf-16le";
-  if (start[0] === 0xfe && start[1] === 0xff) return "utf-16be";
-  return "utf-8";
-}
-
-function receive(
-  body: ReadableStream<Uint8Array>,
-  contentType: string,
-  path: string,
-  maxBytes: number,
-  config: AppDeps["config"],
-): Promise<Received> {
-  return new Promise<Received>((resolve, reject) => {
-    let settled = false;
-    let sawFile = false;
-    const fail = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      source.unpipe();
-      source.destroy();
-      reject(error);
-    };
-    let parser: ReturnType<typeof busboy>;
+    const { sampleRows: _, ...upload } = answer;
     try {
-      parser = busboy({
-        headers: { "content-type": contentType },
-        limits: { files: 1, fileSize: maxBytes, fields: 20, parts: 30 },
+      store.addUpload({
+        ...upload,
+        delimiter: received.delimiter,
+        createdAt: new Date().toISOString(),
+        // Only this session may start a job from it (canUseUpload).
+        owner: c.get("sessionId"),
       });
-    } catch {
-      throw badRequest("The upload is not valid multipart/form-data");
+    } catch (error) {
+      await unlink(path).catch(() => {});
+      throw diskFullOr(error);
     }
-    const source = Readable.from(body);
-    source.on("error", () => fail(badRequest("The upload was interrupted")));
-
-    parser.on("file", (field, file, info) => {
-      if (field !== "file" || sawFile) {
-        file.resume();
-        return;
-      }
-      sawFile = true;
-      const originalFileName = basename(
-        (info.filename ?? "").replaceAll("\\", "/"),
-      ).slice(0, 255);
-      if (!originalFileName.toLowerCase().endsWith(".csv")) {
-        file.resume();
-        fail(badRequest(INVALID_FORMAT, "Invalid file format"));
-        return;
-      }
-      const out = createWriteStream(path);
-      let size = 0;
-      let count = 0;
-      let headers: string[] | null = null;
-      let width = 0; // the widest data row
-      let delimiter = ",";
-      let rows: ChunkParser | null = null;
-      // Text is written as UTF-8 whatever it came in (UTF-16 is recognised
-      // by its byte order mark), so the job reads one encoding.
-      let decoder: TextDecoder | null = null;
-      const encoder = new TextEncoder();
-      const take = (parsed: string[][]) => {
-        for (const row of parsed) {
-          if (headers === null) headers = row;
-          else {
-            count++;
-            if (row.length > width) width = row.length;
-          }
-        }
-      };
-      // The delimiter is guessed from the first 64 KiB, then fixed, so the
-      // job later reads the file exactly as it was counted here.
-      let sample = "";
-      const startRows = () => {
-        delimiter = detectDelimiter(sample);
-        rows = createChunkParser(delimiter);
-        take(rows.push(sample));
-      };
-      const write = (text: string) => {
-        if (!text) return;
-        if (!out.write(encoder.encode(text))) {
-          file.pause();
-          out.once("drain", () => file.resume());
-        }
-        if (rows) take(rows.push(text));
-        else {
-          sample += text;
-          if (sample.length >= 65536) startRows();
-        }
-      };
-      file.on("data", (chunk: Uint8Array) => {
-        size += chunk.length;
-        decoder ??= new TextDecoder(encodingOf(chunk));
-        write(decoder.decode(chunk, { stream: true }));
-      });
-      file.on("limit", () => fail(tooLarge(config.maxUploadMb)));
-      file.on("end", () => {
-        if (settled) return;
-        write(decoder?.decode() ?? "");
-        if (!rows) startRows();
-        take(rows!.end());
-        out.end();
-      });
-      out.on("error", (error) => fail(error));
-      out.on("finish", () => {
-        if (settled) return;
-        const names: string[] = headers ?? [];
-        if (names.length === 0 || names.every((h) => h.trim() === "")) {
-          fail(badRequest(NO_HEADERS));
-          return;
-        }
-        settled = true;
-        resolve({
-          originalFileName,
-          size,
-          headers: withExtraColumns(names, width),
-          rowCount: count,
-          delimiter,
-        });
-      });
-    });
-    parser.on(
-      "error",
-      () => fail(badRequest("The upload is not valid multipart/form-data")),
-    );
-    parser.on("close", () => {
-      if (!sawFile) fail(badRequest('No file was sent in the field "file"'));
-    });
-    source.pipe(parser);
+    return c.json(answer, 201);
   });
+  // A full disk is said plainly (507); other errors pass on as they are.
+  const diskFullOr = (error: unknown) =>
+    isDiskFull(error)
+      ? new ApiError(507, uploadDiskFullMessage(config.dataDir), "Disk full")
+      : error;
+  return app;
 }

@@ -1,13 +1,22 @@
 // Serves the built web app (web/dist): files as they are, prerendered pages
-// at <path>/index.html, client routes from index.html, and the 404 page with
-// a 404 status for any other path.
+// at <path>/index.html, the app's other pages (shared/pages.ts) as the
+// empty app shell, and the 404 page with a 404 status for any other path.
 import { Hono } from "hono";
 import { serveStatic } from "hono/deno";
 import { join, normalize } from "node:path";
+import { CLIENT_PAGES } from "../../shared/pages.ts";
 
-// Routes the React app renders in the browser (SPEC.md section 2) that
-// have no prerendered page: they get the empty app shell.
-const CLIENT_ROUTES = [/^\/$/, /^\/history\/?$/, /^\/results\/[^/]+\/?$/];
+/** "/results/:id" -> a pattern matching "/results/7" and "/results/7/". */
+function pathPattern(path: string): RegExp {
+  const parts = path.split("/").filter(Boolean).map((part) =>
+    part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  );
+  return new RegExp(`^/${parts.join("/")}${parts.length ? "/?" : ""}$`);
+}
+
+// The web app's pages: one without a prerendered file (not prerendered, or
+// the build is missing) gets the empty app shell the browser renders into.
+const CLIENT_PAGE_PATTERNS = CLIENT_PAGES.map((page) => pathPattern(page.path));
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>IP Enrichment</title></head><body><main><h1>IP Enrichment</h1>
@@ -52,7 +61,7 @@ export function webRoutes(webDir: string) {
       ? await readPage(join(webDir, path, "index.html"))
       : null;
     if (page) return c.html(page);
-    if (CLIENT_ROUTES.some((route) => route.test(c.req.path))) {
+    if (CLIENT_PAGE_PATTERNS.some((pattern) => pattern.test(c.req.path))) {
       return c.html(
         await readPage(join(webDir, "app.html")) ??
           await readPage(join(webDir, "index.html")) ?? PLACEHOLDER,

@@ -1,10 +1,13 @@
 // WebSocket /ws: clients subscribe to jobs and receive jobUpdate messages
 // while a job changes, a few a second at most, and always its final state.
+// The session is the one the upgrade request carried: a job it may not see
+// is answered like one that does not exist.
 import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
 import type { WSContext } from "hono/ws";
 import type { ClientMessage, ServerMessage } from "../../shared/wire.ts";
-import type { AppDeps } from "../app.ts";
+import { canSee } from "../access/ownership.ts";
+import type { AppDeps } from "../deps.ts";
 import { type JobRecord, toWireJob } from "../storage/store.ts";
 
 const FLUSH_MS = 250;
@@ -16,7 +19,9 @@ export class JobUpdateHub {
   #changed = new Map<number, JobRecord>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly deps: Pick<AppDeps, "store" | "events">) {
+  constructor(
+    private readonly deps: Pick<AppDeps, "store" | "events" | "access">,
+  ) {
     deps.events.on((job) => {
       if (!this.#subscribers.has(job.id)) return;
       this.#changed.set(job.id, job);
@@ -32,9 +37,15 @@ export class JobUpdateHub {
     return all.size;
   }
 
-  subscribe(ws: WSContext, jobId: number, mine: Set<number>): void {
+  subscribe(
+    ws: WSContext,
+    jobId: number,
+    mine: Set<number>,
+    sessionId: string | undefined,
+  ): void {
     const job = this.deps.store.getJob(jobId);
-    if (!job) {
+    const { visibility } = this.deps.access;
+    if (!job || !canSee(job.owner, sessionId, visibility)) {
       send(ws, { type: "error", message: `Job ${jobId} not found` });
       return;
     }
@@ -109,7 +120,8 @@ export function wsRoutes(hub: JobUpdateHub) {
   const app = new Hono();
   app.get(
     "/",
-    upgradeWebSocket(() => {
+    upgradeWebSocket((c) => {
+      const sessionId: string | undefined = c.get("sessionId");
       const mine = new Set<number>();
       return {
         onMessage(event, ws) {
@@ -117,7 +129,7 @@ export function wsRoutes(hub: JobUpdateHub) {
           if (typeof message === "string") {
             send(ws, { type: "error", message });
           } else if (message.type === "subscribe") {
-            hub.subscribe(ws, message.jobId, mine);
+            hub.subscribe(ws, message.jobId, mine, sessionId);
           } else {
             hub.unsubscribe(ws, message.jobId, mine);
             send(ws, { type: "unsubscribed", jobId: message.jobId });

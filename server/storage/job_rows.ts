@@ -13,6 +13,8 @@ export interface UploadRecord {
   /** Field separator detected while the file streamed in. */
   delimiter: string;
   createdAt: string;
+  /** Session id of the uploader; null for uploads from before sessions. */
+  owner: string | null;
 }
 
 export interface NewJob {
@@ -26,6 +28,8 @@ export interface NewJob {
   options: EnrichOptions;
   /** AS numbers and CIDRs to keep even when filtered (already checked). */
   alwaysKeep?: string | null;
+  /** Session id of the job's maker (never sent on the wire). */
+  owner?: string | null;
 }
 
 /** A job with the server-side fields the wire format leaves out. */
@@ -35,7 +39,10 @@ export interface JobRecord extends Job {
   delimiter: string;
   options: EnrichOptions;
   alwaysKeep: string | null;
+  owner: string | null;
 }
+
+const ownerOf = (row: Row) => row.owner == null ? null : String(row.owner);
 
 export function toUpload(row: Row): UploadRecord {
   return {
@@ -46,6 +53,7 @@ export function toUpload(row: Row): UploadRecord {
     rowCount: Number(row.row_count),
     delimiter: String(row.delimiter),
     createdAt: String(row.created_at),
+    owner: ownerOf(row),
   };
 }
 
@@ -55,6 +63,7 @@ export function toJob(row: Row): JobRecord {
     domain: row.include_domain === 1,
     company: row.include_company === 1,
     network: row.include_network === 1,
+    resolveHostnames: row.resolve_hostnames === 1,
   };
   return {
     id: Number(row.id),
@@ -78,10 +87,17 @@ export function toJob(row: Row): JobRecord {
     includeDomain: options.domain,
     includeCompany: options.company,
     includeNetwork: options.network,
+    hostnameLookups: {
+      answered: Number(row.hostnames_answered ?? 0),
+      noName: Number(row.hostnames_no_name ?? 0),
+      timedOut: Number(row.hostnames_timed_out ?? 0),
+      skipped: Number(row.hostnames_skipped ?? 0),
+    },
     options,
     alwaysKeep: row.always_keep === null || row.always_keep === undefined
       ? null
       : String(row.always_keep),
+    owner: ownerOf(row),
   };
 }
 
@@ -93,6 +109,7 @@ export function toWireJob(job: JobRecord): Job {
     delimiter: _d,
     options: _o,
     alwaysKeep: _k,
+    owner: _owner,
     ...wire
   } = job;
   return wire;

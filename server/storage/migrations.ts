@@ -9,6 +9,8 @@ import {
   failureMessage,
   NAMED_RANGES,
 } from "../../shared/failures.ts";
+import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
+import { SUMMARY_MIGRATION } from "./summary_sql.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -93,6 +95,28 @@ ${FIELD_COLUMNS}
       CASE WHEN error LIKE ${sqlText(GENERIC_RESERVED)}
         THEN substr(error, 19, instr(error, '), not') - 19) END)
     WHERE error IS NOT NULL;
+  `,
+  // Registration data (RDAP) answers by address range.
+  RDAP_CACHE_SCHEMA,
+  // Per-job counts behind GET /api/jobs/{id}/summary, kept by the result
+  // writer; rows stored before this step are counted once here.
+  SUMMARY_MIGRATION,
+  // The visitor session that made a job or upload. Rows from before have
+  // none: visible only in shared mode (README, "Jobs from before sessions").
+  `
+  ALTER TABLE uploads ADD COLUMN owner TEXT;
+  ALTER TABLE jobs ADD COLUMN owner TEXT;
+  CREATE INDEX jobs_owner ON jobs(owner);
+  `,
+  // The "Resolve host names" job option (host-name cells looked up forward).
+  `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
+  // How a job's host-name lookups ended, committed with its other counters
+  // at each checkpoint so they survive a resume.
+  `
+  ALTER TABLE jobs ADD COLUMN hostnames_answered INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_no_name INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_timed_out INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN hostnames_skipped INTEGER NOT NULL DEFAULT 0;
   `,
   // A job's "always keep" list (AS numbers and CIDRs), as the user typed it.
   `

@@ -8,6 +8,7 @@ import {
 } from "../../shared/enrichment_fields.ts";
 import { type FailureKind, failureMessage } from "../../shared/failures.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
+import type { HostnameLookups } from "../../shared/wire.ts";
 import type { Row } from "./job_rows.ts";
 
 export interface StoredResult {
@@ -21,6 +22,8 @@ export interface Counters {
   successful: number;
   failed: number;
   filtered: number;
+  /** Host-name lookups by outcome (kept as stored when absent). */
+  hostnameLookups?: HostnameLookups;
 }
 
 export type SqlValue = string | number | null;

@@ -1,6 +1,7 @@
 // All SQLite access lives here, so a second database can be added behind
 // the same methods. The HTTP side and each job worker open their own Store
-// on the same file (WAL mode: one writer, many readers).
+// on the same file (WAL mode: one writer, many readers). Just over 300
+// lines: keeping every statement in this one module is the point of it.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
   ENRICHMENT_FIELDS,
@@ -16,6 +17,7 @@ import {
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
+import { deleteSummary } from "./summary_sql.ts";
 import {
   CheckpointMoved,
   type Counters,
@@ -81,7 +83,9 @@ export class Store {
       this.db.exec("COMMIT");
       return value;
     } catch (error) {
-      this.db.exec("ROLLBACK");
+      // SQLite rolls back by itself on some errors (a full disk): the
+      // error to report is the first one, not a failed ROLLBACK.
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
       throw error;
     }
   }
@@ -91,7 +95,8 @@ export class Store {
   addUpload(upload: UploadRecord): void {
     this.#sql(
       `INSERT INTO uploads (file_name, original_file_name, size, headers,
-        row_count, delimiter, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        row_count, delimiter, created_at, owner)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       upload.fileName,
       upload.originalFileName,
@@ -100,6 +105,7 @@ export class Store {
       upload.rowCount,
       upload.delimiter,
       upload.createdAt,
+      upload.owner,
     );
   }
 
@@ -130,8 +136,8 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        always_keep, created_at, updated_at)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        resolve_hostnames, always_keep, created_at, updated_at, owner)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -144,9 +150,11 @@ export class Store {
       Number(job.options.domain),
       Number(job.options.company),
       Number(job.options.network),
+      Number(job.options.resolveHostnames ?? false),
       job.alwaysKeep ?? null,
       at,
       at,
+      job.owner ?? null,
     );
     return this.getJob(Number(lastInsertRowid))!;
   }
@@ -158,9 +166,11 @@ export class Store {
     return row ? toJob(row) : null;
   }
 
-  listJobs(): JobRecord[] {
-    return (this.#sql("SELECT * FROM jobs ORDER BY id DESC").all() as Row[])
-      .map(toJob);
+  /** Jobs newest first: all, or only `owner`'s when given. */
+  listJobs(owner?: string): JobRecord[] {
+    return (this.#sql(
+      "SELECT * FROM jobs WHERE ?1 IS NULL OR owner = ?1 ORDER BY id DESC",
+    ).all(owner ?? null) as Row[]).map(toJob);
   }
 
   jobsWithStatus(...statuses: JobStatus[]): JobRecord[] {
@@ -195,11 +205,14 @@ export class Store {
       .run(total, now(), id);
   }
 
-  /**
-   * Commits a batch of results and the job's counters in one transaction:
-   * after a crash, processed_ips is exactly the number of stored rows.
-   */
-  commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
+  /** Rows, counters (after a crash processed_ips is exactly the stored rows)
+   * and `alsoInTransaction` (summary counts) in one transaction. */
+  commitBatch(
+    jobId: number,
+    results: StoredResult[],
+    counters: Counters,
+    alsoInTransaction?: () => void,
+  ) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
         filtered_ips = ?, updated_at = ?
@@ -224,6 +237,19 @@ export class Store {
         if (status !== "processing") throw new JobStopped(jobId, status);
         throw new CheckpointMoved(jobId);
       }
+      const lookups = counters.hostnameLookups;
+      if (lookups) {
+        this.#sql(
+          `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
+            hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
+        ).run(
+          lookups.answered,
+          lookups.noName,
+          lookups.timedOut,
+          lookups.skipped,
+          jobId,
+        );
+      }
       // Multi-row INSERTs: a statement per row would cost more in calls
       // into SQLite than the storing itself.
       for (let from = 0; from < results.length; from += INSERT_ROWS) {
@@ -235,15 +261,18 @@ export class Store {
         this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
           .run(...values);
       }
+      alsoInTransaction?.();
     });
   }
 
-  /** Deletes jobs in the given status with their results; returns them. */
-  deleteJobs(status: JobStatus): JobRecord[] {
+  /** Deletes jobs in `status` (only `owner`'s when given); returns them. */
+  deleteJobs(status: JobStatus, owner?: string): JobRecord[] {
     return this.transaction(() => {
-      const jobs = this.jobsWithStatus(status);
+      const jobs = this.jobsWithStatus(status)
+        .filter((job) => owner === undefined || job.owner === owner);
       for (const job of jobs) {
         this.#sql("DELETE FROM results WHERE job_id = ?").run(job.id);
+        deleteSummary(this.db, job.id);
         this.#sql("DELETE FROM jobs WHERE id = ?").run(job.id);
       }
       return jobs;

@@ -3,8 +3,15 @@
 // entry that is neither an AS number nor a CIDR is refused, named.
 
 import assert from "node:assert/strict";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startServer } from "../helpers/server.ts";
-import { launchBrowser, parseCsv, screenshot, writeCsv } from "./browser.ts";
+import {
+  asTestVisitor,
+  launchBrowser,
+  parseCsv,
+  screenshot,
+  writeCsv,
+} from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 const COMCAST = "23.24.0.1"; // AS7922, a curated consumer AS
@@ -15,7 +22,11 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
   });
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage({ acceptDownloads: true });
+    // The page and this test's own requests are one visitor, so the job
+    // list below is the list the page's session sees.
+    const context = await browser.newContext({ acceptDownloads: true });
+    await asTestVisitor(context, server.url);
+    const page = await context.newPage();
     const csvPath = await writeCsv(
       "keep.csv",
       `ip_address,n\n${COMCAST},1\n8.8.8.8,2\n`,
@@ -28,7 +39,7 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
     await page.getByLabel(box).fill("AS7922\nbanana");
     await page.getByRole("button", { name: "Start Processing" }).click();
     await page.getByText(/not an AS number or CIDR: banana/).first().waitFor();
-    const none = await (await fetch(`${server.url}/api/jobs`)).json();
+    const none = await (await sessionFetch(`${server.url}/api/jobs`)).json();
     assert.equal(none.length, 0);
 
     await page.getByLabel(box).fill("AS7922");
@@ -37,8 +48,15 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
     await page.getByText("Processing complete").first().waitFor({
       timeout: 30_000,
     });
-    const cell = page.locator(".results-table tbody tr", { hasText: COMCAST })
-      .locator("td").nth(5);
+    const cells = page.locator(".results-table tbody tr", { hasText: COMCAST })
+      .locator("td");
+    const type = cells.nth(5);
+    assert.equal((await type.textContent())?.trim(), "Consumer ISP");
+    assert.equal(
+      await type.getAttribute("title"),
+      "always keep (curated consumer AS)",
+    );
+    const cell = cells.nth(6);
     assert.equal((await cell.textContent())?.trim(), "No");
     assert.equal(
       await cell.getAttribute("title"),

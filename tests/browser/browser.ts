@@ -2,7 +2,13 @@
 // playwright-core, screenshots under test-output/screenshots, small CSVs.
 
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+} from "playwright-core";
+import { sessionFetch, visitorCookie } from "../helpers/cookie_jar.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const SCREENSHOT_DIR = `${ROOT}test-output/screenshots`;
@@ -24,6 +30,18 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/**
+ * Makes a browser context the same visitor as the test's own requests
+ * (tests/helpers/cookie_jar.ts): jobs belong to the session that made them,
+ * so a page sees the jobs createJob() made only with that session's cookie.
+ */
+export async function asTestVisitor(
+  context: BrowserContext,
+  baseUrl: string,
+): Promise<void> {
+  await context.addCookies([await visitorCookie(baseUrl)]);
 }
 
 /** Saves a full-page screenshot as test-output/screenshots/<name>.png. */
@@ -120,11 +138,11 @@ export async function createJob(
 ): Promise<{ id: number; fileName: string }> {
   const form = new FormData();
   form.append("file", new File([csv], name, { type: "text/csv" }));
-  const upload = await (await fetch(`${baseUrl}/api/upload`, {
+  const upload = await (await sessionFetch(`${baseUrl}/api/upload`, {
     method: "POST",
     body: form,
   })).json();
-  const response = await fetch(`${baseUrl}/api/enrich`, {
+  const response = await sessionFetch(`${baseUrl}/api/enrich`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({

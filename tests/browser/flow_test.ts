@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import {
+  asTestVisitor,
   createJob,
   launchBrowser,
   parseCsv,
@@ -13,6 +14,7 @@ import {
   screenshot,
   writeCsv,
 } from "./browser.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -30,6 +32,7 @@ Deno.test(
         viewport: { width: 1280, height: 900 },
         acceptDownloads: true,
       });
+      await asTestVisitor(page.context(), server.url);
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
 
@@ -99,7 +102,7 @@ Deno.test(
         .waitFor();
 
       // The job as the server sees it.
-      const jobs = await (await fetch(`${server.url}/api/jobs`)).json();
+      const jobs = await (await sessionFetch(`${server.url}/api/jobs`)).json();
       assert.equal(jobs.length, 1);
       const job = jobs[0];
       assert.equal(job.status, "completed");
@@ -206,6 +209,7 @@ Deno.test("Export Excel downloads a real .xlsx", OPTIONS, async () => {
   try {
     const { id } = await createJob(server.url, "excel.csv", sampleCsv());
     const page = await browser.newPage({ acceptDownloads: true });
+    await asTestVisitor(page.context(), server.url);
     await page.goto(`${server.url}/results/${id}`);
     await page.getByText("Processing complete").first().waitFor({
       timeout: 30_000,

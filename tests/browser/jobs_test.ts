@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import dgram from "node:dgram";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import {
+  asTestVisitor,
   createJob,
   launchBrowser,
   parseCsv,
@@ -15,6 +16,7 @@ import {
   waitFor,
   writeCsv,
 } from "./browser.ts";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -74,7 +76,9 @@ function slowEnv(dns: string, extra: Record<string, string> = {}) {
 
 /** Prints what the server said and its jobs, to explain a failure. */
 async function dumpServer(server: RunningServer): Promise<void> {
-  const jobs = await fetch(`${server.url}/api/jobs`).then((r) => r.json())
+  const jobs = await sessionFetch(`${server.url}/api/jobs`).then((r) =>
+    r.json()
+  )
     .catch(() => null);
   console.error(
     `server output:\n${server.output.join("\n")}\njobs: ${
@@ -84,7 +88,7 @@ async function dumpServer(server: RunningServer): Promise<void> {
 }
 
 async function getJob(baseUrl: string, id: number) {
-  return await (await fetch(`${baseUrl}/api/jobs/${id}`)).json();
+  return await (await sessionFetch(`${baseUrl}/api/jobs/${id}`)).json();
 }
 
 Deno.test(
@@ -99,6 +103,7 @@ Deno.test(
         viewport: { width: 1280, height: 900 },
         acceptDownloads: true,
       });
+      await asTestVisitor(context, server.url);
       const page = await context.newPage();
       const csvPath = await writeCsv("slow.csv", sampleCsv(distinctIps(600)));
 
@@ -138,7 +143,7 @@ Deno.test(
       const href = await partial.getAttribute("href");
       assert.ok(href);
       const partialCsv = parseCsv(
-        await (await fetch(new URL(href, server.url))).text(),
+        await (await sessionFetch(new URL(href, server.url))).text(),
       );
       assert.equal(partialCsv[0][0], "ip_address");
       assert.ok(partialCsv.length > 1, "the partial download has rows");
@@ -156,7 +161,8 @@ Deno.test(
       await screenshot(page, "10-cancel-dialog");
       await dialog.getByRole("button", { name: "Don't Cancel" }).click();
       await dialog.waitFor({ state: "detached" });
-      const id = (await (await fetch(`${server.url}/api/jobs`)).json())[0].id;
+      const id =
+        (await (await sessionFetch(`${server.url}/api/jobs`)).json())[0].id;
       assert.equal((await getJob(server.url, id)).status, "processing");
 
       await page.getByRole("button", { name: "Cancel Processing" }).click();
@@ -237,6 +243,7 @@ Deno.test(
       const page = await browser.newPage({
         viewport: { width: 1280, height: 900 },
       });
+      await asTestVisitor(page.context(), server.url);
       await page.goto(server.url + "/history");
       const slowRow = page.locator(`tr[data-job-id="${slow.id}"]`);
       const quickRow = page.locator(`tr[data-job-id="${quick.id}"]`);

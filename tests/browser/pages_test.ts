@@ -8,6 +8,8 @@ import { type RunningServer, startServer } from "../helpers/server.ts";
 import { launchBrowser, screenshot, writeCsv } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+const NOT_A_TABLE =
+  "Please upload a CSV, TSV, Excel (.xlsx), or a .csv.gz/.zip of one CSV";
 
 /** Fails the test on page errors and hydration mismatches. */
 function watchErrors(page: Page): string[] {
@@ -174,7 +176,7 @@ Deno.test("notifications: one at a time, 5 s, swipe, F8", OPTIONS, async () => {
     );
     assert.equal(focused, "Notifications");
 
-    const txt = await writeCsv("notes.txt", "hello");
+    const txt = await writeCsv("notes.pdf", "hello");
     const png = await writeCsv("picture.png", "not really");
     await input.setInputFiles(txt);
     await toasts.getByText("Invalid file format").waitFor();
@@ -230,21 +232,21 @@ Deno.test(
         })`);
       await browse.press("Enter");
       assert.equal(await page.evaluate("globalThis.chooserOpened"), true);
-      await input.setInputFiles(await writeCsv("notes.txt", "ip\n8.8.8.8\n"));
+      await input.setInputFiles(await writeCsv("notes.pdf", "ip\n8.8.8.8\n"));
       await page.getByText("Invalid file format").waitFor();
-      await page.getByText("Please upload a CSV file").waitFor();
+      await page.getByText(NOT_A_TABLE).waitFor();
       await screenshot(page, "40-invalid-format");
 
       // Dropped files go through the same checks.
       const transfer = await page.evaluateHandle(`(() => {
         const data = new DataTransfer();
-        data.items.add(new File(["ip,name"], "list.xlsx"));
+        data.items.add(new File(["ip,name"], "list.docx"));
         return data;
       })()`);
       await page.dispatchEvent(".drop-zone", "drop", {
         dataTransfer: transfer,
       });
-      await page.getByText("Please upload a CSV file").waitFor();
+      await page.getByText(NOT_A_TABLE).waitFor();
 
       const big = "ip_address\n" + "8.8.8.8\n".repeat(150_000); // ~1.2 MB
       await input.setInputFiles(await writeCsv("big.csv", big));

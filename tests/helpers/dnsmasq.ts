@@ -18,6 +18,10 @@ export interface PtrOptions {
   silentZones?: string[];
   /** PTR names made up for whole ranges: "81.2.0.0/16" -> 81-2-3-4.DOMAIN. */
   synth?: { domain: string; range: string }[];
+  /** Forward records, "name,address[,address]" (A and AAAA). */
+  hostRecords?: string[];
+  /** Forward zones answered only from hostRecords (NXDOMAIN otherwise). */
+  localZones?: string[];
 }
 
 const DNSMASQ = ["/usr/sbin/dnsmasq", "/usr/bin/dnsmasq"].find((path) => {
@@ -70,6 +74,8 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
     ...(options.synth ?? []).map(({ domain, range }) =>
       `--synth-domain=${domain},${range}`
     ),
+    ...(options.localZones ?? []).map((zone) => `--local=/${zone}/`),
+    ...(options.hostRecords ?? []).map((record) => `--host-record=${record}`),
     ...Object.entries(options.records).map(([ip, name]) =>
       `--ptr-record=${reverseV4(ip)},${name}`
     ),

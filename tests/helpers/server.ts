@@ -1,6 +1,8 @@
 // Starts the real server as its own process on a free loopback port with a
 // fresh data directory, as a user would run it. Tests talk to it over HTTP.
 
+import { TEST_SESSION_SECRET } from "./cookie_jar.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 export interface RunningServer {
@@ -65,6 +67,9 @@ export async function startServer(
       // server (dnsmasq on loopback), lookups go to a closed loopback port.
       DNS_SERVERS: "127.0.0.1:9",
       DNS_TIMEOUT_MS: "200",
+      // One secret for every test server: the helpers' session cookie holds
+      // on all of them and across a restart (cookie_jar.ts).
+      SESSION_SECRET: TEST_SESSION_SECRET,
       ...options.env,
     },
     stdout: "piped",

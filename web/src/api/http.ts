@@ -15,16 +15,35 @@ export class ApiError extends Error {
 }
 
 export async function send(url: string, init?: RequestInit): Promise<Response> {
+  let res: Response;
   try {
-    return await fetch(url, { credentials: "include", ...init });
+    res = await fetch(url, { credentials: "include", ...init });
   } catch {
     throw new ApiError(NETWORK_ERROR_MESSAGE, 0);
   }
+  if (lockedOut(res)) location.reload();
+  return res;
+}
+
+/**
+ * Whether the server's ACCESS_PASSWORD lock refused the call (the session
+ * is not signed in, e.g. after the password changed): reloading lets the
+ * lock send the page to /signin. A lookup API key refusal (a Bearer
+ * challenge) is an ordinary error.
+ */
+function lockedOut(res: Response): boolean {
+  const challenge = res.headers.get("www-authenticate") ?? "";
+  return res.status === 401 && !/^Bearer\b/i.test(challenge);
 }
 
 /** The body of an error answer: the `message` of a JSON body, else the text. */
 async function errorText(res: Response): Promise<string> {
-  const text = (await res.text().catch(() => "")).trim();
+  return errorBodyText(await res.text().catch(() => ""));
+}
+
+/** An error body's text: the `message` of a JSON body, else the text. */
+export function errorBodyText(body: string): string {
+  const text = body.trim();
   try {
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed.message === "string") return parsed.message;

@@ -12,7 +12,12 @@ import type {
   UploadResult,
 } from "../../../shared/wire.ts";
 import { apiRequest, messageOf } from "./http.ts";
-import { jobPreviewQuery, jobQuery, jobsQuery } from "./queries.ts";
+import {
+  jobPreviewQuery,
+  jobQuery,
+  jobsQuery,
+  type PreviewFilters,
+} from "./queries.ts";
 import type { ToastInput } from "../lib/toast.ts";
 import type { MutationToasts } from "./query_client.ts";
 
@@ -48,9 +53,23 @@ export function useJob(id: number | null, pollMs: number | false = false) {
   });
 }
 
-export function useJobPreview(id: number, page: number, limit = 10) {
-  return useQuery(jobPreviewQuery(id, page, limit));
+export function useJobPreview(
+  id: number,
+  page: number,
+  limit = 10,
+  filters: PreviewFilters = {},
+) {
+  return useQuery({
+    ...jobPreviewQuery(id, page, limit, filters),
+    // A results page opened before its job ended follows it to the end.
+    refetchInterval: (query) =>
+      query.state.data && !isFinal(query.state.data.job.status)
+        ? UNFINISHED_PREVIEW_POLL_MS
+        : false,
+  });
 }
+
+const UNFINISHED_PREVIEW_POLL_MS = 2000;
 
 export interface EnrichOptions {
   upload: UploadResult;
@@ -59,6 +78,8 @@ export interface EnrichOptions {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** Resolve host names in the IP column (A, then AAAA). */
+  resolveHostnames: boolean;
   /** AS numbers or CIDRs to keep even when filtered ("" for none). */
   alwaysKeep: string;
 }
@@ -117,6 +138,7 @@ export function useStartEnrichment() {
         includeDomain: options.includeDomain ? 1 : 0,
         includeCompany: options.includeCompany ? 1 : 0,
         includeNetwork: options.includeNetwork ? 1 : 0,
+        resolveHostnames: options.resolveHostnames ? 1 : 0,
       };
       if (options.alwaysKeep.trim()) body.alwaysKeep = options.alwaysKeep;
       return apiRequest<Job>("POST", "/api/enrich", body);

@@ -36,13 +36,42 @@ export function jobQuery(id: number) {
   });
 }
 
+/** The preview's filters, applied by the server (empty: every row). */
+export interface PreviewFilters {
+  /** A network type, or "unknown". */
+  networkType?: string;
+  status?: "kept" | "filtered";
+  /** Text in the company or the ASN. */
+  text?: string;
+}
+
+/** The preview's query string: page, limit and the filters that are set. */
+export function previewSearch(
+  page: number,
+  limit: number,
+  filters: PreviewFilters,
+): string {
+  const search = new URLSearchParams({ page: `${page}`, limit: `${limit}` });
+  if (filters.networkType) search.set("network_type", filters.networkType);
+  if (filters.status) search.set("status", filters.status);
+  if (filters.text?.trim()) search.set("q", filters.text.trim());
+  return search.toString();
+}
+
 /** One page of a job's results; the previous page stays shown while the next loads. */
-export function jobPreviewQuery(id: number, page: number, limit: number) {
+export function jobPreviewQuery(
+  id: number,
+  page: number,
+  limit: number,
+  filters: PreviewFilters = {},
+) {
+  const search = previewSearch(page, limit, filters);
   return queryOptions({
-    queryKey: ["/api/jobs", id, "preview", { page, limit }] as const,
+    // The filters are part of the key: each filtered page is its own query.
+    queryKey: ["/api/jobs", id, "preview", search] as const,
     queryFn: () =>
       getJson<PreviewResponse>(
-        `/api/jobs/${id}/preview?page=${page}&limit=${limit}`,
+        `/api/jobs/${id}/preview?${search}`,
         "Failed to get results preview",
       ),
     retry: 3,

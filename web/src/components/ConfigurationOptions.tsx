@@ -1,12 +1,14 @@
-// Configuration step: IP column, the four data options, the "Always keep"
-// list, Back and Start.
+// Configuration step: IP column (preselected by the values of the first
+// rows, shown in a preview), the four data options, Resolve host names, the
+// "Always keep" list, Back and Start.
 
 import { type FormEvent, useId, useState } from "react";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
 import { useStartEnrichment } from "../api/jobs.ts";
-import { defaultIpColumn } from "../lib/columns.ts";
 import { formatCount } from "../lib/format.ts";
+import { pickIpColumn } from "../lib/ip_column_by_values.ts";
 import { showToast } from "../lib/toast.ts";
+import { UploadPreviewTable } from "./UploadPreviewTable.tsx";
 
 const OPTIONS = [
   { key: "includeGeolocation", label: "Geolocation (Country, City, Region)" },
@@ -28,9 +30,13 @@ interface Props {
 export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   const startEnrichment = useStartEnrichment();
   const columnId = useId();
+  const hostnamesHintId = useId();
   const keepId = useId();
   const [alwaysKeep, setAlwaysKeep] = useState("");
-  const [column, setColumn] = useState(() => defaultIpColumn(upload.headers));
+  const [column, setColumn] = useState(() =>
+    pickIpColumn(upload.headers, upload.sampleRows ?? []).column
+  );
+  const [resolveHostnames, setResolveHostnames] = useState(false);
   const [options, setOptions] = useState<Record<OptionKey, boolean>>({
     includeGeolocation: true,
     includeDomain: true,
@@ -49,7 +55,13 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
       return;
     }
     startEnrichment.mutate(
-      { upload, ipColumnName: column, ...options, alwaysKeep },
+      {
+        upload,
+        ipColumnName: column,
+        ...options,
+        resolveHostnames,
+        alwaysKeep,
+      },
       { onSuccess: onStarted },
     );
   };
@@ -78,6 +90,11 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
             </option>
           ))}
         </select>
+        <UploadPreviewTable
+          headers={upload.headers}
+          rows={upload.sampleRows ?? []}
+          column={column}
+        />
         <fieldset>
           <legend>Data to Include</legend>
           {OPTIONS.map((option) => (
@@ -95,6 +112,23 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
               {option.label}
             </label>
           ))}
+        </fieldset>
+        <fieldset>
+          <legend>Cells</legend>
+          <label>
+            <input
+              type="checkbox"
+              name="resolveHostnames"
+              checked={resolveHostnames}
+              onChange={(event) => setResolveHostnames(event.target.checked)}
+              aria-describedby={hostnamesHintId}
+            />
+            Resolve host names
+          </label>
+          <small id={hostnamesHintId} className="muted">
+            Cells such as mail.example.com are looked up (A, then AAAA) and the
+            address found is enriched
+          </small>
         </fieldset>
         <label htmlFor={keepId}>
           Always keep (AS numbers or CIDRs, one per line)

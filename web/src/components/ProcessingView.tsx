@@ -21,7 +21,9 @@ import {
 } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
+import { JobSummarySection } from "./summary/JobSummarySection.tsx";
 
 interface Props {
   job: Job;
@@ -169,6 +171,10 @@ export function ProcessingView(props: Props) {
           </dd>
         </div>
       </dl>
+      <HostnameLookupsLine job={job} />
+
+      {/* The same summary as the results, growing at the polling rate. */}
+      <JobSummarySection jobId={job.id} pollMs={final ? false : 2000} />
 
       <LiveResultsList rows={rows} />
 

@@ -2,6 +2,7 @@
 
 import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
+import { networkTypeLabel } from "./summary/labels.ts";
 
 /** The tooltip of the ISP Filtered cell: network type and why. */
 function classificationTitle(row: PreviewRow): string | undefined {
@@ -11,7 +12,12 @@ function classificationTitle(row: PreviewRow): string | undefined {
     : row.networkType;
 }
 
-export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
+export function ResultsPreviewTable(
+  { rows, emptyText = "No results yet." }: {
+    rows: PreviewRow[];
+    emptyText?: string;
+  },
+) {
   return (
     <div
       className="overflow-auto"
@@ -27,6 +33,7 @@ export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
             <th scope="col">Company</th>
             <th scope="col">Location</th>
             <th scope="col">ISP</th>
+            <th scope="col">Network Type</th>
             <th scope="col">ISP Filtered</th>
             <th scope="col">ASN</th>
           </tr>
@@ -35,7 +42,7 @@ export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
           {rows.length === 0
             ? (
               <tr>
-                <td colSpan={7} className="muted">No results yet.</td>
+                <td colSpan={8} className="muted">{emptyText}</td>
               </tr>
             )
             : rows.map((row, index) => (
@@ -45,6 +52,9 @@ export function ResultsPreviewTable({ rows }: { rows: PreviewRow[] }) {
                 <td>{orDash(row.company)}</td>
                 <td>{formatLocation(row.city, row.country)}</td>
                 <td>{orDash(row.isp)}</td>
+                <td title={row.classificationReason ?? undefined}>
+                  {row.networkType ? networkTypeLabel(row.networkType) : "-"}
+                </td>
                 <td title={classificationTitle(row)}>
                   {row.ispFiltered ? "Yes" : "No"}
                 </td>

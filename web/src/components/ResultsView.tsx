@@ -1,11 +1,13 @@
-// Results view: downloads, the completion banner, five tiles, the paginated
-// preview and Process Another File.
+// Results view: downloads, the completion banner, five tiles, the job's
+// summary (charts and map), the filtered, paginated preview and Process
+// Another File.
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
 import { messageOf } from "../api/http.ts";
-import { downloadUrl, useJobPreview } from "../api/jobs.ts";
+import { downloadUrl, isFinal, useJobPreview } from "../api/jobs.ts";
+import type { PreviewFilters } from "../api/queries.ts";
 import {
   formatCount,
   formatDuration,
@@ -14,8 +16,11 @@ import {
 } from "../lib/format.ts";
 import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
 import { showToast } from "../lib/toast.ts";
+import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { Pagination } from "./Pagination.tsx";
+import { PreviewFilterBar } from "./PreviewFilterBar.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
+import { JobSummarySection } from "./summary/JobSummarySection.tsx";
 
 interface Props {
   jobId: number;
@@ -24,7 +29,15 @@ interface Props {
 
 export function ResultsView({ jobId, onProcessAnother }: Props) {
   const [page, setPage] = useState(1);
-  const preview = useJobPreview(jobId, page, PAGE_SIZE);
+  const [filters, setFilters] = useState<PreviewFilters>({});
+  const preview = useJobPreview(jobId, page, PAGE_SIZE, filters);
+  // New filters start at their first page.
+  const changeFilters = useCallback((next: PreviewFilters) => {
+    setFilters(next);
+    setPage(1);
+  }, []);
+  const filtering = !!(filters.networkType || filters.status ||
+    filters.text?.trim());
 
   useEffect(() => {
     if (preview.isError) {
@@ -116,13 +129,25 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
             : undefined}
         />
       </section>
+      <HostnameLookupsLine job={job} />
+
+      <JobSummarySection
+        jobId={job.id}
+        pollMs={isFinal(job.status) ? false : 2000}
+      />
 
       <h3>Results Preview</h3>
-      <ResultsPreviewTable rows={rows} />
+      <PreviewFilterBar filters={filters} onChange={changeFilters} />
+      <ResultsPreviewTable
+        rows={rows}
+        emptyText={filtering ? "No rows match these filters." : undefined}
+      />
       <div className="pagination-row">
-        <p className="muted">
+        <p className="muted" aria-live="polite">
           Showing {formatCount(range.from)} to {formatCount(range.to)} of{" "}
-          {formatCount(totalResults)} results
+          {formatCount(totalResults)}
+          {preview.data.totalAtLeast ? "+" : ""}{" "}
+          {filtering ? "matching results" : "results"}
         </p>
         {totalPages > 1 && (
           <Pagination

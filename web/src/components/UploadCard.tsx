@@ -1,11 +1,29 @@
 // Upload step: drag-and-drop zone, Browse Files, the notes, requirements and
-// example CSV. Checks name and size, uploads, and hands the result on.
+// example CSV. Checks name and size, uploads with a progress bar and a
+// Cancel upload button, and hands the result on.
 
 import { type DragEvent, useId, useRef, useState } from "react";
 import type { UploadResult } from "../../../shared/wire.ts";
 import { useMaxUploadMb } from "../api/config.ts";
-import { hasHeaders, useUploadFile } from "../api/upload.ts";
+import {
+  hasHeaders,
+  type UploadProgress,
+  useUploadFile,
+} from "../api/upload.ts";
+import { formatBytes, percentOf } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
+
+/** Names the server reads (it also checks the bytes). */
+const ACCEPTED = [
+  ".csv",
+  ".tsv",
+  ".txt",
+  ".csv.gz",
+  ".tsv.gz",
+  ".zip",
+  ".xlsx",
+];
+const ACCEPTED_TEXT = "CSV, TSV, Excel (.xlsx), or a .csv.gz/.zip of one CSV";
 
 const EXAMPLE_CSV = `ip_address,client_id,timestamp
 8.8.8.8,1001,2024-01-15 10:30:00
@@ -25,13 +43,16 @@ export function UploadCard(
   const inputId = useId();
   const hintId = useId();
   const recommendedMb = Math.min(5, maxUploadMb);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const cancel = useRef<AbortController | null>(null);
 
   const handleFile = (file: File | undefined) => {
     if (!file || upload.isPending) return;
-    if (!file.name.toLowerCase().endsWith(".csv")) {
+    const name = file.name.toLowerCase();
+    if (!ACCEPTED.some((extension) => name.endsWith(extension))) {
       showToast({
         title: "Invalid file format",
-        description: "Please upload a CSV file",
+        description: `Please upload a ${ACCEPTED_TEXT}`,
         variant: "destructive",
       });
       return;
@@ -44,11 +65,21 @@ export function UploadCard(
       });
       return;
     }
-    upload.mutate(file, {
-      onSuccess: (result) => {
-        if (hasHeaders(result)) onUploaded(result);
+    const controller = new AbortController();
+    cancel.current = controller;
+    setProgress({ loaded: 0, total: file.size });
+    upload.mutate(
+      { file, onProgress: setProgress, signal: controller.signal },
+      {
+        onSuccess: (result) => {
+          if (hasHeaders(result)) onUploaded(result);
+        },
+        onSettled: () => {
+          cancel.current = null;
+          setProgress(null);
+        },
       },
-    });
+    );
   };
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
@@ -74,17 +105,17 @@ export function UploadCard(
       >
         <p className="drop-zone-icon" aria-hidden="true">⇪</p>
         <p>
-          <strong>Drag and drop your CSV file here</strong>
+          <strong>Drag and drop your file here</strong>
         </p>
         <p>or</p>
         <label htmlFor={inputId} className="visually-hidden">
-          CSV file with IP addresses
+          File with IP addresses (CSV, TSV, Excel, .csv.gz or .zip)
         </label>
         <input
           id={inputId}
           ref={fileInput}
           type="file"
-          accept=".csv,text/csv"
+          accept={[...ACCEPTED, "text/csv"].join(",")}
           className="visually-hidden"
           tabIndex={-1}
           aria-describedby={hintId}
@@ -102,9 +133,16 @@ export function UploadCard(
         >
           {upload.isPending ? "Uploading..." : "Browse Files"}
         </button>
+        {upload.isPending && progress && (
+          <UploadProgressBar
+            progress={progress}
+            onCancel={() => cancel.current?.abort()}
+          />
+        )}
         <p id={hintId} className="muted">
           <small>
-            Supported format: CSV with a column containing IP addresses
+            Supported formats:{" "}
+            {ACCEPTED_TEXT}, with a column containing IP addresses
             {known && (
               <>
                 <br />Maximum file size: {maxUploadMb}MB
@@ -131,5 +169,27 @@ export function UploadCard(
         </section>
       </div>
     </article>
+  );
+}
+
+function UploadProgressBar(
+  { progress, onCancel }: { progress: UploadProgress; onCancel: () => void },
+) {
+  const percent = percentOf(progress.loaded, progress.total);
+  return (
+    <div className="upload-progress">
+      <progress
+        value={progress.loaded}
+        max={progress.total || 1}
+        aria-label="Upload progress"
+      />
+      <p aria-live="polite">
+        <strong>{percent}%</strong> · {formatBytes(progress.loaded)} of{" "}
+        {formatBytes(progress.total)}
+      </p>
+      <button type="button" className="secondary outline" onClick={onCancel}>
+        Cancel upload
+      </button>
+    </div>
   );
 }

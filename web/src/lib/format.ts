@@ -103,3 +103,10 @@ export function orDash(value: string | number | null | undefined): string {
 export function formatCount(value: number | null | undefined): string {
   return (value ?? 0).toLocaleString("en-US");
 }
+
+/** 1258291 -> "1.2 MB", 5120 -> "5 KB" (1024-based, as MAX_UPLOAD_MB). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   estimateRemaining,
+  formatBytes,
   formatDate,
   formatDuration,
   formatLocation,
@@ -54,4 +55,11 @@ Deno.test("percent, location and dashes", () => {
   assert.equal(formatLocation(null, null), "-");
   assert.equal(orDash(""), "-");
   assert.equal(orDash(0), "0");
+});
+
+Deno.test("formatBytes says B, KB or MB with one decimal", () => {
+  assert.equal(formatBytes(512), "512 B");
+  assert.equal(formatBytes(5120), "5 KB");
+  assert.equal(formatBytes(1.2 * 1024 * 1024), "1.2 MB");
+  assert.equal(formatBytes(8.4 * 1024 * 1024), "8.4 MB");
 });

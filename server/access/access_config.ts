@@ -1,0 +1,76 @@
+// Settings of visitor sessions and access control, read from the environment
+// with the same rule as the rest of the configuration: unset or empty means
+// the default, a value that cannot be right stops the server with a message
+// naming the variable.
+
+export type JobsVisibility = "private" | "shared";
+
+export interface AccessConfig {
+  /** HMAC key of the session cookie; undefined: generated into DATA_DIR. */
+  sessionSecret: string | undefined;
+  /** private: a session sees only its own jobs; shared: everyone's. */
+  jobsVisibility: JobsVisibility;
+  /** When set, pages and job routes ask for it once per session. */
+  accessPassword: string | undefined;
+  /** When non-empty, the public lookup API requires one of these keys. */
+  lookupApiKeys: string[];
+}
+
+/** Shorter secrets are guessable offline from one signed cookie. */
+export const MIN_SECRET_LENGTH = 32;
+/** API keys travel in URLs (?key=) too: printable, no separators. */
+const API_KEY = /^[A-Za-z0-9._~+/=-]{16,200}$/;
+
+function optional(raw: string | undefined): string | undefined {
+  return raw === undefined || raw.trim() === "" ? undefined : raw;
+}
+
+export function loadAccessConfig(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): AccessConfig {
+  const sessionSecret = optional(env.SESSION_SECRET);
+  if (sessionSecret !== undefined && sessionSecret.length < MIN_SECRET_LENGTH) {
+    throw new Error(
+      `SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters ` +
+        `(got ${sessionSecret.length}); unset it to have one generated ` +
+        `into the data directory`,
+    );
+  }
+
+  const visibility = (optional(env.JOBS_VISIBILITY) ?? "private")
+    .trim().toLowerCase();
+  if (visibility !== "private" && visibility !== "shared") {
+    throw new Error(
+      `JOBS_VISIBILITY must be "private" or "shared", got "${env.JOBS_VISIBILITY}"`,
+    );
+  }
+
+  const lookupApiKeys = (optional(env.LOOKUP_API_KEYS) ?? "")
+    .split(",").map((s) => s.trim()).filter(Boolean);
+  for (const [index, key] of lookupApiKeys.entries()) {
+    if (!API_KEY.test(key)) {
+      // The key itself is not echoed: it is a credential.
+      throw new Error(
+        `LOOKUP_API_KEYS entry ${index + 1} must be 16 to 200 characters ` +
+          `of letters, digits and . _ ~ + / = - (keys are separated by commas)`,
+      );
+    }
+  }
+
+  return {
+    sessionSecret,
+    jobsVisibility: visibility,
+    accessPassword: optional(env.ACCESS_PASSWORD),
+    lookupApiKeys: [...new Set(lookupApiKeys)],
+  };
+}
+
+/** The effective values for the start-up summary, without the secrets. */
+export function describeAccessConfig(config: AccessConfig): string {
+  return [
+    `sessionSecret=${config.sessionSecret ? "set" : "from data directory"}`,
+    `jobsVisibility=${config.jobsVisibility}`,
+    `accessPassword=${config.accessPassword ? "set" : "none"}`,
+    `lookupApiKeys=${config.lookupApiKeys.length}`,
+  ].join(" ");
+}

@@ -1,0 +1,68 @@
+// Puts sessions, the ACCESS_PASSWORD lock, the cross-site guard and the
+// sign-in page in front of the app's routes. Call install() on the root app
+// after its header middleware and before any route is added: Hono runs
+// middleware in the order it was registered.
+//
+// The public lookup API gets no session (its answers carry no Set-Cookie and
+// stay cacheable) and is not behind the lock; LOOKUP_API_KEYS guards it
+// instead, inside its own routes (after CORS, so a 401 is readable from a
+// browser, and before the rate limiter, which then counts per key).
+import type { Hono } from "hono";
+import type { AccessConfig, JobsVisibility } from "./access_config.ts";
+import { accessLock, signInRoutes } from "./access_lock.ts";
+import { LookupApiKeys } from "./api_keys.ts";
+import { sameSiteOnly, STATE_CHANGING_ROUTES } from "./cross_site.ts";
+import { VisitorSessions } from "./session.ts";
+import { resolveSessionSecret } from "./session_secret.ts";
+
+/** Paths of the public lookup API: no session, no lock; API keys apply. */
+export const PUBLIC_API_PATHS = new Set([
+  "/api/lookup",
+  "/api/lookup/batch",
+  "/api/bigquery",
+  "/api/openapi.json",
+]);
+
+export interface Access {
+  visibility: JobsVisibility;
+  sessions: VisitorSessions;
+  apiKeys: LookupApiKeys;
+  install(app: Hono): void;
+}
+
+export async function createAccess(
+  config: AccessConfig,
+  server: { dataDir: string; trustProxy: number },
+): Promise<Access> {
+  const { trustProxy } = server;
+  const secret = await resolveSessionSecret(
+    config.sessionSecret,
+    server.dataDir,
+  );
+  const password = config.accessPassword;
+  const sessions = await VisitorSessions.create(secret, {
+    trustProxy,
+    accessPassword: password,
+  });
+  const apiKeys = await LookupApiKeys.create(config.lookupApiKeys);
+  const isPublic = (path: string) => PUBLIC_API_PATHS.has(path);
+
+  function install(app: Hono): void {
+    const session = sessions.middleware();
+    app.use("*", async (c, next) => {
+      if (isPublic(c.req.path)) return await next();
+      return await session(c, next);
+    });
+    app.use(
+      "*",
+      accessLock(password, (path) => isPublic(path) || path === "/signin"),
+    );
+    const guard = sameSiteOnly({ trustProxy });
+    for (const [method, path] of STATE_CHANGING_ROUTES) {
+      app.on(method, path, guard);
+    }
+    app.route("/", signInRoutes(sessions, password, trustProxy));
+  }
+
+  return { visibility: config.jobsVisibility, sessions, apiKeys, install };
+}

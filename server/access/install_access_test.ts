@@ -1,0 +1,282 @@
+// The whole access policy in front of stand-in routes laid out like the
+// real app's (a sub-app under /api, pages and /ws at the root).
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { Hono } from "hono";
+import { loadAccessConfig } from "./access_config.ts";
+import { createAccess } from "./install_access.ts";
+import { SESSION_COOKIE } from "./session.ts";
+
+const PASSWORD = "correct horse battery";
+
+async function appWith(env: Record<string, string>) {
+  const dataDir = await Deno.makeTempDir();
+  const access = await createAccess(loadAccessConfig(env), {
+    dataDir,
+    trustProxy: 0,
+  });
+  const app = new Hono();
+  access.install(app);
+  const api = new Hono();
+  const echo = (c: import("hono").Context) =>
+    c.json({
+      route: `${c.req.method} ${c.req.path}`,
+      session: c.get("sessionId") ?? null,
+    });
+  for (
+    const path of [
+      "/lookup",
+      "/lookup/batch",
+      "/bigquery",
+      "/openapi.json",
+      "/jobs",
+      "/jobs/:id",
+      "/config",
+    ]
+  ) {
+    api.get(path, echo);
+  }
+  for (
+    const path of [
+      "/upload",
+      "/enrich",
+      "/jobs/:id/cancel",
+      "/jobs/:id/restart",
+      "/lookup/batch",
+    ]
+  ) {
+    api.post(path, echo);
+  }
+  api.delete("/jobs/completed", echo);
+  app.route("/api", api);
+  app.get("/ws", echo);
+  app.get("*", (c) => c.html("<p>the web app</p>"));
+  return { app, cleanup: () => Deno.remove(dataDir, { recursive: true }) };
+}
+
+/** A client with a cookie jar of one cookie. */
+function client(app: Hono) {
+  let cookie: string | undefined;
+  return {
+    get cookie() {
+      return cookie;
+    },
+    async request(path: string, init: RequestInit = {}) {
+      const headers = new Headers(init.headers);
+      if (cookie) headers.set("Cookie", `${SESSION_COOKIE}=${cookie}`);
+      const response = await app.request(`http://app.test${path}`, {
+        ...init,
+        headers,
+      });
+      const set = response.headers.get("set-cookie");
+      if (set) cookie = set.split(";")[0].slice(SESSION_COOKIE.length + 1);
+      return response;
+    },
+  };
+}
+
+const form = (fields: Record<string, string>, origin = "http://app.test") => ({
+  method: "POST",
+  headers: {
+    Origin: origin,
+    "Content-Type": "application/x-www-form-urlencoded",
+  },
+  body: new URLSearchParams(fields).toString(),
+});
+
+Deno.test("no password: sessions on pages and job routes, none on the lookup API", async () => {
+  const { app, cleanup } = await appWith({});
+  try {
+    const visitor = client(app);
+    const page = await visitor.request("/");
+    assertEquals(page.status, 200);
+    ok(visitor.cookie);
+    const jobs = await (await visitor.request("/api/jobs")).json();
+    ok(jobs.session, "the job routes see the session");
+    for (const path of ["/api/lookup?ip=8.8.8.8", "/api/openapi.json"]) {
+      const response = await app.request(`http://app.test${path}`);
+      assertEquals(response.headers.get("set-cookie"), null, path); // stays cacheable
+      assertEquals((await response.json()).session, null);
+    }
+    // /signin without a password just goes home.
+    const signin = await app.request("http://app.test/signin?next=/history");
+    assertEquals([signin.status, signin.headers.get("location")], [
+      303,
+      "/history",
+    ]);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups stay open", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  try {
+    const visitor = client(app);
+    const page = await visitor.request("/results/7?x=1");
+    assertEquals(page.status, 303);
+    assertEquals(
+      page.headers.get("location"),
+      "/signin?next=%2Fresults%2F7%3Fx%3D1",
+    );
+    for (
+      const [method, path] of [
+        ["GET", "/api/jobs"],
+        ["GET", "/api/jobs/1"],
+        ["POST", "/api/enrich"],
+        ["DELETE", "/api/jobs/completed"],
+        ["GET", "/ws"],
+        ["GET", "/api/config"],
+      ]
+    ) {
+      const response = await visitor.request(path, { method });
+      assertEquals(response.status, 401, `${method} ${path}`);
+      ok((await response.json()).message.startsWith("This server is locked"));
+      ok(response.headers.get("www-authenticate")?.startsWith("Basic"));
+    }
+    assertEquals((await visitor.request("/api")).status, 303); // the API docs page
+    assertEquals((await visitor.request("/api/lookup?ip=1.1.1.1")).status, 200);
+    assertEquals(
+      (await visitor.request("/api/lookup/batch", { method: "POST" })).status,
+      200,
+    );
+    assertEquals((await visitor.request("/api/bigquery")).status, 200);
+    assertEquals((await visitor.request("/api/openapi.json")).status, 200);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("sign-in page: wrong password refused, right one unlocks the same session", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  try {
+    const visitor = client(app);
+    const page = await visitor.request("/signin?next=%2Fhistory");
+    assertEquals(page.status, 200);
+    const html = await page.text();
+    ok(html.includes('<form method="post" action="/signin">'));
+    ok(html.includes('name="next" value="/history"'));
+    const before = visitor.cookie;
+    const wrong = await visitor.request(
+      "/signin",
+      form({ password: "guess", next: "/history" }),
+    );
+    assertEquals(wrong.status, 401);
+    ok((await wrong.text()).includes("That is not the access password."));
+    assertEquals((await visitor.request("/api/jobs")).status, 401);
+    const right = await visitor.request(
+      "/signin",
+      form({ password: PASSWORD, next: "/history" }),
+    );
+    assertEquals([right.status, right.headers.get("location")], [
+      303,
+      "/history",
+    ]);
+    assertEquals(
+      visitor.cookie!.split(".")[0],
+      before!.split(".")[0],
+      "same session id",
+    );
+    assertEquals((await visitor.request("/history")).status, 200);
+    assertEquals((await visitor.request("/api/jobs")).status, 200);
+    // Another browser is still locked.
+    assertEquals((await client(app).request("/api/jobs")).status, 401);
+    // A next of another site is not followed.
+    const away = await client(app).request(
+      "/signin",
+      form({ password: PASSWORD, next: "//evil.example/" }),
+    );
+    assertEquals(away.headers.get("location"), "/");
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("Basic auth with any user name opens job routes for API clients", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  try {
+    const auth = (password: string) => ({
+      headers: { Authorization: `Basic ${btoa(`script:${password}`)}` },
+    });
+    assertEquals(
+      (await app.request("http://app.test/api/jobs", auth(PASSWORD))).status,
+      200,
+    );
+    assertEquals(
+      (await app.request("http://app.test/history", auth(PASSWORD))).status,
+      200,
+    );
+    assertEquals(
+      (await app.request("http://app.test/api/jobs", auth("wrong"))).status,
+      401,
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("sign-in attempts are limited per address", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  try {
+    const statuses = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push(
+        (await client(app).request("/signin", form({ password: `guess ${i}` })))
+          .status,
+      );
+    }
+    assertEquals(statuses, [...Array(10).fill(401), 429]);
+    // Even the right password waits once the attempts are spent.
+    assertEquals(
+      (await client(app).request("/signin", form({ password: PASSWORD })))
+        .status,
+      429,
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("state-changing routes and /signin refuse another site's page", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  try {
+    const basic = `Basic ${btoa(`x:${PASSWORD}`)}`;
+    const cross = { Origin: "https://evil.example", Authorization: basic };
+    for (
+      const [method, path] of [
+        ["POST", "/api/upload"],
+        ["POST", "/api/enrich"],
+        ["POST", "/api/jobs/3/cancel"],
+        ["POST", "/api/jobs/3/restart"],
+        ["DELETE", "/api/jobs/completed"],
+      ]
+    ) {
+      const response = await app.request(`http://app.test${path}`, {
+        method,
+        headers: cross,
+      });
+      assertEquals(response.status, 403, `${method} ${path}`);
+      assertEquals(
+        (await response.json()).message,
+        "Cross-site request refused: this action must come from the app's own pages",
+      );
+      const own = await app.request(`http://app.test${path}`, {
+        method,
+        headers: { ...cross, Origin: "http://app.test" },
+      });
+      assertEquals(own.status, 200, `${method} ${path} from the app`);
+    }
+    const signin = await client(app).request(
+      "/signin",
+      form({ password: PASSWORD }, "https://evil.example"),
+    );
+    assertEquals(signin.status, 403);
+    // Reads are not state-changing: a cross-site GET is only locked, not refused.
+    assertEquals(
+      (await app.request("http://app.test/api/jobs", { headers: cross }))
+        .status,
+      200,
+    );
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,0 +1,204 @@
+// One MMDB file: its search tree walked straight off the bytes, its records
+// decoded by the strict decoder, and the check made when a file is opened.
+import { Decoder, MmdbError, type MmdbValue } from "./mmdb_format.ts";
+import { type MmdbMetadata, readMetadata } from "./mmdb_metadata.ts";
+import { readShared } from "./shared_file.ts";
+
+export { MmdbError };
+
+/** Records decoded by the open check: all of a small file's, a sample else. */
+const SAMPLED_RECORDS = 4096;
+
+export class MmdbDatabase {
+  readonly metadata: MmdbMetadata;
+  readonly ipVersion: 4 | 6;
+  #bytes: Uint8Array;
+  #nodeCount: number;
+  #nodeBytes: number;
+  #recordSize: number;
+  #ipv4Start: number;
+  #data: Decoder;
+
+  /** Reads the metadata (throws MmdbError); `check()` reads the rest. */
+  constructor(bytes: Uint8Array) {
+    const metadata = readMetadata(bytes);
+    this.metadata = metadata;
+    this.ipVersion = metadata.ipVersion;
+    this.#bytes = bytes;
+    this.#nodeCount = metadata.nodeCount;
+    this.#recordSize = metadata.recordSize;
+    this.#nodeBytes = metadata.recordSize / 4;
+    this.#data = new Decoder(bytes, metadata.dataStart, metadata.dataEnd);
+    // IPv4 addresses in an IPv6 tree live under ::/96.
+    let node = 0;
+    if (metadata.ipVersion === 6) {
+      for (let i = 0; i < 96 && node < this.#nodeCount; i++) {
+        node = this.#child(node, false);
+      }
+    }
+    this.#ipv4Start = node;
+  }
+
+  #child(node: number, right: boolean): number {
+    const b = this.#bytes;
+    const o = node * this.#nodeBytes;
+    switch (this.#recordSize) {
+      case 24:
+        return right
+          ? (b[o + 3] << 16) | (b[o + 4] << 8) | b[o + 5]
+          : (b[o] << 16) | (b[o + 1] << 8) | b[o + 2];
+      case 28:
+        return right
+          ? ((b[o + 3] & 0x0f) << 24) | (b[o + 4] << 16) | (b[o + 5] << 8) |
+            b[o + 6]
+          : ((b[o + 3] & 0xf0) << 20) | (b[o] << 16) | (b[o + 1] << 8) |
+            b[o + 2];
+      default:
+        return (right
+          ? (b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]
+          : (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>>
+          0;
+    }
+  }
+
+  /**
+   * The data record of an address given as 32-bit words (1 for IPv4, 4 for
+   * IPv6), as a tree record value (> node count); 0 when none. An IPv6
+   * address is never looked up in an IPv4 tree.
+   */
+  recordOf(words: ArrayLike<number>): number {
+    if (words.length === 4 && this.ipVersion === 4) return 0;
+    const nodeCount = this.#nodeCount;
+    let node = words.length === 1 ? this.#ipv4Start : 0;
+    for (let w = 0; w < words.length && node < nodeCount; w++) {
+      const word = words[w];
+      for (let bit = 31; bit >= 0 && node < nodeCount; bit--) {
+        node = this.#child(node, ((word >>> bit) & 1) === 1);
+      }
+    }
+    return node > nodeCount ? node : 0;
+  }
+
+  /** The value of a tree record (from recordOf). Throws MmdbError. */
+  decodeRecord(record: number): MmdbValue {
+    const offset = record - this.#nodeCount - 16;
+    if (offset < 0) {
+      throw new MmdbError(
+        "a search tree record points into the 16 bytes between tree and data",
+      );
+    }
+    if (this.#data.start + offset >= this.#data.end) {
+      throw new MmdbError(
+        "a search tree record points past the end of the data section",
+      );
+    }
+    return this.#data.decode(offset);
+  }
+
+  /**
+   * Walks the tree from its root, every reachable node once: each record is
+   * a child node, "no data", or a record within the data section, no path
+   * leads back to a node on it (lookups would go round in circles), and
+   * every node is reached. A sample of the data records is decoded. Throws
+   * MmdbError naming the first problem.
+   */
+  check(): void {
+    const nodeCount = this.#nodeCount;
+    if (nodeCount === 0) return;
+    const dataSize = this.#data.end - this.#data.start;
+    const step = Math.max(1, Math.floor(nodeCount / SAMPLED_RECORDS));
+    const sampled = new Set<number>();
+    // 0: not seen, 1: on the current path, 2: done.
+    const state = new Uint8Array(nodeCount);
+    // Each stack entry: a node and how many of its records were followed.
+    // A path has at most one node per address bit.
+    const bits = this.ipVersion === 6 ? 128 : 32;
+    const stack = new Int32Array(2 * bits);
+    let top = 0;
+    let seen = 0;
+    let reached = 1;
+    stack[0] = 0;
+    stack[1] = 0;
+    state[0] = 1;
+    top = 1;
+    while (top > 0) {
+      const node = stack[2 * top - 2];
+      const side = stack[2 * top - 1];
+      if (side === 2) {
+        state[node] = 2;
+        top--;
+        continue;
+      }
+      stack[2 * top - 1] = side + 1;
+      const record = this.#child(node, side === 1);
+      if (record < nodeCount) {
+        if (state[record] === 1) {
+          throw new MmdbError(
+            `the search tree loops (node ${node} leads back to node ${record})`,
+          );
+        }
+        if (state[record] === 0) {
+          if (2 * top + 2 > stack.length) {
+            throw new MmdbError(
+              `the search tree is deeper than an address's ${bits} bits`,
+            );
+          }
+          state[record] = 1;
+          reached++;
+          stack[2 * top] = record;
+          stack[2 * top + 1] = 0;
+          top++;
+        }
+        continue;
+      }
+      if (record === nodeCount) continue;
+      const offset = record - nodeCount - 16;
+      if (offset < 0 || offset >= dataSize) {
+        throw new MmdbError(
+          `search tree node ${node} points ${
+            offset < 0
+              ? "into the 16 bytes between tree and data"
+              : "past the end of the data section"
+          }`,
+        );
+      }
+      if (seen++ % step === 0 && !sampled.has(record)) {
+        sampled.add(record);
+        this.decodeRecord(record);
+      }
+    }
+    // Writers number exactly the nodes they write; nodes no address reaches
+    // mean the tree or node_count is wrong.
+    if (reached < nodeCount) {
+      throw new MmdbError(
+        `only ${reached} of the ${nodeCount} search tree nodes are reachable ` +
+          "from the root (a corrupt tree or node_count)",
+      );
+    }
+  }
+}
+
+// The bundled databases come from npm packages whose integrity hash the
+// lockfile pins: walking their 5 million nodes at every start (over a
+// second) would prove again what the hash proves. Their metadata is read.
+const BUNDLED = "/node_modules/@ip-location-db/";
+
+/**
+ * A database file read into shared memory and checked (metadata, tree and a
+ * sample of records). A file that fails is refused with one line naming it.
+ */
+export async function openCheckedMmdb(path: string): Promise<Uint8Array> {
+  const bytes = await readShared(path);
+  try {
+    const database = new MmdbDatabase(bytes);
+    if (!path.replaceAll("\\", "/").includes(BUNDLED)) database.check();
+  } catch (error) {
+    if (error instanceof MmdbError) {
+      throw new Error(
+        `${path} cannot be read as a MaxMind DB file: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+  return bytes;
+}

@@ -1,0 +1,236 @@
+// A strict reader of the MaxMind DB format (metadata, search tree, data
+// section), with the checks the reference readers (libmaxminddb, the Go and
+// Python readers) make: every offset, pointer and size within its section,
+// doubles of 8 bytes and floats of 4, valid UTF-8, string map keys, bounded
+// nesting. mmdb-lib decodes without them, so a corrupt file crashed the
+// server at start or gave nonsense (latitudes like 1.8e-52) at lookup.
+
+/** What is wrong with a file, in words a user can act on. */
+export class MmdbError extends Error {}
+
+/** libmaxminddb's and the Go reader's limit on nesting. */
+export const MAX_DEPTH = 512;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export type MmdbValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | Uint8Array
+  | MmdbValue[]
+  | { [key: string]: MmdbValue };
+
+const TYPE_NAMES = [
+  "extended",
+  "pointer",
+  "string",
+  "double",
+  "bytes",
+  "uint16",
+  "uint32",
+  "map",
+  "int32",
+  "uint64",
+  "uint128",
+  "array",
+  "data cache container",
+  "end marker",
+  "boolean",
+  "float",
+];
+
+/** Decodes values of one section (the data section, or the metadata). */
+export class Decoder {
+  constructor(
+    readonly bytes: Uint8Array,
+    /** Where the section starts; pointers are relative to it. */
+    readonly start: number,
+    /** Where it ends (exclusive). */
+    readonly end: number,
+  ) {}
+
+  #byte(at: number): number {
+    if (at >= this.end) {
+      throw new MmdbError(`a value runs past the end of its section`);
+    }
+    return this.bytes[at];
+  }
+
+  #uint(at: number, size: number): number {
+    if (at + size > this.end) {
+      throw new MmdbError(`a value runs past the end of its section`);
+    }
+    let n = 0;
+    for (let i = 0; i < size; i++) n = n * 256 + this.bytes[at + i];
+    return n;
+  }
+
+  /** The value at `offset` (relative to the section start). */
+  decode(offset: number): MmdbValue {
+    return this.#decode(this.start + offset, 0).value;
+  }
+
+  #decode(at: number, depth: number): { value: MmdbValue; next: number } {
+    if (depth > MAX_DEPTH) {
+      throw new MmdbError(
+        `data nested deeper than ${MAX_DEPTH} levels (or a pointer loop)`,
+      );
+    }
+    const control = this.#byte(at++);
+    let type = control >> 5;
+    if (type === 1) {
+      const ss = (control >> 3) & 3;
+      const vvv = control & 7;
+      let target: number;
+      if (ss === 0) target = vvv * 256 + this.#uint(at, 1);
+      else if (ss === 1) target = vvv * 65536 + this.#uint(at, 2) + 2048;
+      else if (ss === 2) target = vvv * 16777216 + this.#uint(at, 3) + 526336;
+      else target = this.#uint(at, 4);
+      const next = at + ss + 1;
+      const pointed = this.start + target;
+      if (pointed >= this.end) {
+        throw new MmdbError(
+          `a pointer (${target}) points outside the data section`,
+        );
+      }
+      if (this.bytes[pointed] >> 5 === 1) {
+        throw new MmdbError("a pointer points to another pointer");
+      }
+      return { value: this.#decode(pointed, depth + 1).value, next };
+    }
+    if (type === 0) {
+      const extended = this.#byte(at++);
+      type = 7 + extended;
+      if (type < 8 || type > 15) {
+        throw new MmdbError(`unknown data type (extended type ${extended})`);
+      }
+    }
+    let size = control & 0x1f;
+    if (size === 29) size = 29 + this.#uint(at++, 1);
+    else if (size === 30) {
+      size = 285 + this.#uint(at, 2);
+      at += 2;
+    } else if (size === 31) {
+      size = 65821 + this.#uint(at, 3);
+      at += 3;
+    }
+    return this.#payload(type, size, at, depth);
+  }
+
+  #payload(
+    type: number,
+    size: number,
+    at: number,
+    depth: number,
+  ): { value: MmdbValue; next: number } {
+    const fixed = (bytes: number) => {
+      if (size !== bytes) {
+        throw new MmdbError(
+          `a ${TYPE_NAMES[type]} of ${size} bytes (must be ${bytes})`,
+        );
+      }
+    };
+    const atMost = (bytes: number) => {
+      if (size > bytes) {
+        throw new MmdbError(
+          `a ${TYPE_NAMES[type]} of ${size} bytes (at most ${bytes})`,
+        );
+      }
+    };
+    const within = () => {
+      if (at + size > this.end) {
+        throw new MmdbError(
+          `a ${
+            TYPE_NAMES[type]
+          } of ${size} bytes runs past the end of its section`,
+        );
+      }
+    };
+    const view = () =>
+      new DataView(this.bytes.buffer, this.bytes.byteOffset + at, size);
+    switch (type) {
+      case 2: {
+        within();
+        let text: string;
+        try {
+          text = utf8.decode(this.bytes.subarray(at, at + size));
+        } catch {
+          throw new MmdbError("a string is not valid UTF-8");
+        }
+        return { value: text, next: at + size };
+      }
+      case 3:
+        fixed(8);
+        within();
+        return { value: view().getFloat64(0), next: at + 8 };
+      case 15:
+        fixed(4);
+        within();
+        return { value: view().getFloat32(0), next: at + 4 };
+      case 4:
+        within();
+        return { value: this.bytes.slice(at, at + size), next: at + size };
+      case 5:
+      case 6:
+      case 9:
+      case 10: {
+        atMost(type === 5 ? 2 : type === 6 ? 4 : type === 9 ? 8 : 16);
+        within();
+        let n = 0n;
+        for (let i = 0; i < size; i++) {
+          n = (n << 8n) | BigInt(this.bytes[at + i]);
+        }
+        const value = n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+        return { value, next: at + size };
+      }
+      case 8: {
+        atMost(4);
+        within();
+        let n = 0;
+        for (let i = 0; i < size; i++) n = n * 256 + this.bytes[at + i];
+        return { value: size === 4 ? n | 0 : n, next: at + size };
+      }
+      case 14:
+        if (size > 1) {
+          throw new MmdbError(`a boolean of value ${size} (must be 0 or 1)`);
+        }
+        return { value: size === 1, next: at };
+      case 7: {
+        this.#room(size, at, 2);
+        const map: { [key: string]: MmdbValue } = {};
+        for (let i = 0; i < size; i++) {
+          const key = this.#decode(at, depth + 1);
+          if (typeof key.value !== "string") {
+            throw new MmdbError("a map key is not a string");
+          }
+          const value = this.#decode(key.next, depth + 1);
+          map[key.value] = value.value;
+          at = value.next;
+        }
+        return { value: map, next: at };
+      }
+      case 11: {
+        this.#room(size, at, 1);
+        const array: MmdbValue[] = [];
+        for (let i = 0; i < size; i++) {
+          const item = this.#decode(at, depth + 1);
+          array.push(item.value);
+          at = item.next;
+        }
+        return { value: array, next: at };
+      }
+      default:
+        throw new MmdbError(`a value of type "${TYPE_NAMES[type]}" in data`);
+    }
+  }
+
+  /** A map or array claiming more entries than bytes left cannot be read. */
+  #room(count: number, at: number, bytesPerEntry: number) {
+    if (at + count * bytesPerEntry > this.end) {
+      throw new MmdbError(
+        `a map or array claims ${count} entries, more than its section holds`,
+      );
+    }
+  }
+}

@@ -1,0 +1,193 @@
+// The job pipeline against a scripted DNS responder on loopback: a silent
+// address holds only its own rows; rows behind it are read and looked up,
+// then committed in order, 100 at a time; each lookup's outcome is counted.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
+import { loadConfig } from "../config.ts";
+import { Engine, loadEngineData } from "../enrichment/engine.ts";
+import type { EnrichOptions } from "../enrichment/types.ts";
+import { Store } from "../storage/store.ts";
+import { processJob } from "./process_job.ts";
+
+const engineData = await loadEngineData(loadConfig({}));
+const OPTIONS: EnrichOptions = {
+  geolocation: true,
+  domain: true,
+  company: true,
+  network: true,
+};
+const SILENT = "1.1.1.1";
+const NO_NAME = "9.9.9.9";
+const nameOf = (ip: string) => `h-${ip.replaceAll(".", "-")}.example.com`;
+/** The i-th of the answering addresses (public, distinct). */
+const answering = (i: number) => `23.${Math.floor(i / 250)}.${i % 250}.7`;
+
+/** A job over `ips` (one row each), ready to process. */
+async function jobOver(ips: string[]) {
+  const dir = await Deno.makeTempDir({ prefix: "process-job-" });
+  const uploadsDir = join(dir, "uploads");
+  await Deno.mkdir(uploadsDir);
+  const lines = ["ip,n", ...ips.map((ip, n) => `${ip},${n}`)];
+  await Deno.writeTextFile(join(uploadsDir, "in.csv"), lines.join("\n"));
+  const store = new Store(join(dir, "enrichment.db"));
+  const job = store.createJob({
+    fileName: "in.csv",
+    originalFileName: "in.csv",
+    ipColumnName: "ip",
+    ipColumnIndex: 0,
+    headers: ["ip", "n"],
+    delimiter: ",",
+    totalIPs: ips.length,
+    options: OPTIONS,
+  });
+  store.setStatus(job.id, "processing", ["pending"]);
+  return { dir, uploadsDir, store, jobId: job.id };
+}
+
+Deno.test("a silent address holds only its own rows", async () => {
+  const firstAsked = new Map<string, number>();
+  const dns = startPtrResponder((ip) => {
+    if (!firstAsked.has(ip)) firstAsked.set(ip, performance.now());
+    if (ip === SILENT) return { kind: "none" };
+    if (ip === NO_NAME) return { kind: "nxdomain" };
+    return { kind: "name", name: nameOf(ip) };
+  });
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 800,
+    concurrency: 256,
+  });
+  // 5,048 rows, two per answering address, the silent one at row 5: more
+  // rows than a window that waits for its slowest answer would read.
+  const ips: string[] = [];
+  for (let i = 0; i < 2523; i++) ips.push(answering(i), answering(i));
+  ips.splice(5, 0, SILENT);
+  ips.splice(10, 0, NO_NAME);
+  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  const progress: { processed: number; at: number }[] = [];
+  try {
+    const outcome = await processJob({
+      store,
+      engine,
+      uploadsDir,
+      jobId,
+      checkpointRows: 100,
+      cancelled: () => false,
+      // Each commit; then once more as the job completes.
+      onProgress: (job) =>
+        job.status === "processing" &&
+        progress.push({ processed: job.processedIPs, at: performance.now() }),
+    });
+    assertEquals(outcome, "completed");
+    // Every other address was asked before the silent one gave up (its
+    // rows' checkpoint is the first one committed).
+    const firstCommit = progress[0].at;
+    const askedLate = [...firstAsked].filter(([ip, at]) =>
+      ip !== SILENT && at > firstCommit
+    );
+    assertEquals(askedLate.length, 0, "addresses asked after the first commit");
+    // Checkpoints of 100 rows, in order, the last one shorter.
+    const expected = [];
+    for (let n = 100; n < ips.length; n += 100) expected.push(n);
+    expected.push(ips.length);
+    assertEquals(progress.map((p) => p.processed), expected);
+    const results = store.resultsBetween(jobId, 0, ips.length);
+    assertEquals(results.map((r) => r.rowIndex), ips.map((_, i) => i));
+    for (const result of results) {
+      const ip = ips[result.rowIndex];
+      const want = ip === SILENT || ip === NO_NAME ? null : nameOf(ip);
+      assertEquals(result.enrichment.hostname, want, `row ${result.rowIndex}`);
+    }
+    // One lookup per distinct address, counted by how it ended.
+    assertEquals(store.getJob(jobId)!.hostnameLookups, {
+      answered: 2523,
+      noName: 1,
+      timedOut: 1,
+      skipped: 0,
+    });
+  } finally {
+    engine.dns.close();
+    store.close();
+    await dns.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("reading pauses when the window of rows is full", async () => {
+  const firstAsked = new Map<string, number>();
+  const dns = startPtrResponder((ip) => {
+    if (!firstAsked.has(ip)) firstAsked.set(ip, performance.now());
+    return ip === SILENT
+      ? { kind: "none" }
+      : { kind: "name", name: nameOf(ip) };
+  });
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 2000,
+    concurrency: 256,
+  });
+  // 20,000 rows, every address distinct, the silent one first; at most 500
+  // rows in flight (read a file chunk at a time: a few thousand more).
+  const ips = [SILENT];
+  for (let i = 0; i < 19_999; i++) ips.push(answering(i));
+  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  let firstCommit = Infinity;
+  try {
+    const outcome = await processJob({
+      store,
+      engine,
+      uploadsDir,
+      jobId,
+      checkpointRows: 100,
+      limits: { rows: 500, bytes: 1 << 30, queuedLookups: 1 << 30 },
+      cancelled: () => false,
+      onProgress: () => firstCommit = Math.min(firstCommit, performance.now()),
+    });
+    assertEquals(outcome, "completed");
+    const early = [...firstAsked.values()].filter((at) => at < firstCommit);
+    // Unbounded, nearly all 20,000 are asked while the silent one waits.
+    ok(early.length < 8_000, `${early.length} addresses asked at first`);
+    assertEquals(firstAsked.size, ips.length);
+    assertEquals(store.getJob(jobId)!.processedIPs, ips.length);
+  } finally {
+    engine.dns.close();
+    store.close();
+    await dns.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a cancel ends a job waiting on a silent address at once", async () => {
+  const dns = startPtrResponder(() => ({ kind: "none" }));
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 10_000,
+    concurrency: 64,
+  });
+  const ips = Array.from({ length: 300 }, (_, i) => answering(i));
+  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  let cancelled = false;
+  const cancelAt = performance.now() + 300;
+  setTimeout(() => cancelled = true, 300);
+  try {
+    const outcome = await processJob({
+      store,
+      engine,
+      uploadsDir,
+      jobId,
+      checkpointRows: 100,
+      cancelled: () => cancelled,
+      onProgress: () => {},
+    });
+    assertEquals(outcome, "cancelled");
+    const late = performance.now() - cancelAt;
+    ok(late < 1000, `ended ${Math.round(late)} ms after the cancel`);
+    assertEquals(store.getJob(jobId)!.processedIPs, 0);
+  } finally {
+    engine.dns.close();
+    store.close();
+    await dns.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,81 @@
+// The .xlsx export's first sheet, "Summary": the summary's tables one under
+// another, each with a title row and a header row. The caller adds it
+// before the data sheet so a spreadsheet opens on it.
+import type ExcelJS from "exceljs";
+import type { JobSummary } from "../../shared/summary.ts";
+
+type Cell = string | number | null;
+
+const TYPE_NAMES: Record<string, string> = {
+  consumer_isp: "Consumer ISP",
+  mobile: "Mobile network",
+  hosting: "Hosting / cloud",
+  business: "Business",
+  education: "Education",
+  government: "Government",
+};
+
+/** The sheet's rows: blocks of title, header and data, a blank row between. */
+export function summarySheetRows(summary: JobSummary): Cell[][] {
+  const rows: Cell[][] = [];
+  const block = (title: string, header: string[], data: Cell[][]) => {
+    if (rows.length > 0) rows.push([]);
+    rows.push([title], header, ...(data.length > 0 ? data : [["(none)"]]));
+  };
+  const r = summary.rows;
+  block("Rows", ["", "Rows"], [
+    ["Processed", r.total],
+    ["Successful", r.successful],
+    ["Failed", r.failed],
+    ["Filtered (consumer networks, not in the download)", r.filtered],
+    ["Kept (in the download)", r.kept],
+  ]);
+  block(
+    "Network types",
+    ["Network type", "Rows", "Filtered"],
+    summary.networkTypes.map((t) => [
+      t.network_type === null
+        ? "Unknown"
+        : TYPE_NAMES[t.network_type] ?? t.network_type,
+      t.count,
+      t.filtered,
+    ]),
+  );
+  block(
+    "Top companies (kept rows)",
+    ["Company", "Rows"],
+    summary.topCompanies.map((c) => [c.company, c.count]),
+  );
+  block(
+    "Top ASNs",
+    ["ASN", "Rows"],
+    summary.topAsns.map((a) => [a.asn, a.count]),
+  );
+  block(
+    "Top countries",
+    ["Country", "Country code", "Rows"],
+    summary.topCountries.map((c) => [c.country, c.country_code, c.count]),
+  );
+  block(
+    "Top cities",
+    ["City", "Country code", "Rows"],
+    summary.topCities.map((c) => [c.city, c.country_code, c.count]),
+  );
+  block(
+    "Failed rows by reason",
+    ["Reason", "Rows"],
+    summary.failedByReason.map((f) => [f.reason, f.count]),
+  );
+  return rows;
+}
+
+/** Adds and commits the "Summary" sheet on a streaming workbook writer. */
+export function addSummarySheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  summary: JobSummary,
+): void {
+  const sheet = workbook.addWorksheet("Summary");
+  sheet.columns = [{ width: 48 }, { width: 16 }, { width: 10 }];
+  for (const row of summarySheetRows(summary)) sheet.addRow(row).commit();
+  sheet.commit();
+}

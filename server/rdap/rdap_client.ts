@@ -1,0 +1,175 @@
+// One RDAP `ip` query (RFC 9082: GET {base}/ip/{address}) with the manners
+// registries ask for: a shared rate limit, redirects followed (rdap.org
+// answers 302 to the registry holding the block), 429 Retry-After waited
+// out, 5xx retried with growing pauses, and a time limit on every attempt.
+// It never throws for what the network does: every outcome is an answer.
+import { formatAddress, parseAddress } from "./ip_span.ts";
+import type { Pacer } from "./rate_limiter.ts";
+import { parseIpNetwork, type Registration } from "./rdap_parser.ts";
+
+export type RdapAnswer =
+  | { kind: "found"; registration: Registration }
+  /** 404: no registry holds a network for the address. */
+  | { kind: "notFound" }
+  | { kind: "timeout" }
+  | { kind: "failed"; reason: string };
+
+export interface RdapClientOptions {
+  /** e.g. https://rdap.org or a registry's base such as https://rdap.arin.net/registry */
+  baseUrl: string;
+  limiter: Pacer;
+  /** Per attempt, connection to last byte. */
+  timeoutMs?: number;
+  /** Further attempts after a 429, a 5xx or a refused connection. */
+  retries?: number;
+  /** The pause after the first 5xx; doubled after each further one. */
+  backoffMs?: number;
+  /** The longest Retry-After honoured as given; longer ones are cut to this. */
+  maxRetryAfterMs?: number;
+}
+
+const ACCEPT = "application/rdap+json, application/json;q=0.9";
+
+class AttemptTimeout extends Error {}
+
+/** Retry-After as milliseconds: delay-seconds or an HTTP-date (RFC 9110). */
+export function retryAfterMs(
+  header: string | null,
+  now = Date.now(),
+): number | null {
+  if (header === null) return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+// Registries answer in tens of kilobytes; a larger answer is not one.
+const MAX_ANSWER_BYTES = 1 << 20;
+
+/** The body as text, or null (and the rest unread) past `limit` bytes. */
+async function boundedText(
+  response: Response,
+  limit: number,
+): Promise<string | null> {
+  if (!response.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the rest of the stream.
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class RdapClient {
+  readonly baseUrl: string;
+  readonly #limiter: Pacer;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #backoffMs: number;
+  readonly #maxRetryAfterMs: number;
+
+  constructor(options: RdapClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#limiter = options.limiter;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#retries = options.retries ?? 2;
+    this.#backoffMs = options.backoffMs ?? 1_000;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  }
+
+  /** Asks for the most specific network holding `ip`. */
+  async query(ip: string): Promise<RdapAnswer> {
+    const address = parseAddress(ip);
+    if (!address) return { kind: "failed", reason: `not an address: ${ip}` };
+    const url = `${this.baseUrl}/ip/${formatAddress(address)}`;
+    let lastReason = "";
+    for (let attempt = 0; attempt <= this.#retries; attempt++) {
+      await this.#limiter.take();
+      const outcome = await this.#attempt(url, attempt);
+      if (outcome.kind !== "retry") return outcome;
+      lastReason = outcome.reason;
+      if (outcome.pauseMs > 0 && attempt < this.#retries) {
+        await sleep(outcome.pauseMs);
+      }
+    }
+    return {
+      kind: "failed",
+      reason: `${lastReason} (after ${this.#retries + 1} attempts)`,
+    };
+  }
+
+  async #attempt(
+    url: string,
+    attempt: number,
+  ): Promise<RdapAnswer | { kind: "retry"; reason: string; pauseMs: number }> {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new AttemptTimeout()),
+      this.#timeoutMs,
+    );
+    try {
+      const response = await fetch(url, {
+        headers: { accept: ACCEPT },
+        redirect: "follow",
+        signal: controller.signal,
+      });
+      if (response.status === 200) {
+        const text = await boundedText(response, MAX_ANSWER_BYTES);
+        if (text === null) {
+          return { kind: "failed", reason: "the answer is too large" };
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return { kind: "failed", reason: "the answer is not JSON" };
+        }
+        try {
+          return { kind: "found", registration: parseIpNetwork(body) };
+        } catch (error) {
+          return { kind: "failed", reason: (error as Error).message };
+        }
+      }
+      await response.body?.cancel();
+      if (response.status === 404) return { kind: "notFound" };
+      if (response.status === 429) {
+        const wait = retryAfterMs(response.headers.get("retry-after")) ??
+          this.#backoffMs;
+        // The limiter holds every request, not only this one.
+        this.#limiter.pauseUntil(
+          Date.now() + Math.min(wait, this.#maxRetryAfterMs),
+        );
+        return { kind: "retry", reason: "rate limited (429)", pauseMs: 0 };
+      }
+      if (response.status >= 500) {
+        return {
+          kind: "retry",
+          reason: `server error ${response.status}`,
+          pauseMs: this.#backoffMs * 2 ** Math.min(attempt, 6),
+        };
+      }
+      return { kind: "failed", reason: `HTTP ${response.status}` };
+    } catch (error) {
+      if (controller.signal.aborted) return { kind: "timeout" };
+      return {
+        kind: "retry",
+        reason: `cannot connect: ${(error as Error).message}`,
+        pauseMs: this.#backoffMs,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+// Wiring for a job or the HTTP side: the settings, the database and the
+// pacer in, a RegistrationLookup out. The pacer is shared by everything in
+// one process (in a job worker: a PortPacer, see shared_pacer.ts).
+import type { DatabaseSync } from "node:sqlite";
+import { RdapCache } from "../storage/rdap_cache.ts";
+import type { Pacer } from "./rate_limiter.ts";
+import { RdapClient } from "./rdap_client.ts";
+import type { RdapConfig } from "./rdap_config.ts";
+import { RegistrationLookup } from "./registration_lookup.ts";
+
+export interface RdapSetupOptions {
+  timeoutMs?: number;
+  failureLimit?: number;
+  concurrency?: number;
+}
+
+/** A lookup for one job (its outcomes are that job's), or null when off. */
+export function registrationLookupFor(
+  config: RdapConfig,
+  db: DatabaseSync,
+  pacer: Pacer,
+  options: RdapSetupOptions = {},
+): RegistrationLookup | null {
+  if (!config.enabled) return null;
+  return new RegistrationLookup({
+    client: new RdapClient({
+      baseUrl: config.url,
+      limiter: pacer,
+      timeoutMs: options.timeoutMs,
+    }),
+    cache: new RdapCache(db, { maxAgeDays: config.cacheDays }),
+    failureLimit: options.failureLimit,
+    concurrency: options.concurrency,
+  });
+}

@@ -1,0 +1,202 @@
+// What a job asks: the registration of each address, from the database
+// cache when a fresh answer covers it, else one RDAP query. Queries for the
+// same block are not sent twice at once: a second address waits for the
+// first query and then finds its answer in the cache. Network failures
+// give null (the row keeps its AS-based answer) and are counted; after a
+// run of failures in a row the rest of the job stops asking, so a dead
+// registry costs a few time-outs, not one per address.
+import type { RdapCache } from "../storage/rdap_cache.ts";
+import {
+  type Address,
+  addressKey,
+  parseAddress,
+  reuseBlock,
+  type Span,
+} from "./ip_span.ts";
+import type { RdapAnswer } from "./rdap_client.ts";
+import { type Registration, registrationSpan } from "./rdap_parser.ts";
+
+export interface RegistrationOutcomes {
+  /** Queries a registry answered with a network. */
+  answered: number;
+  /** Addresses answered from the cache (this job's queries or earlier ones). */
+  cached: number;
+  /** Queries answered 404: no network registered. */
+  notFound: number;
+  timedOut: number;
+  failed: number;
+  /** Addresses not asked after too many failures in a row. */
+  skipped: number;
+}
+
+export interface RdapQuerier {
+  query(ip: string): Promise<RdapAnswer>;
+}
+
+export interface RegistrationLookupOptions {
+  client: RdapQuerier;
+  cache: RdapCache;
+  /** Failures (time-outs, errors) in a row after which asking stops. */
+  failureLimit?: number;
+  /** lookupMany: lookups in flight at once (the rate limit still rules). */
+  concurrency?: number;
+}
+
+export class RegistrationLookup {
+  readonly outcomes: RegistrationOutcomes = {
+    answered: 0,
+    cached: 0,
+    notFound: 0,
+    timedOut: 0,
+    failed: 0,
+    skipped: 0,
+  };
+  /** The last failure's words, for the job's log. */
+  lastFailure: string | null = null;
+  readonly #client: RdapQuerier;
+  readonly #cache: RdapCache;
+  readonly #failureLimit: number;
+  readonly #concurrency: number;
+  #failuresInARow = 0;
+  #inFlight = new Map<string, Promise<void>>();
+
+  constructor(options: RegistrationLookupOptions) {
+    this.#client = options.client;
+    this.#cache = options.cache;
+    this.#failureLimit = options.failureLimit ?? 5;
+    this.#concurrency = options.concurrency ?? 8;
+  }
+
+  /** True once failures in a row have stopped further queries. */
+  get gaveUp(): boolean {
+    return this.#failuresInARow >= this.#failureLimit;
+  }
+
+  /** The registration holding `ip`, or null (none, or not known now). */
+  async lookup(ip: string): Promise<Registration | null> {
+    const address = parseAddress(ip);
+    if (!address) {
+      this.outcomes.failed++;
+      return null;
+    }
+    const block = reuseBlock(address);
+    const blockKey = `${block.family}:${addressKey(block.family, block.start)}`;
+    for (;;) {
+      const cached = this.#fromCache(address);
+      if (cached !== undefined) {
+        this.outcomes.cached++;
+        return cached;
+      }
+      const pending = this.#inFlight.get(blockKey);
+      if (!pending) break;
+      await pending;
+    }
+    if (this.gaveUp) {
+      this.outcomes.skipped++;
+      return null;
+    }
+    let result: Registration | null = null;
+    const query = this.#ask(ip, address).then((r) => {
+      result = r;
+    });
+    this.#inFlight.set(blockKey, query);
+    try {
+      await query;
+    } finally {
+      this.#inFlight.delete(blockKey);
+    }
+    return result;
+  }
+
+  /** Each distinct address once; the answers by address as given. */
+  async lookupMany(
+    ips: Iterable<string>,
+  ): Promise<Map<string, Registration | null>> {
+    const queue = [...new Set(ips)];
+    const answers = new Map<string, Registration | null>();
+    let next = 0;
+    const worker = async () => {
+      while (next < queue.length) {
+        const ip = queue[next++];
+        answers.set(ip, await this.lookup(ip));
+      }
+    };
+    const workers = Math.min(this.#concurrency, queue.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+    return answers;
+  }
+
+  /** undefined: not cached (or the cache cannot be read just now). */
+  #fromCache(address: Address): Registration | null | undefined {
+    try {
+      const cached = this.#cache.lookup(address);
+      return cached ? cached.registration : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #ask(ip: string, address: Address): Promise<Registration | null> {
+    const answer = await this.#client.query(ip);
+    switch (answer.kind) {
+      case "found": {
+        this.outcomes.answered++;
+        this.#failuresInARow = 0;
+        const registration = answer.registration;
+        // Cut to the asked address's block; not kept if it does not hold it.
+        this.#keep(address, registrationSpan(registration), registration);
+        return registration;
+      }
+      case "notFound":
+        this.outcomes.notFound++;
+        this.#failuresInARow = 0;
+        this.#keep(address, null, null);
+        return null;
+      case "timeout":
+        this.outcomes.timedOut++;
+        this.#failuresInARow++;
+        this.lastFailure = `${this.#clientName()} did not answer in time`;
+        return null;
+      case "failed":
+        this.outcomes.failed++;
+        this.#failuresInARow++;
+        this.lastFailure = answer.reason;
+        return null;
+    }
+  }
+
+  #keep(
+    address: Address,
+    network: Span | null,
+    registration: Registration | null,
+  ): void {
+    try {
+      this.#cache.put(address, network, registration);
+    } catch {
+      // A busy or read-only database costs a repeat query, not the row.
+    }
+  }
+
+  #clientName(): string {
+    const base = (this.#client as { baseUrl?: string }).baseUrl;
+    return base ? `the RDAP server ${base}` : "the RDAP server";
+  }
+}
+
+/**
+ * Seconds the queries for these addresses may take at `rate` a second: one
+ * query per distinct reuse block (an upper bound; the cache may hold some).
+ */
+export function estimateQuerySeconds(
+  ips: Iterable<string>,
+  rate: number,
+): number {
+  const blocks = new Set<string>();
+  for (const ip of ips) {
+    const address = parseAddress(ip);
+    if (!address) continue;
+    const block = reuseBlock(address);
+    blocks.add(`${block.family}:${block.start}`);
+  }
+  return Math.ceil(blocks.size / rate);
+}

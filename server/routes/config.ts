@@ -1,0 +1,32 @@
+// GET /api/config: the server's settings the web app follows (upload size,
+// rate limits, batch size).
+import { createRoute } from "@hono/zod-openapi";
+import { BATCH_MAX_IPS } from "../../shared/wire.ts";
+import type { AppDeps } from "../deps.ts";
+import { apiRouter } from "./api_router.ts";
+import { jsonResponse } from "./documented_responses.ts";
+import { PublicConfig } from "./job_schemas.ts";
+
+export const configRoute = createRoute({
+  method: "get",
+  path: "/config",
+  tags: ["Server"],
+  summary: "Settings the web app follows",
+  responses: { 200: jsonResponse(PublicConfig, "The settings") },
+});
+
+export function configRoutes({ config }: Pick<AppDeps, "config">) {
+  const app = apiRouter();
+  app.openapi(configRoute, (c) => {
+    const { maxUploadMb, rateLimitPerMinute, rateLimitBurst } = config;
+    // Limits are off when either number is 0; the page then shows none.
+    const limited = rateLimitPerMinute > 0 && rateLimitBurst > 0;
+    return c.json({
+      maxUploadMb,
+      rateLimitPerMinute: limited ? rateLimitPerMinute : 0,
+      rateLimitBurst: limited ? rateLimitBurst : 0,
+      batchMaxIps: BATCH_MAX_IPS,
+    }, 200);
+  });
+  return app;
+}

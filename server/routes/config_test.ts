@@ -1,0 +1,37 @@
+// GET /api/config in process: the settings the web app shows.
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { startTestApp } from "./test_app.ts";
+
+Deno.test("config: the limits the API page shows", async () => {
+  const { app, close } = await startTestApp({ RATE_LIMIT_PER_MINUTE: "0" });
+  try {
+    const response = await app.request("/api/config");
+    assertEquals(response.status, 200);
+    const body = await response.json();
+    assertEquals(body.rateLimitPerMinute, 0);
+    assertEquals(body.rateLimitBurst, 0);
+    assertEquals(body.batchMaxIps, 1000);
+    assertEquals(typeof body.maxUploadMb, "number");
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("config: the limits and upload size as set", async () => {
+  const { app, close } = await startTestApp({
+    RATE_LIMIT_PER_MINUTE: "120",
+    RATE_LIMIT_BURST: "7",
+    MAX_UPLOAD_MB: "3",
+  });
+  try {
+    const body = await (await app.request("/api/config")).json();
+    assertEquals(body, {
+      maxUploadMb: 3,
+      rateLimitPerMinute: 120,
+      rateLimitBurst: 7,
+      batchMaxIps: 1000,
+    });
+  } finally {
+    await close();
+  }
+});

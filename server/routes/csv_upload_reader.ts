@@ -1,0 +1,114 @@
+// Reads an uploaded CSV as it streams in: decodes it (UTF-8, or UTF-16 by
+// its byte order mark) into the UTF-8 text that is stored, and on the way
+// finds the delimiter, the header row, the number of data rows and the
+// widest row. The job later reads the stored file exactly as counted here.
+import {
+  type ChunkParser,
+  createChunkParser,
+  detectDelimiter,
+} from "../csv/csv_rows.ts";
+
+/** The delimiter is guessed from this much text, then fixed. */
+const DELIMITER_SAMPLE_CHARS = 65536;
+/** Data rows kept for the configuration step's preview. */
+export const SAMPLE_ROWS = 5;
+
+/** The text encoding a byte order mark announces; UTF-8 otherwise. */
+function encodingOf(start: Uint8Array): string {
+  if (start[0] === 0xff && start[1] === 0xfe) return "utf-16le";
+  if (start[0] === 0xfe && start[1] === 0xff) return "utf-16be";
+  return "utf-8";
+}
+
+/**
+ * Rows wider than the header row keep their extra cells: the header gains
+ * names for them ("column_4", ...) so the download loses nothing.
+ */
+export function withExtraColumns(headers: string[], width: number): string[] {
+  const names = [...headers];
+  for (let i = headers.length; i < width; i++) names.push(`column_${i + 1}`);
+  return names;
+}
+
+export interface CountedCsv {
+  size: number;
+  /** The first row as it was in the file (empty when there was none). */
+  headerRow: string[];
+  /** The header row, widened to the widest data row. */
+  headers: string[];
+  rowCount: number;
+  delimiter: string;
+  /** The first data rows (SAMPLE_ROWS at most), as parsed. */
+  sampleRows: string[][];
+}
+
+export class CsvUploadReader {
+  #size = 0;
+  #rowCount = 0;
+  #headers: string[] | null = null;
+  #widestRow = 0;
+  #sampleRows: string[][] = [];
+  #delimiter = ",";
+  #rows: ChunkParser | null = null;
+  #sample = "";
+  #decoder: TextDecoder | null = null;
+  readonly #encoder = new TextEncoder();
+
+  /**
+   * @param store receives the UTF-8 bytes to write to the file.
+   * @param delimiter the separator when the format fixes it; else guessed.
+   */
+  constructor(
+    private readonly store: (bytes: Uint8Array) => void,
+    private readonly delimiter?: string,
+  ) {}
+
+  /** One chunk of the upload as it arrived. */
+  push(chunk: Uint8Array): void {
+    this.#size += chunk.length;
+    this.#decoder ??= new TextDecoder(encodingOf(chunk));
+    this.#text(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The upload has ended: counts the last row. */
+  end(): CountedCsv {
+    this.#text(this.#decoder?.decode() ?? "");
+    if (!this.#rows) this.#startRows();
+    this.#count(this.#rows!.end());
+    return {
+      size: this.#size,
+      headerRow: this.#headers ?? [],
+      headers: withExtraColumns(this.#headers ?? [], this.#widestRow),
+      rowCount: this.#rowCount,
+      delimiter: this.#delimiter,
+      sampleRows: this.#sampleRows,
+    };
+  }
+
+  #text(text: string): void {
+    if (!text) return;
+    this.store(this.#encoder.encode(text));
+    if (this.#rows) this.#count(this.#rows.push(text));
+    else {
+      this.#sample += text;
+      if (this.#sample.length >= DELIMITER_SAMPLE_CHARS) this.#startRows();
+    }
+  }
+
+  #startRows(): void {
+    this.#delimiter = this.delimiter ?? detectDelimiter(this.#sample);
+    this.#rows = createChunkParser(this.#delimiter);
+    this.#count(this.#rows.push(this.#sample));
+  }
+
+  #count(parsed: string[][]): void {
+    for (const row of parsed) {
+      if (this.#headers === null) this.#headers = row;
+      else {
+        this.#rowCount++;
+        if (this.#sampleRows.length < SAMPLE_ROWS) this.#sampleRows.push(row);
+        if (row.length > this.#widestRow) this.#widestRow = row.length;
+      }
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// Declarations of the job routes (/api/enrich, /api/jobs/...): paths,
+// parameters, bodies and answers. The handlers are in jobs.ts.
+import { createRoute, z } from "@hono/zod-openapi";
+import { NETWORK_TYPES } from "../storage/preview_filters.ts";
+import { errorResponse, jsonResponse } from "./documented_responses.ts";
+import {
+  Clear,
+  EnrichRequest,
+  Job,
+  JobIdParam,
+  Message,
+  Preview,
+  RecentResults,
+  wholeNumberQuery,
+} from "./job_schemas.ts";
+import { jsonBodyOfAnyType } from "./json_body.ts";
+import { JobSummarySchema } from "./summary_schemas.ts";
+
+const jobNotFound = errorResponse("No job with that id");
+const badJobId = errorResponse("The id is not a positive whole number");
+
+export const enrichRoute = createRoute({
+  method: "post",
+  path: "/enrich",
+  tags: ["Jobs"],
+  summary: "Start an enrichment job for an upload",
+  middleware: [jsonBodyOfAnyType] as const,
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: EnrichRequest } },
+    },
+  },
+  responses: {
+    201: jsonResponse(Job, "The created job (pending)"),
+    400: errorResponse("Invalid body or unknown column"),
+    404: errorResponse("The upload was not found (it may have expired)"),
+    413: errorResponse("The body is over 1 MiB"),
+  },
+});
+
+export const listJobsRoute = createRoute({
+  method: "get",
+  path: "/jobs",
+  tags: ["Jobs"],
+  summary: "List jobs, newest first",
+  responses: { 200: jsonResponse(z.array(Job), "All jobs") },
+});
+
+export const clearCompletedRoute = createRoute({
+  method: "delete",
+  path: "/jobs/completed",
+  tags: ["Jobs"],
+  summary: "Delete all completed jobs and their results",
+  responses: { 200: jsonResponse(Clear, "How many jobs were deleted") },
+});
+
+export const readJobRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}",
+  tags: ["Jobs"],
+  summary: "One job",
+  request: { params: JobIdParam },
+  responses: {
+    200: jsonResponse(Job, "The job"),
+    400: badJobId,
+    404: jobNotFound,
+  },
+});
+
+export const previewRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}/preview",
+  tags: ["Jobs"],
+  summary: "A page of processed rows",
+  request: {
+    params: JobIdParam,
+    query: z.object({
+      page: wholeNumberQuery("Page from 1 to totalPages (default 1)"),
+      limit: wholeNumberQuery("Rows per page, 1 to 100 (default 10)"),
+      network_type: z.any().openapi({
+        type: "string",
+        enum: [...NETWORK_TYPES, "unknown"],
+        description: "Only rows of this network type",
+      }),
+      status: z.any().openapi({
+        type: "string",
+        enum: ["kept", "filtered"],
+        description: "Only rows in the download, or only rows left out",
+      }),
+      q: z.any().openapi({
+        type: "string",
+        description: "Only rows whose company or ASN contains this text",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(Preview, "The page"),
+    400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
+    404: jobNotFound,
+  },
+});
+
+export const summaryRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}/summary",
+  tags: ["Jobs"],
+  summary: "Counts of a job's rows: network types, top companies, ...",
+  description: "Over the rows stored so far: works while a job runs.",
+  request: { params: JobIdParam },
+  responses: {
+    200: jsonResponse(JobSummarySchema, "The summary"),
+    400: badJobId,
+    404: jobNotFound,
+  },
+});
+
+export const recentResultsRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}/recent-results",
+  tags: ["Jobs"],
+  summary: "Rows processed since an index (live feed)",
+  request: {
+    params: JobIdParam,
+    query: z.object({
+      since: wholeNumberQuery("First row index (default 0)"),
+      limit: wholeNumberQuery("At most this many rows, 1 to 1000 (default 50)"),
+      getLatest: z.any().openapi({
+        type: "string",
+        enum: ["true", "false"],
+        description: "true: the last `limit` rows instead",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(RecentResults, "Rows and the next index to ask for"),
+    400: errorResponse("Bad id, since or limit"),
+    404: jobNotFound,
+  },
+});
+
+export const downloadRoute = createRoute({
+  method: "get",
+  path: "/jobs/{id}/download",
+  tags: ["Jobs"],
+  summary: "Download the enriched file (consumer ISP rows left out)",
+  description: "Works while a job runs too (the rows processed so far).",
+  request: {
+    params: JobIdParam,
+    query: z.object({
+      format: z.any().openapi({
+        type: "string",
+        enum: ["csv", "xlsx"],
+        description: "csv (default) or xlsx",
+      }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The file",
+      content: {
+        "text/csv": { schema: z.string() },
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+          schema: z.string().openapi({ format: "binary" }),
+        },
+      },
+    },
+    400: errorResponse("Bad id, or an unknown format"),
+    404: jobNotFound,
+  },
+});
+
+export const cancelRoute = createRoute({
+  method: "post",
+  path: "/jobs/{id}/cancel",
+  tags: ["Jobs"],
+  summary: "Cancel a pending or processing job",
+  request: { params: JobIdParam },
+  responses: {
+    200: jsonResponse(Message, "Cancelled"),
+    400: badJobId,
+    404: jobNotFound,
+    409: errorResponse("The job is not pending or processing"),
+  },
+});
+
+export const restartRoute = createRoute({
+  method: "post",
+  path: "/jobs/{id}/restart",
+  tags: ["Jobs"],
+  summary: "Restart a failed job from its last checkpoint",
+  request: { params: JobIdParam },
+  responses: {
+    200: jsonResponse(Message, "Restarted"),
+    400: badJobId,
+    404: jobNotFound,
+    409: errorResponse("The job has not failed"),
+  },
+});

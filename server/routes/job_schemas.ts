@@ -1,0 +1,165 @@
+// Zod schemas of the job routes' bodies and answers (the wire types of
+// shared/wire.ts). Handlers declared with them must answer these shapes.
+import { z } from "@hono/zod-openapi";
+import { BATCH_MAX_IPS } from "../../shared/wire.ts";
+import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
+
+const JobStatus = z.enum([
+  "pending",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+]);
+
+export const Job = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  originalFileName: z.string(),
+  status: JobStatus,
+  totalIPs: z.number().int(),
+  processedIPs: z.number().int(),
+  successfulIPs: z.number().int(),
+  failedIPs: z.number().int(),
+  filteredIPs: z.number().int(),
+  ipColumnName: z.string(),
+  createdAt: z.string().openapi({ format: "date-time" }),
+  completedAt: z.string().nullable().openapi({ format: "date-time" }),
+  error: z.string().nullable(),
+  partialSaveAvailable: z.boolean(),
+  includeGeolocation: z.boolean(),
+  includeDomain: z.boolean(),
+  includeCompany: z.boolean(),
+  includeNetwork: z.boolean(),
+  hostnameLookups: z.object({
+    answered: z.number().int(),
+    noName: z.number().int(),
+    timedOut: z.number().int(),
+    skipped: z.number().int(),
+  }).openapi({
+    description: "Host-name lookups by outcome: a name, none exists, " +
+      "no answer (timed out or server failure), not asked (server resting)",
+  }),
+}).openapi("Job");
+
+export const UploadResult = z.object({
+  fileName: z.string().openapi({ description: "Name to pass to /api/enrich" }),
+  originalFileName: z.string(),
+  size: z.number().int(),
+  headers: z.array(z.string()),
+  rowCount: z.number().int(),
+  sampleRows: z.array(z.array(z.string())).openapi({
+    description: "The first data rows (five at most), as parsed",
+  }),
+}).openapi("UploadResult");
+
+/** A "Data to Include" choice: 1/0 (what the web app sends) or a boolean. */
+const includeFlag = z.union([z.boolean(), z.literal(0), z.literal(1)])
+  .transform(Boolean).default(true)
+  .openapi({ description: "1/0 or true/false; default true" });
+
+const CHOOSE_IP_COLUMN = "Please select the column containing IP addresses";
+
+/** Body of POST /api/enrich; other fields the web app sends are ignored. */
+export const EnrichRequest = z.object({
+  fileName: z.string().min(1).max(200),
+  originalFileName: z.string().max(255).optional(),
+  // Sent by the web app and ignored: the server knows the upload's rows.
+  totalIPs: z.any().openapi({ type: "number", description: "Ignored" }),
+  status: z.any().openapi({ type: "string", description: "Ignored" }),
+  ipColumnName: z.string({ required_error: CHOOSE_IP_COLUMN })
+    .min(1, CHOOSE_IP_COLUMN),
+  includeGeolocation: includeFlag,
+  includeDomain: includeFlag,
+  includeCompany: includeFlag,
+  includeNetwork: includeFlag,
+  resolveHostnames: z.union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean).default(false).openapi({
+      description: "Resolve host names in the IP column forward (A, then " +
+        "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
+        "host name cell then fails)",
+    }),
+  alwaysKeep: z.string().max(100_000).optional().openapi({
+    description: "AS numbers or CIDRs, one per line, whose addresses are " +
+      "kept even when their network would be filtered",
+    example: "AS64500\n203.0.113.0/24",
+  }),
+}).passthrough().openapi("EnrichRequest");
+
+export const EnrichmentData = z.object({
+  ip: z.string(),
+  ...enrichmentFieldSchemas(),
+}).openapi("EnrichmentData");
+
+const ResultRow = z.object({
+  id: z.number().int(),
+  rowIndex: z.number().int(),
+  success: z.boolean(),
+  error: z.string().nullable(),
+  originalData: z.record(z.string(), z.string()),
+  enrichmentData: EnrichmentData,
+}).openapi("ResultRow");
+
+export const RecentResults = z.object({
+  results: z.array(ResultRow),
+  nextIndex: z.number().int(),
+}).openapi("RecentResultsResponse");
+
+const nullableText = z.string().nullable();
+const PreviewRow = z.object({
+  ip: z.string(),
+  domain: nullableText,
+  company: nullableText,
+  city: nullableText,
+  country: nullableText,
+  isp: nullableText,
+  ispFiltered: z.boolean(),
+  asn: nullableText,
+  networkType: nullableText,
+  classificationReason: nullableText,
+}).openapi("PreviewRow");
+
+export const Preview = z.object({
+  job: Job,
+  preview: z.array(PreviewRow),
+  totalResults: z.number().int(),
+  totalPages: z.number().int(),
+  currentPage: z.number().int(),
+  totalAtLeast: z.boolean().optional().openapi({
+    description: "True when a text filter stopped counting at 10,000",
+  }),
+}).openapi("PreviewResponse");
+
+export const Message = z.object({ message: z.string() }).openapi("Message");
+export const Clear = z.object({ cleared: z.number().int() }).openapi(
+  "ClearResponse",
+);
+
+export const PublicConfig = z.object({
+  maxUploadMb: z.number(),
+  rateLimitPerMinute: z.number().int().openapi({
+    description: "Public lookups per minute per client address; 0: no limit",
+  }),
+  rateLimitBurst: z.number().int(),
+  batchMaxIps: z.number().int().openapi({ example: BATCH_MAX_IPS }),
+}).openapi("PublicConfig");
+
+/**
+ * The job id in the path. The handler parses it (parseJobId) so a bad id
+ * gets its own message; the schema only documents it.
+ */
+export const JobIdParam = z.object({
+  id: z.string().openapi({
+    param: { name: "id", in: "path" },
+    pattern: "^\\d+$",
+    example: "1",
+  }),
+});
+
+/**
+ * An optional whole-number query parameter. The handler reads and bounds it
+ * (intParam) so a bad value gets its own message; the schema only
+ * documents it, and accepts a repeated parameter as the handler does.
+ */
+export const wholeNumberQuery = (description: string) =>
+  z.any().openapi({ type: "string", pattern: "^\\d+$", description });

@@ -1,0 +1,29 @@
+// An engine result as the single-lookup answer.
+import type { LookupResponse } from "../../shared/wire.ts";
+import type { Enrichment } from "../enrichment/types.ts";
+import { lookupErrorText } from "./failure_text.ts";
+
+/** The single-lookup answer for one engine result. */
+export function toLookupResponse(e: Enrichment): LookupResponse {
+  if (!e.success) {
+    return { ip: e.ip, success: false, error: lookupErrorText(e) };
+  }
+  return {
+    ip: e.ip,
+    success: true,
+    country: e.country,
+    country_code: e.country_code,
+    region: e.region,
+    city: e.city,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    hostname: e.hostname,
+    domain: e.domain,
+    company: e.company,
+    network_type: e.network_type,
+    classification_reason: e.classification_reason,
+    isp: e.isp,
+    asn: e.asn,
+    ispFiltered: e.ispFiltered,
+  };
+}

@@ -1,0 +1,82 @@
+// Zod schemas of the lookup routes (/api/lookup, /api/lookup/batch): they
+// validate the requests and are the OpenAPI document's schemas.
+import { z } from "@hono/zod-openapi";
+import {
+  BATCH_MAX_IPS,
+  type BatchLookupRequest,
+  type LookupResponse,
+} from "../../shared/wire.ts";
+import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
+import { readsAsIpAddress } from "./ip_text.ts";
+import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
+
+function withoutIpUsed<T extends { ip_used: unknown }>(
+  fields: T,
+): Omit<T, "ip_used"> {
+  const { ip_used: _, ...rest } = fields;
+  return rest;
+}
+
+export const OVER_BATCH_MAX_IPS = `A request holds at most ${BATCH_MAX_IPS} ` +
+  `IP addresses; split larger lists into several requests`;
+
+export const LookupSuccess = z.object({
+  ip: z.string().openapi({ example: "8.8.8.8" }),
+  success: z.literal(true),
+  // ip_used is a job row's (which address of a cell was looked up).
+  ...withoutIpUsed(enrichmentFieldSchemas()),
+  ispFiltered: z.boolean().openapi({
+    description: "A consumer broadband or mobile network (left out of " +
+      "job downloads)",
+  }),
+}).openapi("LookupSuccess");
+
+export const LookupFailure = z.object({
+  ip: z.string().openapi({ example: "10.1.1.1" }),
+  success: z.literal(false),
+  error: z.string().openapi({
+    example: "Private address (RFC 1918), not on the public internet",
+  }),
+}).openapi("LookupFailure");
+
+export const LookupResult = z.union([LookupSuccess, LookupFailure]).openapi(
+  "LookupResult",
+  {
+    description: "One address: its data, or success false and the reason " +
+      `(${NOT_AN_IP_ADDRESS}, a private or reserved range, no data found)`,
+  },
+);
+
+export const LookupQuery = z.object({
+  ip: z.string({ required_error: NOT_AN_IP_ADDRESS })
+    .trim()
+    .refine(readsAsIpAddress, NOT_AN_IP_ADDRESS)
+    .openapi({
+      param: { name: "ip", in: "query" },
+      description: 'IPv4 or IPv6 address; a port ("1.2.3.4:80") is ignored',
+      example: "8.8.8.8",
+    }),
+});
+
+const BatchEntry = z.string().max(256).openapi({ example: "8.8.8.8" });
+const BatchIps = z.array(BatchEntry).max(BATCH_MAX_IPS, OVER_BATCH_MAX_IPS);
+
+export const BatchRequest = z.union([
+  BatchIps,
+  z.object({ ips: BatchIps }),
+]).openapi("BatchLookupRequest", {
+  description: `Up to ${BATCH_MAX_IPS} addresses, as an array or as ` +
+    '{ "ips": [...] }. An entry that is not an IP address fails alone.',
+  example: ["8.8.8.8", "1.1.1.1", "not-an-ip"],
+});
+
+export const BatchResponse = z.array(LookupResult).openapi(
+  "BatchLookupResponse",
+  { description: "One answer per address, in the order sent" },
+);
+
+// Compile-time checks that the schemas and the wire types agree.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const agree = <T extends true>(_: T) => {};
+agree<Same<z.infer<typeof LookupResult>, LookupResponse>>(true);
+agree<Same<z.input<typeof BatchRequest>, BatchLookupRequest>>(true);

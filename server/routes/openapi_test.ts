@@ -1,0 +1,157 @@
+// The OpenAPI document describes every /api route the app registers, and
+// nothing it does not; its schemas are the validators' and the field
+// table's.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
+import { startTestApp } from "./test_app.ts";
+
+type Operation = { responses?: Record<string, unknown> };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+};
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+/** METHOD /api/path/{param} of every handler registered under /api. */
+function registeredRoutes(
+  routes: { method: string; path: string }[],
+): Set<string> {
+  const found = new Set<string>();
+  for (const { method, path } of routes) {
+    // Middleware and the JSON 404 fallback are registered for ALL methods.
+    if (method === "ALL" || !path.startsWith("/api/") || path.includes("*")) {
+      continue;
+    }
+    found.add(`${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+  }
+  return found;
+}
+
+function documentedRoutes(document: Document): Set<string> {
+  const found = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of Object.keys(item)) {
+      if (METHODS.includes(method)) {
+        found.add(`${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  return found;
+}
+
+Deno.test("every /api route is in the OpenAPI document, and only those", async () => {
+  const { app, hono, close } = await startTestApp();
+  try {
+    const response = await app.request("/api/openapi.json");
+    assertEquals(response.status, 200);
+    const document: Document = await response.json();
+    assertEquals(document.openapi, "3.1.0");
+
+    const registered = registeredRoutes(hono.routes);
+    const documented = documentedRoutes(document);
+    ok(registered.size >= 15, `found only ${[...registered].join(", ")}`);
+    const missing = [...registered].filter((r) => !documented.has(r));
+    assertEquals(missing, [], "registered but not documented");
+    const extra = [...documented].filter((r) => !registered.has(r));
+    assertEquals(extra, [], "documented but not registered");
+
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        ok(
+          Object.keys(operation.responses ?? {}).length > 0,
+          `${method} ${path} has no responses`,
+        );
+      }
+    }
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("the document's request schemas are the validators' schemas", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const document = await (await app.request("/api/openapi.json")).json();
+    const schemas = document.components.schemas;
+    // Limits the validators enforce appear in the document.
+    const batch = schemas.BatchLookupRequest.anyOf;
+    assertEquals(batch[0].maxItems, 1000);
+    assertEquals(batch[1].properties.ips.maxItems, 1000);
+    assertEquals(schemas.BigQueryRequest.properties.calls.maxItems, 1000);
+    assertEquals(schemas.BigQueryRequest.required, ["calls"]);
+    const lookup = document.paths["/api/lookup"].get;
+    assertEquals(lookup.parameters[0].name, "ip");
+    assertEquals(lookup.parameters[0].required, true);
+    ok(lookup.responses["429"].headers["Retry-After"]);
+    // The example BigQuery request in the document passes validation.
+    const example = schemas.BigQueryRequest.example;
+    const answer = await app.request("/api/bigquery", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...example, calls: [] }),
+    });
+    assertEquals(answer.status, 200);
+    assertEquals(await answer.json(), { replies: [] });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("OpenAPI document is served", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const response = await app.request("/api/openapi.json");
+    assertEquals(response.status, 200);
+    assertEquals(response.headers.get("access-control-allow-origin"), "*");
+    const body = await response.json();
+    assertEquals(body.openapi, "3.1.0");
+    ok(body.paths["/api/lookup"].get);
+    ok(body.paths["/api/lookup/batch"].post);
+    ok(body.paths["/api/bigquery"].post);
+    ok(body.paths["/api/jobs/{id}"].get);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("cancel and restart document their 400, 404 and 409", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const document = await (await app.request("/api/openapi.json")).json();
+    for (const action of ["cancel", "restart"]) {
+      const operation = document.paths[`/api/jobs/{id}/${action}`].post;
+      assertEquals(
+        Object.keys(operation.responses).sort(),
+        ["200", "400", "404", "409"],
+        action,
+      );
+    }
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("enrichment fields in the document follow the field table", async () => {
+  const { app, close } = await startTestApp();
+  try {
+    const document = await (await app.request("/api/openapi.json")).json();
+    const { LookupSuccess, EnrichmentData } = document.components.schemas;
+    for (const schema of [LookupSuccess, EnrichmentData]) {
+      for (const field of ENRICHMENT_FIELD_TABLE) {
+        // Which address of a cell was used is a job row's, not a lookup's.
+        if (schema === LookupSuccess && field.name === "ip_used") continue;
+        const property = schema.properties[field.name];
+        ok(property, field.name);
+        assertEquals(property.type, [field.wire, "null"], field.name);
+        assertEquals(property.example, field.example, field.name);
+        const description = "description" in field
+          ? field.description
+          : undefined;
+        assertEquals(property.description, description, field.name);
+      }
+    }
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,246 @@
+// A job's summary from counts the result writer keeps as it commits rows
+// (by kind, company, ASN, country, city) in result_summary, so reading a
+// summary never scans the results. Covering indexes on results were
+// measured first: fast to read, but several times dearer per stored row.
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { type Failure, failureMessage } from "../../shared/failures.ts";
+import {
+  type JobSummary,
+  type NetworkTypeCount,
+  SUMMARY_TOP_N,
+} from "../../shared/summary.ts";
+
+/** The migration that adds the counts table (append to MIGRATIONS). */
+export const SUMMARY_MIGRATION = `
+  CREATE TABLE result_summary (
+    job_id INTEGER NOT NULL,
+    dim TEXT NOT NULL,
+    key TEXT NOT NULL,
+    code TEXT NOT NULL DEFAULT '',
+    n INTEGER NOT NULL,
+    PRIMARY KEY (job_id, dim, key, code)
+  ) WITHOUT ROWID;
+  ${backfillSql("")}
+`;
+
+/** Counts for rows already stored (migration, or a job's rows rebuilt). */
+export function backfillSql(where: string): string {
+  const from = `FROM results ${where}`;
+  return `
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'kind', json_array(success, isp_filtered, network_type),
+      coalesce(error, ''), COUNT(*) ${from} GROUP BY 1, 3, 4;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'company', company, '', COUNT(*) ${from}
+    ${where ? "AND" : "WHERE"} company IS NOT NULL AND isp_filtered = 0
+    GROUP BY 1, 3;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'asn', asn, '', COUNT(*) ${from}
+    ${where ? "AND" : "WHERE"} asn IS NOT NULL GROUP BY 1, 3;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'country', country, coalesce(country_code, ''), COUNT(*)
+    ${from} ${where ? "AND" : "WHERE"} country IS NOT NULL GROUP BY 1, 3, 4;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'city', city, coalesce(country_code, ''), COUNT(*)
+    ${from} ${where ? "AND" : "WHERE"} city IS NOT NULL GROUP BY 1, 3, 4;`;
+}
+
+/** Creates the counts table when missing (tests, the bench). */
+export function ensureSummaryTable(db: DatabaseSync): void {
+  const exists = db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE name = 'result_summary'",
+  ).get();
+  if (!exists) db.exec(SUMMARY_MIGRATION);
+}
+
+/**
+ * The fields of a stored row the summary counts (an Enrichment has them).
+ * A failure is counted by its words as the results' error column stores
+ * them, so counts kept live and counts rebuilt from rows agree.
+ */
+export interface SummaryInput {
+  success: boolean;
+  failure: Failure | null;
+  ispFiltered: boolean;
+  network_type: string | null;
+  company: string | null;
+  asn: string | null;
+  country: string | null;
+  country_code: string | null;
+  city: string | null;
+}
+
+// Upserted rows per statement: 5 values each, far below SQLite's limit.
+const UPSERT_ROWS = 500;
+
+// Prepared upserts by database and row count: preparing is dearer than
+// running, and a batch's row count repeats.
+const upserts = new WeakMap<DatabaseSync, Map<number, StatementSync>>();
+
+function upsert(db: DatabaseSync, rows: number): StatementSync {
+  let byCount = upserts.get(db);
+  if (!byCount) upserts.set(db, byCount = new Map());
+  let statement = byCount.get(rows);
+  if (!statement) {
+    statement = db.prepare(
+      `INSERT INTO result_summary (job_id, dim, key, code, n) VALUES ${
+        Array(rows).fill("(?, ?, ?, ?, ?)").join(", ")
+      } ON CONFLICT (job_id, dim, key, code) DO UPDATE SET n = n + excluded.n`,
+    );
+    byCount.set(rows, statement);
+  }
+  return statement;
+}
+
+/**
+ * Counts of stored rows not yet written to result_summary. The writer adds
+ * each batch and flushes inside the transaction of a batch commit every
+ * FLUSH_ROWS rows and at the job's end: a flush upserts a key once for many
+ * rows (companies and cities repeat), where upserting per 100-row
+ * checkpoint cost several times more per row. After a crash the counts lag
+ * the rows; a resumed job rebuilds them with rebuildSummary.
+ */
+export class SummaryCounter {
+  #counts = new Map<string, [string, string, string, number]>();
+  #rows = 0;
+
+  constructor(readonly flushRows = FLUSH_ROWS) {}
+
+  /** Rows counted since the last flush. */
+  get pending(): number {
+    return this.#rows;
+  }
+
+  add(rows: Iterable<SummaryInput>): void {
+    const add = (dim: string, key: string, code: string) => {
+      const id = `${dim}\u0000${key}\u0000${code}`;
+      const entry = this.#counts.get(id);
+      if (entry) entry[3]++;
+      else this.#counts.set(id, [dim, key, code, 1]);
+    };
+    for (const r of rows) {
+      this.#rows++;
+      add(
+        "kind",
+        JSON.stringify([
+          r.success ? 1 : 0,
+          r.ispFiltered ? 1 : 0,
+          r.network_type,
+        ]),
+        r.failure ? failureMessage(r.failure, "job") : "",
+      );
+      if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
+      if (r.asn !== null) add("asn", r.asn, "");
+      if (r.country !== null) add("country", r.country, r.country_code ?? "");
+      if (r.city !== null) add("city", r.city, r.country_code ?? "");
+    }
+  }
+
+  /** Writes the counts when FLUSH_ROWS are pending, or always if `force`. */
+  flush(db: DatabaseSync, jobId: number, force = false): void {
+    if (this.#rows === 0 || (!force && this.#rows < this.flushRows)) return;
+    const entries = [...this.#counts.values()];
+    for (let from = 0; from < entries.length; from += UPSERT_ROWS) {
+      const chunk = entries.slice(from, from + UPSERT_ROWS);
+      const values: (string | number)[] = [];
+      for (const [dim, key, code, n] of chunk) {
+        values.push(jobId, dim, key, code, n);
+      }
+      upsert(db, chunk.length).run(...values);
+    }
+    this.#counts.clear();
+    this.#rows = 0;
+  }
+}
+
+/** Rows counted in memory before a flush to result_summary. */
+export const FLUSH_ROWS = 10_000;
+
+/** Adds rows' counts at once (a batch written outside a job's writer). */
+export function addToSummary(
+  db: DatabaseSync,
+  jobId: number,
+  rows: Iterable<SummaryInput>,
+): void {
+  const counter = new SummaryCounter();
+  counter.add(rows);
+  counter.flush(db, jobId, true);
+}
+
+/** Recounts a job from its stored rows (a job resumed after a crash). */
+export function rebuildSummary(db: DatabaseSync, jobId: number): void {
+  deleteSummary(db, jobId);
+  db.exec(backfillSql(`WHERE job_id = ${Math.trunc(jobId)}`));
+}
+
+/** Removes a job's counts (with its results). */
+export function deleteSummary(db: DatabaseSync, jobId: number): void {
+  db.prepare("DELETE FROM result_summary WHERE job_id = ?").run(jobId);
+}
+
+type Row = { key: string; code: string; n: number };
+
+/** The summary of one job over the rows stored so far. */
+export function summarize(db: DatabaseSync, jobId: number): JobSummary {
+  const top = (dim: string) =>
+    db.prepare(
+      `SELECT key, code, n FROM result_summary WHERE job_id = ? AND dim = ?
+        ORDER BY n DESC, key, code LIMIT ?`,
+    ).all(jobId, dim, SUMMARY_TOP_N) as Row[];
+  const kinds = db.prepare(
+    `SELECT key, code, n FROM result_summary WHERE job_id = ? AND dim = 'kind'`,
+  ).all(jobId) as Row[];
+
+  const rows = { total: 0, successful: 0, failed: 0, filtered: 0, kept: 0 };
+  const types = new Map<string | null, NetworkTypeCount>();
+  const failures = new Map<string, number>();
+  for (const { key, code, n: count } of kinds) {
+    const n = Number(count);
+    const [success, filtered, type] = JSON.parse(key) as [
+      number,
+      number,
+      string | null,
+    ];
+    rows.total += n;
+    if (filtered) rows.filtered += n;
+    if (success) {
+      rows.successful += n;
+      const entry = types.get(type) ??
+        { network_type: type, count: 0, filtered: 0 };
+      entry.count += n;
+      if (filtered) entry.filtered += n;
+      types.set(type, entry);
+    } else {
+      rows.failed += n;
+      const reason = code || "Unknown error";
+      failures.set(reason, (failures.get(reason) ?? 0) + n);
+    }
+  }
+  rows.kept = rows.total - rows.filtered;
+  const byCount = <T extends { count: number }>(a: T, b: T) =>
+    b.count - a.count;
+  const orNull = (code: string) => code === "" ? null : code;
+
+  return {
+    jobId,
+    rows,
+    networkTypes: [...types.values()].sort(byCount),
+    failedByReason: [...failures].map(([reason, count]) => ({ reason, count }))
+      .sort(byCount),
+    topCompanies: top("company").map((r) => ({
+      company: r.key,
+      count: Number(r.n),
+    })),
+    topAsns: top("asn").map((r) => ({ asn: r.key, count: Number(r.n) })),
+    topCountries: top("country").map((r) => ({
+      country: r.key,
+      country_code: orNull(r.code),
+      count: Number(r.n),
+    })),
+    topCities: top("city").map((r) => ({
+      city: r.key,
+      country_code: orNull(r.code),
+      count: Number(r.n),
+    })),
+  };
+}

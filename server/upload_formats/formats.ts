@@ -1,0 +1,115 @@
+// Which kind of file an upload is, and the CSV bytes inside it. Every
+// format comes out as CSV text, so the row reader, the jobs and the
+// downloads stay as they are for CSV.
+import { gunzipCsv } from "./gzip.ts";
+import { tsvToCsv } from "./tsv.ts";
+import { xlsxFirstSheetCsv } from "./xlsx.ts";
+import { unzipSingleCsv } from "./zip.ts";
+import { UploadFormatError } from "./limits.ts";
+
+export type UploadFormat = "csv" | "tsv" | "gzip" | "zip" | "xlsx";
+
+/** For the file picker's accept attribute and the error message. */
+export const ACCEPTED_EXTENSIONS = [
+  ".csv",
+  ".tsv",
+  ".txt",
+  ".csv.gz",
+  ".tsv.gz",
+  ".zip",
+  ".xlsx",
+];
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+const startsWith = (head: Uint8Array, magic: number[]) =>
+  magic.every((byte, i) => head[i] === byte);
+
+/**
+ * The format from the first bytes where they say (gzip, zip), else from the
+ * name; null for a name and content the server does not read.
+ */
+export function detectUploadFormat(
+  fileName: string,
+  head: Uint8Array,
+): UploadFormat | null {
+  const name = fileName.toLowerCase();
+  if (startsWith(head, GZIP_MAGIC)) return "gzip";
+  if (startsWith(head, ZIP_MAGIC)) {
+    return name.endsWith(".xlsx") ? "xlsx" : "zip";
+  }
+  if (name.endsWith(".xlsx") || name.endsWith(".zip") || name.endsWith(".gz")) {
+    return null; // the name promises an archive the bytes are not
+  }
+  if (name.endsWith(".tsv") || name.endsWith(".tab")) return "tsv";
+  if (name.endsWith(".csv") || name.endsWith(".txt")) return "csv";
+  return null;
+}
+
+export function unsupportedFormat(fileName: string): UploadFormatError {
+  return new UploadFormatError(
+    `${fileName} is not a file the server reads; upload one of ${
+      ACCEPTED_EXTENSIONS.join(", ")
+    }.`,
+  );
+}
+
+export interface DecodedUpload {
+  /** The CSV (or TSV) text as bytes. */
+  bytes: ReadableStream<Uint8Array>;
+  /** The field separator when the format fixes it; else detect it. */
+  delimiter?: string;
+}
+
+/** The table inside an upload, streamed, under the decompressed limit. */
+export function decodeUpload(
+  format: UploadFormat,
+  source: ReadableStream<Uint8Array>,
+  maxUncompressedBytes: number,
+): DecodedUpload {
+  switch (format) {
+    case "csv":
+      return { bytes: source };
+    case "tsv":
+      return { bytes: source.pipeThrough(tsvToCsv()), delimiter: "," };
+    case "gzip":
+      return { bytes: gunzipCsv(source, maxUncompressedBytes) };
+    case "zip":
+      return { bytes: unzipSingleCsv(source, maxUncompressedBytes) };
+    case "xlsx":
+      return {
+        bytes: xlsxFirstSheetCsv(source, maxUncompressedBytes),
+        delimiter: ",",
+      };
+  }
+}
+
+/**
+ * The first bytes of a stream (for detectUploadFormat) and the whole stream
+ * again, those bytes included.
+ */
+export async function peekHead(
+  source: ReadableStream<Uint8Array>,
+): Promise<{ head: Uint8Array; stream: ReadableStream<Uint8Array> }> {
+  const reader = source.getReader();
+  const first = await reader.read();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  let sentHead = first.done;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentHead) {
+        sentHead = true;
+        controller.enqueue(head);
+        return;
+      }
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { head, stream };
+}

@@ -1,0 +1,222 @@
+// The job summary and the preview filters on the real app in Chromium:
+// /results/:id of a finished job shows the charts and the map above the
+// preview, labelled, with the known top entries, at 375 px without
+// horizontal scroll; the filters narrow the preview (by the server); the
+// processing view shows the summary while a job runs.
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
+import { createJob, launchBrowser, screenshot, waitFor } from "./browser.ts";
+
+const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+
+/** Addresses with known answers from the bundled databases, and copies. */
+const SEED: [string, number][] = [
+  ["8.8.8.8", 6], // Google LLC, US, hosting
+  ["8.8.4.4", 4], // Google LLC, US, hosting
+  ["81.2.69.142", 5], // Andrews & Arnold Ltd, GB, business
+  ["1.1.1.1", 3], // Cloudflare, Inc., AU, hosting
+  ["23.24.0.1", 4], // Comcast, US, consumer ISP: filtered
+  ["73.162.0.1", 3], // Comcast, US, consumer ISP: filtered
+  ["bogus", 2], // invalid
+];
+
+function seededCsv(): string {
+  const rows = ["ip_address,n"];
+  for (const [ip, copies] of SEED) {
+    for (let i = 0; i < copies; i++) rows.push(`${ip},${rows.length}`);
+  }
+  return rows.join("\n") + "\n";
+}
+
+async function waitForCompleted(url: string, id: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const job = await (await fetch(`${url}/api/jobs/${id}`)).json();
+      return job.status === "completed";
+    },
+    30_000,
+    `job ${id} to complete`,
+  );
+}
+
+/** The "Showing ... of N ..." line under the preview. */
+const shownLine = (page: Page) =>
+  page.locator(".pagination-row p").first().textContent();
+
+Deno.test(
+  "results: summary charts and map, preview filters",
+  OPTIONS,
+  async () => {
+    const server = await startServer({
+      env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
+    });
+    const browser = await launchBrowser();
+    try {
+      const job = await createJob(server.url, "known.csv", seededCsv());
+      await waitForCompleted(server.url, job.id);
+
+      for (const width of [1280, 375]) {
+        const page = await browser.newPage({
+          viewport: { width, height: 900 },
+        });
+        const errors: string[] = [];
+        page.on("pageerror", (error) => errors.push(error.message));
+        await page.goto(`${server.url}/results/${job.id}`);
+
+        const charts = page.locator('.summary-plot [role="img"]');
+        await charts.nth(3).waitFor({ timeout: 20_000 });
+        assert.equal(await charts.count(), 4);
+        const labels = await charts.evaluateAll((els) =>
+          els.map((e) => e.getAttribute("aria-label") ?? "")
+        );
+        assert.match(
+          labels[0],
+          /^Bar chart of top companies, largest first: Google LLC \(10 rows\)/,
+        );
+        assert.match(
+          labels[1],
+          /^Bar chart of top countries, largest first: United States \(17 rows\)/,
+        );
+        assert.match(labels[2], /Hosting \/ cloud \(13 rows\)/);
+        assert.match(labels[3], /most rows from United States \(17\)/);
+        const firstTick = await page.locator(".summary-plot").first()
+          .locator('g[aria-label="y-axis tick label"] text').first()
+          .textContent();
+        assert.equal(firstTick, "Google LLC");
+        const countries = await page.locator(".summary-plot").nth(3)
+          .locator('g[aria-label="geo"] path').count();
+        assert.ok(countries > 170, `${countries} countries on the map`);
+
+        // The summary comes before the preview.
+        const top = (selector: string) =>
+          page.locator(selector).first().evaluate((e) =>
+            e.getBoundingClientRect().top
+          );
+        const summaryTop = await top(".summary-panel");
+        const previewTop = await top(".results-table");
+        assert.ok(summaryTop < previewTop);
+
+        const scroll = await page.evaluate<number>(
+          "document.documentElement.scrollWidth",
+        );
+        assert.ok(scroll <= width, `${scroll}px wide at ${width}px`);
+        await screenshot(page, `results-summary-${width}`);
+        assert.deepEqual(errors, []);
+        if (width === 375) {
+          await page.close();
+          continue;
+        }
+
+        // Filters: the server narrows and pages the preview.
+        assert.match(await shownLine(page) ?? "", /of 27 results/);
+        await page.locator('select[name="status"]').selectOption("filtered");
+        await waitFor(
+          async () => /of 7 matching results/.test(await shownLine(page) ?? ""),
+          10_000,
+          "7 filtered rows",
+        );
+        const filteredCells = await page.locator(".results-table tbody tr")
+          .evaluateAll((rows) => rows.map((r) => r.textContent ?? ""));
+        assert.equal(filteredCells.length, 7);
+        assert.ok(filteredCells.every((t) => /Consumer ISP/.test(t)));
+
+        await page.locator('select[name="status"]').selectOption("");
+        await page.locator('select[name="network_type"]').selectOption(
+          "business",
+        );
+        await waitFor(
+          async () => /of 5 matching results/.test(await shownLine(page) ?? ""),
+          10_000,
+          "5 business rows",
+        );
+        await page.locator('select[name="network_type"]').selectOption("");
+        await page.locator('input[name="q"]').fill("google");
+        await waitFor(
+          async () =>
+            /of 10 matching results/.test(await shownLine(page) ?? ""),
+          10_000,
+          "10 Google rows",
+        );
+        const ips = await page.locator(".results-table tbody td.ip")
+          .allTextContents();
+        assert.deepEqual(new Set(ips), new Set(["8.8.8.8", "8.8.4.4"]));
+        await page.locator('input[name="q"]').fill("no such company");
+        await page.getByText("No rows match these filters.").waitFor();
+        await screenshot(page, "results-preview-filters");
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);
+
+Deno.test(
+  "processing view: the summary grows while a job runs",
+  OPTIONS,
+  async () => {
+    // One DNS question at a time to a real resolver on loopback: a slow job.
+    const dns = await startSynthPtrServer();
+    const server = await startServer({
+      env: {
+        DNS_SERVERS: dns.address,
+        DNS_TIMEOUT_MS: "10000",
+        DNS_CONCURRENCY: "1",
+      },
+    });
+    const browser = await launchBrowser();
+    try {
+      const rows = ["ip_address,n"];
+      for (let i = 0; i < 100_000; i++) {
+        rows.push(`81.2.${(i >> 8) & 255}.${i & 255},${i}`);
+      }
+      const job = await createJob(
+        server.url,
+        "slow.csv",
+        rows.join("\n") + "\n",
+        { includeDomain: 1 },
+      );
+      const page = await browser.newPage({
+        viewport: { width: 375, height: 900 },
+      });
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(`${server.url}/?jobId=${job.id}`);
+      await page.getByRole("heading", { name: "Summary (so far)" }).waitFor({
+        timeout: 20_000,
+      });
+      const total = async () =>
+        Number(
+          (await page.locator(".summary-totals dd").first().textContent() ?? "")
+            .replaceAll(",", ""),
+        );
+      const first = await waitFor(total, 15_000, "rows in the summary");
+      // Refreshed at the polling rate (2 s) while the job runs.
+      await waitFor(
+        async () => (await total()) > first,
+        10_000,
+        "the summary to grow",
+      );
+      const scroll = await page.evaluate<number>(
+        "document.documentElement.scrollWidth",
+      );
+      assert.ok(scroll <= 375, `${scroll}px wide at 375px`);
+      await screenshot(page, "processing-summary-375");
+      assert.deepEqual(errors, []);
+      const cancel = await fetch(`${server.url}/api/jobs/${job.id}/cancel`, {
+        method: "POST",
+      });
+      await cancel.body?.cancel();
+      await page.close();
+    } finally {
+      await browser.close();
+      await server.stop();
+      await dns.stop();
+    }
+  },
+);

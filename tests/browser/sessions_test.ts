@@ -1,0 +1,110 @@
+// Visitor sessions in Chromium: two browser contexts (two visitors, each
+// with its own cookie) each see only their own jobs in History, and one's
+// results URL shows the other the "Results Unavailable" state. Then the
+// ACCESS_PASSWORD sign-in page, as a visitor meets it.
+
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import type { BrowserContext } from "playwright-core";
+import { startServer } from "../helpers/server.ts";
+import { launchBrowser, sampleCsv, screenshot, waitFor } from "./browser.ts";
+
+const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+const ENV = { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" };
+
+/** Uploads and starts a job with the context's own cookie, as its pages do. */
+async function jobOf(context: BrowserContext, baseUrl: string, name: string) {
+  const upload = await context.request.post(`${baseUrl}/api/upload`, {
+    multipart: {
+      file: {
+        name,
+        mimeType: "text/csv",
+        buffer: Buffer.from(sampleCsv()),
+      },
+    },
+  });
+  assert.equal(upload.status(), 201);
+  const { fileName } = await upload.json();
+  const job = await context.request.post(`${baseUrl}/api/enrich`, {
+    data: { fileName, ipColumnName: "ip_address" },
+  });
+  assert.equal(job.status(), 201);
+  return (await job.json()).id as number;
+}
+
+Deno.test("two visitors each see only their own jobs", OPTIONS, async () => {
+  const server = await startServer({ env: ENV });
+  const browser = await launchBrowser();
+  try {
+    const viewport = { width: 1280, height: 900 };
+    const alice = await browser.newContext({ viewport });
+    const bob = await browser.newContext({ viewport });
+    const aliceJob = await jobOf(alice, server.url, "alice.csv");
+    const bobJob = await jobOf(bob, server.url, "bob.csv");
+
+    for (
+      const [context, own, other] of [
+        [alice, aliceJob, bobJob],
+        [bob, bobJob, aliceJob],
+      ] as const
+    ) {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/history`);
+      await page.locator(`tr[data-job-id="${own}"]`).waitFor();
+      assert.equal(await page.locator("tr[data-job-id]").count(), 1);
+      assert.equal(await page.locator(`tr[data-job-id="${other}"]`).count(), 0);
+
+      await page.goto(`${server.url}/results/${other}`);
+      await page.getByRole("heading", { name: "Results Unavailable" })
+        .waitFor({ timeout: 30_000 });
+      await page.goto(`${server.url}/results/${own}`);
+      await page.getByRole("heading", { name: "Enrichment Results" })
+        .waitFor({ timeout: 30_000 });
+    }
+    const page = alice.pages()[0];
+    await page.goto(`${server.url}/results/${bobJob}`);
+    await page.getByRole("heading", { name: "Results Unavailable" }).waitFor();
+    await screenshot(page, "sessions-other-visitors-job");
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
+
+Deno.test(
+  "ACCESS_PASSWORD: the sign-in page, then the app",
+  OPTIONS,
+  async () => {
+    const server = await startServer({
+      env: { ...ENV, ACCESS_PASSWORD: "open sesame, please" },
+    });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+      });
+      await page.goto(`${server.url}/history`);
+      assert.match(page.url(), /\/signin\?next=%2Fhistory$/);
+      await page.getByLabel("Access password").fill("wrong");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({
+        hasText: "not the access password",
+      })
+        .waitFor();
+      await page.getByLabel("Access password").fill("open sesame, please");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await waitFor(() => new URL(page.url()).pathname === "/history");
+      await page.getByText("You haven't processed any files yet").waitFor();
+      await screenshot(page, "sessions-signed-in-history");
+
+      // Signed out behind the app's back (cookie gone, or the password
+      // changed): History's next refresh (every 5 s) gets 401, and the page
+      // reloads into the lock's redirect to /signin.
+      await page.context().clearCookies();
+      await waitFor(() => new URL(page.url()).pathname === "/signin");
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  },
+);

@@ -1,0 +1,283 @@
+// Faults: repeated crashes during a job, a DNS server that dies mid-job,
+// many jobs and pollers at once, and a corrupt database at start.
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import type { Job } from "../../shared/wire.ts";
+import {
+  csvRecords,
+  downloadText,
+  getJob,
+  getJson,
+  startJob,
+  uploadOk,
+  waitForJob,
+  waitForRows,
+} from "../helpers/client.ts";
+import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
+
+const QUIET = { sanitizeResources: false, sanitizeOps: false };
+
+/** Seeded rows over many distinct addresses (each a DNS round trip). */
+function makeCsv(rows: number, seed: number): string {
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lines = ["ip,row,note"];
+  for (let i = 0; i < rows; i++) {
+    const r = random();
+    const ip = r < 0.7
+      ? `81.2.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`
+      : r < 0.85
+      ? `23.24.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}`
+      : r < 0.95
+      ? "8.8.8.8"
+      : "nonsense";
+    lines.push(`${ip},${i},"n ${i}, x"`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+Deno.test({
+  ...QUIET,
+  name:
+    "five SIGKILLs during a 100,000-row job: the download is byte-identical",
+  async fn() {
+    const dns = await startSynthPtrServer();
+    const env = {
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: "10000",
+      DNS_CONCURRENCY: "1",
+    };
+    const rows = 100_000;
+    const csv = makeCsv(rows, 7);
+    const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-kills-" });
+    const reference = await startServer({ env });
+    let server = await startServer({ env, dataDir });
+    try {
+      const refJob = await startJob(
+        reference,
+        await uploadOk(reference, "big.csv", csv),
+        "ip",
+        { includeDomain: 1 },
+      );
+      const job = await startJob(
+        server,
+        await uploadOk(server, "big.csv", csv),
+        "ip",
+        { includeDomain: 1 },
+      );
+      let kills = 0;
+      for (const threshold of [10_000, 25_000, 40_000, 60_000, 80_000]) {
+        const seen = await waitForJob(
+          server,
+          job.id,
+          (j) => j.processedIPs >= threshold || j.status === "completed",
+          300_000,
+          10,
+        );
+        if (seen.status === "completed") break;
+        await server.kill();
+        kills++;
+        server = await startServer({ env, dataDir });
+        const after = await getJob(server, job.id);
+        ok(after.processedIPs >= seen.processedIPs, "committed rows survive");
+      }
+      assertEquals(kills, 5, "the job was killed five times before it ended");
+      const done = await waitForJob(server, job.id, undefined, 300_000);
+      const refDone = await waitForJob(
+        reference,
+        refJob.id,
+        undefined,
+        300_000,
+      );
+      assertEquals(done.status, "completed");
+      assertEquals(done.processedIPs, rows);
+      assertEquals(
+        [done.successfulIPs, done.failedIPs, done.filteredIPs],
+        [refDone.successfulIPs, refDone.failedIPs, refDone.filteredIPs],
+      );
+      const [got, expected] = await Promise.all([
+        downloadText(server, job.id),
+        downloadText(reference, refJob.id),
+      ]);
+      assertEquals(got.length, expected.length);
+      ok(got === expected, "byte-identical to the uninterrupted run");
+    } finally {
+      await server.stop();
+      await reference.stop();
+      await dns.stop();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  ...QUIET,
+  name:
+    "the DNS server dies mid-job: the job completes, later rows have no host name",
+  async fn() {
+    const dns = await startSynthPtrServer();
+    const server = await startServer({
+      env: {
+        DNS_SERVERS: dns.address,
+        DNS_TIMEOUT_MS: "300",
+        DNS_CONCURRENCY: "2",
+      },
+    });
+    try {
+      const lines = ["ip,row"];
+      for (let i = 0; i < 20_000; i++) {
+        lines.push(`81.2.${i >> 8}.${i & 255},${i}`);
+      }
+      const job = await startJob(
+        server,
+        await uploadOk(server, "d.csv", lines.join("\n")),
+        "ip",
+        { includeDomain: 1 },
+      );
+      const atKill = await waitForRows(server, job.id, 2000);
+      await dns.stop();
+      assertEquals(atKill.status, "processing", "killed in the middle");
+      const done = await waitForJob(server, job.id, undefined, 120_000);
+      assertEquals(done.status, "completed");
+      assertEquals(done.processedIPs, 20_000);
+      const records = csvRecords(await downloadText(server, job.id));
+      // Consumer-ISP rows are left out of the download; the rest are here.
+      const before = records.filter((r) => Number(r.row) < atKill.processedIPs);
+      ok(before.length > 500);
+      for (const r of before) {
+        const [, , c, d] = r.ip.split(".");
+        assertEquals(
+          r.hostname,
+          `81-2-${c}-${d}.synth.test`,
+          "answered before the kill",
+        );
+      }
+      // Rows in flight when it died may still have answers; none after.
+      const after = records.filter((r) =>
+        Number(r.row) >= atKill.processedIPs + 2100
+      );
+      ok(after.length > 10_000);
+      assertEquals(after.filter((r) => r.hostname !== "").length, 0);
+      ok(after.every((r) => r.enrichment_success === "true"));
+    } finally {
+      await server.stop();
+      await dns.stop();
+    }
+  },
+});
+
+Deno.test({
+  ...QUIET,
+  name:
+    "five jobs and 50 polling clients: all complete under the concurrency limit",
+  async fn() {
+    const dns = await startSynthPtrServer();
+    const server = await startServer({
+      env: {
+        DNS_SERVERS: dns.address,
+        DNS_TIMEOUT_MS: "5000",
+        DNS_CONCURRENCY: "4",
+        JOB_CONCURRENCY: "2",
+      },
+    });
+    try {
+      const jobs: Job[] = [];
+      for (let k = 0; k < 5; k++) {
+        const uploaded = await uploadOk(
+          server,
+          `j${k}.csv`,
+          makeCsv(5000, 100 + k),
+        );
+        jobs.push(await startJob(server, uploaded, "ip", { includeDomain: 1 }));
+      }
+      let failures = 0;
+      let requests = 0;
+      let maxProcessing = 0;
+      let finished = false;
+      const poller = async (i: number) => {
+        while (!finished) {
+          try {
+            const path = i % 2 ? "/api/jobs" : `/api/jobs/${jobs[i % 5].id}`;
+            const response = await getJson<Job[] | Job>(server, path);
+            requests++;
+            if (response.status !== 200) failures++;
+            if (Array.isArray(response.body)) {
+              const processing = response.body.filter((j) =>
+                j.status === "processing"
+              ).length;
+              maxProcessing = Math.max(maxProcessing, processing);
+            }
+          } catch {
+            failures++;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      const pollers = Array.from({ length: 50 }, (_, i) => poller(i));
+      const done = await Promise.all(
+        jobs.map((j) => waitForJob(server, j.id, undefined, 300_000)),
+      );
+      finished = true;
+      await Promise.all(pollers);
+      assertEquals(done.map((j) => j.status), Array(5).fill("completed"));
+      ok(done.every((j) => j.processedIPs === 5000));
+      assertEquals(failures, 0, `${failures} of ${requests} requests failed`);
+      ok(requests > 100, `${requests} requests`);
+      ok(
+        maxProcessing >= 1 && maxProcessing <= 2,
+        `at most 2 at once, saw ${maxProcessing}`,
+      );
+    } finally {
+      await server.stop();
+      await dns.stop();
+    }
+  },
+});
+
+Deno.test({
+  ...QUIET,
+  name:
+    "a corrupt database stops the server with a clear message; a missing one is created",
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-corrupt-" });
+    try {
+      const garbage = new TextEncoder().encode("not a database ".repeat(1000));
+      await Deno.writeFile(join(dataDir, "enrichment.db"), garbage);
+      let error = "";
+      try {
+        const server = await startServer({ dataDir, keepDataDir: true });
+        await server.stop();
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      match(error, /server exited \(1\)/);
+      match(error, /cannot open the database at .*enrichment\.db/);
+      // The file is left as it was: nothing is overwritten silently.
+      assertEquals(
+        await Deno.readFile(join(dataDir, "enrichment.db")),
+        garbage,
+      );
+
+      await Deno.remove(join(dataDir, "enrichment.db"));
+      await Deno.writeFile(join(dataDir, "queue.kv"), garbage);
+      error = "";
+      try {
+        const server = await startServer({ dataDir, keepDataDir: true });
+        await server.stop();
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      match(error, /cannot open the job queue at .*queue\.kv/);
+
+      await Deno.remove(join(dataDir, "queue.kv"));
+      const fresh = await startServer({
+        dataDir: join(dataDir, "new", "dir"),
+        keepDataDir: true,
+      });
+      assertEquals((await getJson(fresh, "/api/jobs")).body, []);
+      await fresh.stop();
+    } finally {
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});

@@ -1,0 +1,161 @@
+// Small HTTP client for tests: the calls a user's browser or script makes,
+// as one visitor (the session cookie is kept between calls: cookie_jar.ts).
+// @ts-types="npm:@types/papaparse@^5.3"
+import Papa from "papaparse";
+import type { Job, UploadResult } from "../../shared/wire.ts";
+import { sessionFetch } from "./cookie_jar.ts";
+import type { RunningServer } from "./server.ts";
+
+export async function upload(
+  server: Pick<RunningServer, "url">,
+  name: string,
+  content: string | Uint8Array,
+): Promise<Response> {
+  const form = new FormData();
+  form.append("file", new Blob([content as BlobPart]), name);
+  return await sessionFetch(`${server.url}/api/upload`, {
+    method: "POST",
+    body: form,
+  });
+}
+
+export async function uploadOk(
+  server: Pick<RunningServer, "url">,
+  name: string,
+  content: string,
+): Promise<UploadResult> {
+  const response = await upload(server, name, content);
+  if (response.status !== 201) {
+    throw new Error(`upload: ${response.status} ${await response.text()}`);
+  }
+  return await response.json();
+}
+
+export interface JobOptions {
+  includeGeolocation?: number;
+  includeDomain?: number;
+  includeCompany?: number;
+  includeNetwork?: number;
+  resolveHostnames?: number;
+  /** AS numbers or CIDRs kept even when filtered. */
+  alwaysKeep?: string;
+}
+
+export async function startJob(
+  server: Pick<RunningServer, "url">,
+  uploaded: UploadResult,
+  ipColumnName: string,
+  options: JobOptions = {},
+): Promise<Job> {
+  const response = await postJson(server, "/api/enrich", {
+    fileName: uploaded.fileName,
+    originalFileName: uploaded.originalFileName,
+    totalIPs: 0,
+    status: "pending",
+    ipColumnName,
+    includeGeolocation: 1,
+    includeDomain: 0,
+    includeCompany: 1,
+    includeNetwork: 1,
+    ...options,
+  });
+  if (response.status !== 201) {
+    throw new Error(`enrich: ${response.status} ${await response.text()}`);
+  }
+  return await response.json();
+}
+
+export function postJson(
+  server: Pick<RunningServer, "url">,
+  path: string,
+  body: unknown,
+  method = "POST",
+): Promise<Response> {
+  return sessionFetch(`${server.url}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function getJson<T = unknown>(
+  server: Pick<RunningServer, "url">,
+  path: string,
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await sessionFetch(`${server.url}${path}`);
+  return {
+    status: response.status,
+    body: await response.json(),
+    headers: response.headers,
+  };
+}
+
+export async function getJob(
+  server: Pick<RunningServer, "url">,
+  id: number,
+): Promise<Job> {
+  const { status, body } = await getJson<Job>(server, `/api/jobs/${id}`);
+  if (status !== 200) throw new Error(`job ${id}: ${status}`);
+  return body;
+}
+
+/** Polls until the job satisfies `done` (default: reached an end state). */
+export async function waitForJob(
+  server: Pick<RunningServer, "url">,
+  id: number,
+  done: (job: Job) => boolean = (job) =>
+    ["completed", "failed", "cancelled"].includes(job.status),
+  timeoutMs = 60_000,
+  intervalMs = 50,
+): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(server, id);
+    if (done(job)) return job;
+    if (Date.now() > deadline) {
+      throw new Error(`job ${id} timed out: ${JSON.stringify(job)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export async function downloadText(
+  server: Pick<RunningServer, "url">,
+  id: number,
+): Promise<string> {
+  const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
+  if (response.status !== 200) {
+    throw new Error(`download: ${response.status} ${await response.text()}`);
+  }
+  return await response.text();
+}
+
+export function parseCsv(text: string): string[][] {
+  return Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+}
+
+/** Rows of a CSV as objects keyed by the header. */
+export function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text);
+  return rows.map((row) =>
+    Object.fromEntries(header.map((name, i) => [name, row[i]]))
+  );
+}
+
+/** Polls until a job has processed `rows` rows or has ended. */
+export function waitForRows(
+  server: Pick<RunningServer, "url">,
+  id: number,
+  rows: number,
+  timeoutMs = 120_000,
+): Promise<Job> {
+  return waitForJob(
+    server,
+    id,
+    (j) =>
+      j.processedIPs >= rows ||
+      j.status !== "processing" && j.status !== "pending",
+    timeoutMs,
+    10,
+  );
+}

@@ -1,0 +1,313 @@
+// Anyone can reach every route. Wrong types, huge bodies, odd ids, path
+// traversal, abusive WebSocket clients and a 2 GB upload: each gets a 4xx
+// with a message (never a 500 or a stack trace), and the server keeps serving.
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { getJson, startJob, uploadOk, waitForJob } from "../helpers/client.ts";
+import { startServer } from "../helpers/server.ts";
+import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
+
+const server = await startServer({
+  env: {
+    DNS_SERVERS: "127.0.0.1:9",
+    DNS_TIMEOUT_MS: "50",
+    MAX_UPLOAD_MB: "10",
+  },
+});
+
+function assertCleanError(status: number, body: unknown, what: string) {
+  ok(status >= 400 && status < 500, `${what}: status ${status}`);
+  const text = JSON.stringify(body);
+  ok(
+    typeof (body as { message?: unknown }).message === "string",
+    `${what}: ${text}`,
+  );
+  ok(
+    !/\bat \S+ \(|file:\/\/|\.ts:\d+/.test(text),
+    `${what}: stack trace in ${text}`,
+  );
+}
+
+async function call(
+  method: string,
+  path: string,
+  body?: string,
+  type = "application/json",
+) {
+  const response = await sessionFetch(`${server.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": type },
+    body,
+  });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch { /* not JSON */ }
+  return { status: response.status, body: json, headers: response.headers };
+}
+
+function rss(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) * 1024;
+}
+
+Deno.test({
+  name: "hostile input",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const uploaded = await uploadOk(server, "ok.csv", "ip\n8.8.8.8\n");
+
+    await t.step(
+      "JSON routes: wrong types, missing fields, huge bodies",
+      async () => {
+        const bodies: [string, string][] = [
+          ["empty", ""],
+          ["not JSON", "{"],
+          ["null", "null"],
+          ["array", "[1,2]"],
+          ["number", "42"],
+          [
+            "fileName number",
+            JSON.stringify({ fileName: 5, ipColumnName: "ip" }),
+          ],
+          [
+            "column object",
+            JSON.stringify({
+              fileName: uploaded.fileName,
+              ipColumnName: { a: 1 },
+            }),
+          ],
+          [
+            "flag string",
+            JSON.stringify({
+              fileName: uploaded.fileName,
+              ipColumnName: "ip",
+              includeGeolocation: "1",
+            }),
+          ],
+          [
+            "flag 2",
+            JSON.stringify({
+              fileName: uploaded.fileName,
+              ipColumnName: "ip",
+              includeNetwork: 2,
+            }),
+          ],
+          ["huge", JSON.stringify({ fileName: "x".repeat(3 * 1024 * 1024) })],
+          ["deep", "[".repeat(100_000) + "]".repeat(100_000)],
+        ];
+        for (const [what, body] of bodies) {
+          const response = await call("POST", "/api/enrich", body);
+          assertCleanError(response.status, response.body, what);
+        }
+        const wrongType = await call(
+          "POST",
+          "/api/enrich",
+          "fileName=x",
+          "application/x-www-form-urlencoded",
+        );
+        assertCleanError(wrongType.status, wrongType.body, "form body");
+      },
+    );
+
+    await t.step("a chunked body is not read past the cap", async () => {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent > 50 * 1024 * 1024) return controller.close();
+          const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      try {
+        const response = await sessionFetch(`${server.url}/api/enrich`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        assertEquals(response.status, 413);
+        await response.body?.cancel();
+      } catch { /* the server may close the connection instead */ }
+      ok(sent < 20 * 1024 * 1024, `server read ${sent} bytes`);
+    });
+
+    await t.step(
+      "path traversal through fileName reaches nothing",
+      async () => {
+        const names = [
+          "../../../etc/passwd",
+          "/etc/passwd",
+          "..%2F..%2Fetc%2Fpasswd",
+          "%2e%2e/%2e%2e/etc/passwd",
+          "..\\..\\deno.json",
+          "C:\\Windows\\win.ini",
+          `${uploaded.fileName}/../../deno.json`,
+          `uploads/${uploaded.fileName}`,
+          "enrichment.db",
+          "../enrichment.db",
+          `${uploaded.fileName}\u0000.csv`,
+        ];
+        for (const fileName of names) {
+          const response = await call(
+            "POST",
+            "/api/enrich",
+            JSON.stringify({ fileName, ipColumnName: "ip" }),
+          );
+          assertCleanError(response.status, response.body, fileName);
+        }
+      },
+    );
+
+    await t.step("static paths stay inside the web bundle", async () => {
+      for (
+        const path of [
+          "/../../etc/passwd",
+          "/%2e%2e/%2e%2e/etc/passwd",
+          "/assets/..%2f..%2f..%2fdeno.json",
+          "/..%2f..%2fserver%2fmain.ts",
+          "/%2e%2e%2f%2e%2e%2fdeno.json",
+        ]
+      ) {
+        const response = await sessionFetch(`${server.url}${path}`);
+        const text = await response.text();
+        ok(!text.includes("root:x:0:0"), path);
+        ok(!text.includes('"nodeModulesDir"'), path);
+        ok(!text.includes("Deno.serve"), path);
+      }
+    });
+
+    await t.step("security headers on pages and API answers", async () => {
+      for (const path of ["/", "/api/jobs", "/api/nothing"]) {
+        const response = await sessionFetch(`${server.url}${path}`);
+        await response.body?.cancel();
+        const csp = response.headers.get("content-security-policy") ?? "";
+        match(csp, /default-src 'self'/, path);
+        match(csp, /frame-ancestors 'none'/, path);
+        assertEquals(
+          response.headers.get("x-content-type-options"),
+          "nosniff",
+          path,
+        );
+        assertEquals(response.headers.get("x-frame-options"), "DENY", path);
+      }
+    });
+
+    await t.step(
+      "WebSocket: oversized, binary and malformed frames",
+      async () => {
+        const ws = new WebSocket(server.url.replace("http", "ws") + "/ws");
+        const messages: { type: string; message?: string }[] = [];
+        ws.onmessage = (e) => messages.push(JSON.parse(e.data));
+        await new Promise((resolve) => ws.onopen = resolve);
+        ws.send("x".repeat(1024 * 1024));
+        ws.send(new Uint8Array([1, 2, 3]));
+        ws.send(JSON.stringify({ type: "subscribe", jobId: 1e300 }));
+        ws.send(JSON.stringify({ type: "subscribe" }));
+        ws.send("[]");
+        const deadline = Date.now() + 5000;
+        while (messages.length < 5 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        assertEquals(messages.length, 5);
+        ok(messages.every((m) => m.type === "error" && m.message));
+        assertEquals(ws.readyState, WebSocket.OPEN);
+        ws.close();
+      },
+    );
+
+    await t.step(
+      "500 idle sockets from one client do not stop others",
+      async () => {
+        const sockets: WebSocket[] = [];
+        const opened: Promise<unknown>[] = [];
+        for (let i = 0; i < 500; i++) {
+          const ws = new WebSocket(server.url.replace("http", "ws") + "/ws");
+          opened.push(
+            new Promise((resolve) => {
+              ws.onopen = resolve;
+              ws.onerror = resolve;
+            }),
+          );
+          sockets.push(ws);
+        }
+        await Promise.all(opened);
+        const job = await startJob(server, uploaded, "ip");
+        const other = visitor.webSocket(
+          server.url.replace("http", "ws") + "/ws",
+        );
+        const got: { type: string }[] = [];
+        other.onmessage = (e) => got.push(JSON.parse(e.data));
+        await new Promise((resolve) => other.onopen = resolve);
+        other.send(JSON.stringify({ type: "subscribe", jobId: job.id }));
+        assertEquals((await waitForJob(server, job.id)).status, "completed");
+        const deadline = Date.now() + 5000;
+        while (
+          !got.some((m) => m.type === "subscribed") && Date.now() < deadline
+        ) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        ok(got.some((m) => m.type === "subscribed"));
+        assertEquals((await getJson(server, "/api/jobs")).status, 200);
+        other.close();
+        for (const ws of sockets) ws.close();
+      },
+    );
+
+    await t.step(
+      "a 2 GB upload is refused early, memory and disk stay bounded",
+      async () => {
+        const before = rss(server.process.pid);
+        let sent = 0;
+        const limit = 2 * 1024 * 1024 * 1024;
+        const chunk = new TextEncoder().encode("8.8.8.8\n".repeat(8192)); // 64 KiB
+        const boundary = "----hostile";
+        const head = new TextEncoder().encode(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.csv"\r\n` +
+            "Content-Type: text/csv\r\n\r\nip\n",
+        );
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(head);
+          },
+          pull(controller) {
+            if (sent >= limit) return controller.close();
+            sent += chunk.length;
+            controller.enqueue(chunk);
+          },
+        });
+        let status = 0;
+        let message = "";
+        try {
+          const response = await sessionFetch(`${server.url}/api/upload`, {
+            method: "POST",
+            headers: {
+              "content-type": `multipart/form-data; boundary=${boundary}`,
+            },
+            body,
+          });
+          status = response.status;
+          message = (await response.json()).message;
+        } catch { /* the server may close the connection before we read */ }
+        if (status) {
+          assertEquals(status, 413);
+          assertEquals(message, "Please upload a file smaller than 10MB");
+        }
+        ok(sent < 100 * 1024 * 1024, `the server read ${sent} bytes of 2 GB`);
+        const grown = rss(server.process.pid) - before;
+        ok(grown < 150 * 1024 * 1024, `server memory grew by ${grown} bytes`);
+        const files = [...Deno.readDirSync(join(server.dataDir, "uploads"))];
+        const big = files.filter((f) =>
+          Deno.statSync(join(server.dataDir, "uploads", f.name)).size >
+            1024 * 1024
+        );
+        assertEquals(big, [], "no partial upload is left on disk");
+        assertEquals((await getJson(server, "/api/jobs")).status, 200);
+      },
+    );
+  },
+});
+
+addEventListener("unload", () => server.stop());

@@ -1,0 +1,84 @@
+// The preview's filters: network type, kept or filtered, and text in the
+// company or ASN. The server filters and pages; typing is debounced so a
+// word typed is one request, not one per letter.
+
+import { useEffect, useState } from "react";
+import type { PreviewFilters } from "../api/queries.ts";
+import { networkTypeLabel } from "./summary/labels.ts";
+
+const NETWORK_TYPES = [
+  "consumer_isp",
+  "mobile",
+  "hosting",
+  "business",
+  "education",
+  "government",
+];
+
+/** Wait after the last key before the text filter is sent. */
+export const TEXT_DEBOUNCE_MS = 300;
+
+interface Props {
+  filters: PreviewFilters;
+  onChange: (filters: PreviewFilters) => void;
+}
+
+export function PreviewFilterBar({ filters, onChange }: Props) {
+  const [text, setText] = useState(filters.text ?? "");
+
+  useEffect(() => {
+    if (text === (filters.text ?? "")) return;
+    const timer = setTimeout(
+      () => onChange({ ...filters, text }),
+      TEXT_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [text, filters, onChange]);
+
+  return (
+    <fieldset className="preview-filters" aria-label="Filter the preview">
+      <label>
+        Network type
+        <select
+          name="network_type"
+          value={filters.networkType ?? ""}
+          onChange={(e) =>
+            onChange({ ...filters, networkType: e.target.value || undefined })}
+        >
+          <option value="">All types</option>
+          {NETWORK_TYPES.map((type) => (
+            <option key={type} value={type}>{networkTypeLabel(type)}</option>
+          ))}
+          <option value="unknown">Unknown</option>
+        </select>
+      </label>
+      <label>
+        In the download
+        <select
+          name="status"
+          value={filters.status ?? ""}
+          onChange={(e) =>
+            onChange({
+              ...filters,
+              status: (e.target.value || undefined) as PreviewFilters["status"],
+            })}
+        >
+          <option value="">Kept and filtered</option>
+          <option value="kept">Kept only</option>
+          <option value="filtered">Filtered only</option>
+        </select>
+      </label>
+      <label>
+        Company or ASN
+        <input
+          type="search"
+          name="q"
+          maxLength={200}
+          placeholder="e.g. Google or AS15169"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>
+    </fieldset>
+  );
+}

@@ -1,0 +1,30 @@
+// The summary of one job, fetched and kept fresh: for the processing view
+// (pollMs while the job runs) and the results view (no polling).
+
+import { useEffect, useRef } from "react";
+import { useJobSummary } from "../../api/summary.ts";
+import { SummaryPanel } from "./SummaryPanel.tsx";
+
+interface Props {
+  jobId: number;
+  /** Refresh interval while the job runs; false when it is final. */
+  pollMs?: number | false;
+}
+
+export function JobSummarySection({ jobId, pollMs = false }: Props) {
+  const summary = useJobSummary(jobId, pollMs);
+  // When the job ends, polling stops: fetch its final figures once.
+  const wasPolling = useRef(pollMs !== false);
+  const { refetch } = summary;
+  useEffect(() => {
+    if (wasPolling.current && pollMs === false) refetch();
+    wasPolling.current = pollMs !== false;
+  }, [pollMs, refetch]);
+  if (summary.data) {
+    return <SummaryPanel summary={summary.data} running={pollMs !== false} />;
+  }
+  if (summary.isError) {
+    return <p role="status">The summary is not available right now.</p>;
+  }
+  return <p aria-busy="true">Loading summary…</p>;
+}

@@ -1,0 +1,56 @@
+// One chart: Observable Plot draws it in the browser at the container's
+// width (and again when that changes); the server render and a browser
+// without JavaScript get the caption, the text alternative and the table.
+
+import { type ReactNode, useEffect, useRef } from "react";
+
+interface Props {
+  title: string;
+  /** The chart's text alternative: a sentence with its main figures. */
+  description: string;
+  /** Builds the chart for a width in pixels; runs in the browser only. */
+  draw: (width: number) => Promise<Element>;
+  /** Redraws when this changes (the data's identity). */
+  data: unknown;
+  table: ReactNode;
+}
+
+export function PlotFigure({ title, description, draw, data, table }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  const drawRef = useRef(draw);
+  drawRef.current = draw;
+
+  // DOM-only: effects do not run during server rendering.
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    let width = 0;
+    let stale = false;
+    const redraw = async () => {
+      const next = Math.floor(element.clientWidth);
+      if (next === width || next <= 0) return;
+      width = next;
+      const chart = await drawRef.current(width);
+      if (stale) return;
+      chart.setAttribute("role", "img");
+      chart.setAttribute("aria-label", description);
+      element.replaceChildren(chart);
+    };
+    redraw();
+    const observer = new ResizeObserver(() => redraw());
+    observer.observe(element);
+    return () => {
+      stale = true;
+      observer.disconnect();
+    };
+  }, [data, description]);
+
+  return (
+    <figure className="summary-figure">
+      <figcaption>{title}</figcaption>
+      <div className="summary-plot" ref={box} />
+      <p className="summary-alt">{description}</p>
+      {table}
+    </figure>
+  );
+}

@@ -1,0 +1,149 @@
+// A job's summary above its preview: totals, top companies and countries,
+// network types and a world map. Each chart has a text alternative and its
+// data as a table behind a toggle; charts take their width from the page.
+
+import type {
+  CountryCount,
+  FailureCount,
+  JobSummary,
+} from "../../../../shared/summary.ts";
+import { drawBars, drawWorldMap } from "./charts.ts";
+import { type Column, DataTable } from "./DataTable.tsx";
+import {
+  type Bar,
+  companyBars,
+  countryBars,
+  describeBars,
+  networkTypeBars,
+} from "./labels.ts";
+import { PlotFigure } from "./PlotFigure.tsx";
+import "./summary.css";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+function barColumns(label: string): Column<Bar>[] {
+  return [
+    { header: label, cell: (b) => b.label },
+    { header: "Rows", cell: (b) => count(b.count), numeric: true },
+  ];
+}
+
+const COUNTRY_COLUMNS: Column<CountryCount>[] = [
+  { header: "Country", cell: (c) => c.country },
+  { header: "Code", cell: (c) => c.country_code ?? "" },
+  { header: "Rows", cell: (c) => count(c.count), numeric: true },
+];
+
+const FAILURE_COLUMNS: Column<FailureCount>[] = [
+  { header: "Reason", cell: (f) => f.reason },
+  { header: "Rows", cell: (f) => count(f.count), numeric: true },
+];
+
+interface Props {
+  summary: JobSummary;
+  /** The job is still running: the figures are over the rows so far. */
+  running?: boolean;
+}
+
+export function SummaryPanel({ summary, running = false }: Props) {
+  const { rows } = summary;
+  const companies = companyBars(summary);
+  const countries = countryBars(summary);
+  const types = networkTypeBars(summary);
+  const mapDescription = summary.topCountries.length === 0
+    ? "World map: no countries yet."
+    : `World map shaded by rows per country; most rows from ${
+      summary.topCountries.slice(0, 3).map((c) =>
+        `${c.country} (${count(c.count)})`
+      )
+        .join(", ")
+    }.`;
+
+  return (
+    <section className="summary-panel" aria-labelledby="summary-heading">
+      <h3 id="summary-heading">
+        {running ? "Summary (so far)" : "Summary"}
+      </h3>
+      <dl className="summary-totals">
+        <div>
+          <dt>Rows</dt>
+          <dd>{count(rows.total)}</dd>
+        </div>
+        <div>
+          <dt>Kept</dt>
+          <dd>{count(rows.kept)}</dd>
+        </div>
+        <div>
+          <dt>Filtered</dt>
+          <dd>{count(rows.filtered)}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd>{count(rows.failed)}</dd>
+        </div>
+      </dl>
+      <div className="summary-grid">
+        <PlotFigure
+          title="Top companies (kept rows)"
+          description={describeBars(companies, "top companies")}
+          data={summary.topCompanies}
+          draw={(width) => drawBars(companies, width, "#1d5fbf")}
+          table={
+            <DataTable
+              caption="Top companies (kept rows)"
+              columns={barColumns("Company")}
+              rows={companies}
+            />
+          }
+        />
+        <PlotFigure
+          title="Top countries"
+          description={describeBars(countries, "top countries")}
+          data={summary.topCountries}
+          draw={(width) => drawBars(countries, width, "#1b7f3b")}
+          table={
+            <DataTable
+              caption="Top countries"
+              columns={COUNTRY_COLUMNS}
+              rows={summary.topCountries}
+            />
+          }
+        />
+        <PlotFigure
+          title="Network types"
+          description={describeBars(types, "network types")}
+          data={summary.networkTypes}
+          draw={(width) => drawBars(types, width, "#9a6700")}
+          table={
+            <DataTable
+              caption="Network types"
+              columns={barColumns("Network type")}
+              rows={types}
+            />
+          }
+        />
+        <PlotFigure
+          title="Rows by country"
+          description={mapDescription}
+          data={summary.topCountries}
+          draw={(width) => drawWorldMap(summary.topCountries, width)}
+          table={
+            <DataTable
+              caption="Rows by country"
+              columns={COUNTRY_COLUMNS}
+              rows={summary.topCountries}
+            />
+          }
+        />
+      </div>
+      {summary.failedByReason.length > 0 && (
+        <DataTable
+          caption="Failed rows by reason"
+          toggle={`Failed rows by reason (${count(rows.failed)})`}
+          columns={FAILURE_COLUMNS}
+          rows={summary.failedByReason}
+        />
+      )}
+    </section>
+  );
+}
