@@ -138,14 +138,16 @@ export function csvDownload(store: Store, job: JobRecord): Response {
         controller.enqueue(encoder.encode(formatCsvRows([outputHeader(job)])));
         return;
       }
-      if (from >= end) {
-        controller.close();
-        return;
+      // A page whose rows are all filtered gives no text: read on, since a
+      // pull that enqueues nothing is not called again (the reader waits).
+      let text = "";
+      while (!text && from < end) {
+        const to = Math.min(from + PAGE_ROWS, end);
+        text = csvPage(store, job, columns, from, to);
+        from = to;
       }
-      const to = Math.min(from + PAGE_ROWS, end);
-      const text = csvPage(store, job, columns, from, to);
-      from = to;
       if (text) controller.enqueue(encoder.encode(text));
+      else controller.close();
     },
   });
   return new Response(body, {

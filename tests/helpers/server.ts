@@ -26,12 +26,35 @@ export interface StartOptions {
   keepDataDir?: boolean;
 }
 
+// The classifier's AS features (as-features-KEY.json, built from the
+// bundled databases in seconds) are kept here between test servers, so each
+// fresh data directory starts with them instead of building them again.
+const FEATURE_CACHE = `${Deno.env.get("TMPDIR") ?? "/tmp"}/ipenrich-test-cache`;
+const FEATURE_FILE = /^as-features-[0-9a-f]+\.json$/;
+
+async function copyFeatures(from: string, to: string): Promise<void> {
+  try {
+    for await (const entry of Deno.readDir(from)) {
+      if (!FEATURE_FILE.test(entry.name)) continue;
+      const target = `${to}/${entry.name}`;
+      if (await Deno.stat(target).then(() => true, () => false)) continue;
+      await Deno.mkdir(to, { recursive: true });
+      // A temporary name first: a parallel reader never sees half a file.
+      await Deno.copyFile(`${from}/${entry.name}`, `${target}.${Deno.pid}`);
+      await Deno.rename(`${target}.${Deno.pid}`, target);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
 export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ??
     await Deno.makeTempDir({ prefix: "ipenrich-test-" });
+  await copyFeatures(FEATURE_CACHE, dataDir);
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "server/main.ts"],
     cwd: ROOT,
@@ -95,6 +118,7 @@ export async function startServer(
   } finally {
     clearTimeout(timer);
   }
+  await copyFeatures(dataDir, FEATURE_CACHE);
   let exited = false;
   const finish = async (signal: Deno.Signal) => {
     if (!exited) {
