@@ -3,7 +3,7 @@
 // and business addresses drawn from the bundled ASN data, three other
 // columns and some quoted fields with commas. The same seed and row count
 // always give the same file, so runs compare.
-import { parseAsnList } from "../server/enrichment/isp_classifier.ts";
+import { parseAsnList } from "../server/classification/lists.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const ASN_DIR = `${ROOT}node_modules/@ip-location-db/asn`;

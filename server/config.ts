@@ -4,6 +4,8 @@ import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
 
 import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
+import type { ListPaths } from "./classification/lists.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 
 export interface Config {
@@ -21,8 +23,10 @@ export interface Config {
   geoDb: string[];
   /** ASN sources: ip-location-db CSVs, or an MMDB (GeoLite2/DB-IP ASN). */
   asnDb: string[];
-  ispList: string;
-  hostingList: string;
+  /** Curated AS lists the classifier reads (server/data/*.txt). */
+  lists: ListPaths;
+  /** CLASSIFY_OVERRIDES: operator's classification rules. */
+  overridesPath: string;
   /** Jobs processed at once; further jobs wait as pending. */
   jobConcurrency: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
@@ -86,10 +90,12 @@ export function loadConfig(
 ): Config {
   const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
   const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
+  const dataDir = env.DATA_DIR ?? `${ROOT}data`;
+  const listFile = (name: string) => `${ROOT}server/data/${name}`;
   return {
     host: env.HOST ?? "0.0.0.0",
     port: numberSetting(env, "PORT", 5000),
-    dataDir: env.DATA_DIR ?? `${ROOT}data`,
+    dataDir,
     maxUploadMb,
     maxUncompressedMb: maxUncompressedMb(env, maxUploadMb),
     dnsServers: listSetting(env.DNS_SERVERS, []),
@@ -105,8 +111,15 @@ export function loadConfig(
       bundled("asn", "asn-ipv4-num.csv"),
       bundled("asn", "asn-ipv6.csv"),
     ]),
-    ispList: env.ISP_LIST ?? `${ROOT}server/data/consumer_isps.txt`,
-    hostingList: env.HOSTING_LIST ?? `${ROOT}server/data/hosting_asns.txt`,
+    lists: {
+      consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
+      mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),
+      hosting: env.HOSTING_LIST || listFile("hosting_asns.txt"),
+      transit: env.TRANSIT_LIST || listFile("transit_asns.txt"),
+      education: env.EDUCATION_LIST ||
+        listFile("research_education_asns.txt"),
+    },
+    overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
     jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
     checkpointRows: Math.min(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),

@@ -112,8 +112,13 @@ function printSettings(
     DNS_CONCURRENCY: config.dnsConcurrency,
     GEO_DB: config.geoDb.join(","),
     ASN_DB: config.asnDb.join(","),
-    ISP_LIST:
-      `${config.ispList} (${engine.classifier.consumerCount} AS numbers)`,
+    ISP_LIST: config.lists.consumer,
+    MOBILE_LIST: config.lists.mobile,
+    HOSTING_LIST: config.lists.hosting,
+    TRANSIT_LIST: config.lists.transit,
+    EDUCATION_LIST: config.lists.education,
+    CLASSIFY_OVERRIDES:
+      `${config.overridesPath} (${engine.classifier.overrideCount} rules)`,
     ...extra,
     RATE_LIMIT_PER_MINUTE: config.rateLimitPerMinute || "0 (off)",
     RATE_LIMIT_BURST: config.rateLimitBurst || "0 (off)",

@@ -106,6 +106,14 @@ export const ENRICHMENT_FIELD_TABLE = [
       "consumer_isp, mobile, hosting, business, education or government",
   },
   {
+    name: "classification_reason",
+    group: "company",
+    sql: "TEXT",
+    wire: "string",
+    example: "curated hosting AS",
+    description: "Why the network type was chosen, in a few words",
+  },
+  {
     name: "isp",
     group: "network",
     sql: "TEXT",

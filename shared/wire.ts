@@ -39,6 +39,8 @@ export interface EnrichRequest {
   includeNetwork: number | boolean;
   /** Resolve host-name cells forward (A, then AAAA); off by default. */
   resolveHostnames?: number | boolean;
+  /** AS numbers or CIDRs, one per line, kept even when filtered. */
+  alwaysKeep?: string;
 }
 
 export interface Job {
@@ -108,7 +110,7 @@ export interface PreviewRow {
   asn: string | null;
   /** consumer_isp, mobile, hosting, ...; null when not known. */
   networkType: string | null;
-  /** Why the row got its network type, where the classifier says. */
+  /** Why the row got its network type (classification_reason). */
   classificationReason: string | null;
 }
 

@@ -67,10 +67,16 @@ export async function loadNetworkClassifierData(
 
 const MEMO_LIMIT = 100_000;
 
+export type { Decision, KeepList };
+
 export class NetworkClassifier {
   #features: AsFeatureIndex;
   #lists: CuratedLists;
   #overrides: OverrideRule[];
+  /** Rules on the AS number or name: decided once per network. */
+  #networkRules: OverrideRule[];
+  /** CIDR rules: an address inside a network may be decided otherwise. */
+  #hasCidrRules: boolean;
   #memo = new Map<string, Decision>();
 
   constructor(data: NetworkClassifierData) {
@@ -84,6 +90,86 @@ export class NetworkClassifier {
       education: set(data.lists.education),
     };
     this.#overrides = data.overrides;
+    this.#networkRules = data.overrides.filter((rule) => !rule.cidr);
+    this.#hasCidrRules = this.#networkRules.length < data.overrides.length;
+  }
+
+  /** AS numbers in the curated consumer and mobile lists. */
+  get filteredListSize(): number {
+    return this.#lists.consumer.size + this.#lists.mobile.size;
+  }
+
+  get overrideCount(): number {
+    return this.#overrides.length;
+  }
+
+  /**
+   * The decision for a network (AS number and name), from the AS and name
+   * overrides, the curated lists, the name and the AS's features. Memoised.
+   */
+  network(asn: number | null, org: string | null): Decision {
+    const key = `${asn}\t${org ?? ""}`;
+    const memo = this.#memo.get(key);
+    if (memo) return memo;
+    const rule = this.#networkRules.length
+      ? matchOverride(this.#networkRules, "", asn, org)
+      : null;
+    const override = rule ? { type: rule.type, line: rule.line } : null;
+    const features = asn === null || override ? null : this.#features.get(asn);
+    const base = classifyNetwork(features, {
+      asn,
+      org,
+      lists: this.#lists,
+      override,
+    });
+    if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
+    this.#memo.set(key, base);
+    return base;
+  }
+
+  /** True when `address` can change a network's decision for this input. */
+  needsAddress(hostname: string | null, keep: KeepList | null): boolean {
+    return hostname !== null || keep !== null || this.#hasCidrRules;
+  }
+
+  /**
+   * What one address changes in its network's decision `base`: a CIDR
+   * override, its PTR name (`hostname`, when looked up) and the job's
+   * "always keep" list. Returns `base` itself when nothing changes.
+   */
+  address(
+    base: Decision,
+    ip: string,
+    asn: number | null,
+    org: string | null,
+    hostname: string | null = null,
+    keep: KeepList | null = null,
+  ): Decision {
+    let override: { type: Decision["type"]; line: number } | null = null;
+    if (this.#hasCidrRules) {
+      // The first matching line of the whole file wins, CIDR or not.
+      const rule = matchOverride(this.#overrides, ip, asn, org);
+      if (rule?.cidr) {
+        override = { type: rule.type, line: rule.line };
+        base = classifyNetwork(null, {
+          asn,
+          org,
+          lists: this.#lists,
+          override,
+        });
+      }
+    }
+    if (!override && base.reason.startsWith("override:")) {
+      override = { type: base.type, line: 0 };
+    }
+    const decided = refine(base, {
+      override,
+      ptr: hostname === null ? null : ptrHint(hostname, ip),
+      keep: keep !== null && keeps(keep, ip, asn),
+    });
+    return decided.type === base.type && decided.reason === base.reason
+      ? base
+      : decided;
   }
 
   /**
@@ -97,28 +183,6 @@ export class NetworkClassifier {
     hostname: string | null = null,
     keep: KeepList | null = null,
   ): Decision {
-    const rule = this.#overrides.length
-      ? matchOverride(this.#overrides, ip, asn, org)
-      : null;
-    const override = rule ? { type: rule.type, line: rule.line } : null;
-    let base: Decision;
-    if (override) {
-      base = classifyNetwork(null, { asn, org, lists: this.#lists, override });
-    } else {
-      const key = `${asn}\t${org ?? ""}`;
-      const memo = this.#memo.get(key);
-      if (memo) base = memo;
-      else {
-        const features = asn === null ? null : this.#features.get(asn);
-        base = classifyNetwork(features, { asn, org, lists: this.#lists });
-        if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
-        this.#memo.set(key, base);
-      }
-    }
-    return refine(base, {
-      override,
-      ptr: ptrHint(hostname, ip),
-      keep: keep !== null && keeps(keep, ip, asn),
-    });
+    return this.address(this.network(asn, org), ip, asn, org, hostname, keep);
   }
 }

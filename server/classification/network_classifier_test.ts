@@ -4,7 +4,7 @@ import {
   loadNetworkClassifierData,
   NetworkClassifier,
 } from "./network_classifier.ts";
-import { parseKeepList } from "./overrides.ts";
+import { parseKeepList, parseOverrides } from "./overrides.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "../../eval/bundled.ts";
 
 // On the bundled databases: the real features, lists and an overrides file.
@@ -75,4 +75,59 @@ Deno.test("classifies real networks, applies overrides, PTR and keep lists", asy
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+// A fixture: no features, one curated consumer AS, three override lines.
+Deno.test("per-address evidence: CIDR lines by file order, same object when unchanged", () => {
+  const classifier = new NetworkClassifier({
+    features: {
+      asn: [],
+      v4: [],
+      v6: [],
+      cities: [],
+      regions: [],
+      countries: [],
+      country: [],
+      countryShare: [],
+    },
+    lists: {
+      consumer: [64500],
+      mobile: [],
+      hosting: [],
+      transit: [],
+      education: [],
+    },
+    overrides: parseOverrides(
+      "192.0.2.0/28 -> hosting\n64501 -> government\n198.51.100.0/24 -> business\n",
+    ),
+  });
+  const base = classifier.network(64500, "Example Cable");
+  assertEquals(base.reason, "curated consumer AS");
+  // Nothing about this address changes the decision: the very same object.
+  assertEquals(
+    classifier.address(base, "203.0.113.5", 64500, null) === base,
+    true,
+  );
+  // A CIDR line inside a consumer AS decides for its addresses only.
+  assertEquals(classifier.classify("198.51.100.7", 64500, "Example Cable"), {
+    type: "business",
+    filtered: false,
+    reason: "override: line 3",
+  });
+  // The AS line (2) comes before the CIDR line (3): it wins.
+  assertEquals(
+    classifier.classify("198.51.100.7", 64501, "Town Hall").reason,
+    "override: line 2",
+  );
+  // The CIDR line (1) comes before the AS line (2): it wins.
+  assertEquals(
+    classifier.classify("192.0.2.3", 64501, "Town Hall").reason,
+    "override: line 1",
+  );
+  // An override is final: a dynamic-looking host name does not change it.
+  assertEquals(
+    classifier.classify("198.51.100.7", 64500, "x", "pool-1.dsl.example.net")
+      .reason,
+    "override: line 3",
+  );
 });

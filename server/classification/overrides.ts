@@ -154,6 +154,8 @@ export async function loadOverrides(path: string): Promise<OverrideRule[]> {
     text = await Deno.readTextFile(path);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    if (dir) await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(path, OVERRIDES_TEMPLATE);
     text = OVERRIDES_TEMPLATE;
   }
@@ -161,7 +163,9 @@ export async function loadOverrides(path: string): Promise<OverrideRule[]> {
     return parseOverrides(text);
   } catch (error) {
     if (error instanceof OverrideError) {
-      throw new OverrideError(`${path}:\n${error.message}`);
+      // One line, naming the file and each bad line: start-up stops on it.
+      const lines = error.message.split("\n").join("; ");
+      throw new OverrideError(`overrides file ${path}: ${lines}`);
     }
     throw error;
   }

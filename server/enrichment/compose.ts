@@ -3,8 +3,8 @@
 // (jobs, on the writer thread) both build records here, so a lookup and a
 // job row of the same address agree. Types only are imported: the writer
 // thread loads no lookup code.
+import type { Decision } from "../classification/decide.ts";
 import type { Place } from "./geo_provider.ts";
-import type { Classification } from "./isp_classifier.ts";
 import {
   emptyEnrichment,
   type Enrichment,
@@ -16,7 +16,10 @@ export interface Network {
   org: string;
   /** "AS15169 Google LLC". */
   asnText: string;
-  kind: Classification | null;
+  /** The AS number (null where only the text travelled, on the writer). */
+  asn: number | null;
+  /** Its network type, whether it is filtered, and why. */
+  kind: Decision | null;
 }
 
 /** The place fields an enrichment takes (a Place, less its key). */
@@ -60,10 +63,12 @@ export function composeEnrichment(
   const kind = network ? network.kind : null;
   // Filtering applies whatever the options: consumer rows never reach a
   // download.
-  result.ispFiltered = kind?.consumer ?? false;
+  result.ispFiltered = kind?.filtered ?? false;
   if (options.company && kind) {
-    result.network_type = kind.networkType;
-    result.company = kind.consumer ? null : network!.org || null;
+    result.network_type = kind.type;
+    result.classification_reason = kind.reason;
+    // An access network's name says nothing of who the visitor is.
+    result.company = kind.filtered ? null : network!.org || null;
   }
   if (options.network && network) {
     result.isp = network.org || null;

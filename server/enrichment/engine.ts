@@ -8,19 +8,21 @@ import {
 } from "./asn_table.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
+import type { ListPaths } from "../classification/lists.ts";
 import {
-  type ClassifierData,
-  IspClassifier,
-  loadClassifierData,
-} from "./isp_classifier.ts";
+  type KeepList,
+  loadNetworkClassifierData,
+  NetworkClassifier,
+  type NetworkClassifierData,
+} from "../classification/network_classifier.ts";
 import {
   type DnsSettings,
   registrableDomain,
   ReverseDns,
 } from "./reverse_dns.ts";
 import {
-  addHostName,
   composeEnrichment,
+  composeFinished,
   failedEnrichment,
   type Located as LocatedPieces,
   markNoData,
@@ -39,14 +41,17 @@ export interface Located extends LocatedPieces {
 export interface EngineData {
   geo: Uint8Array[];
   asn: AsnTableData;
-  classifier: ClassifierData;
+  classifier: NetworkClassifierData;
 }
 
 export interface DataSources {
   geoDb: string[];
   asnDb: string[];
-  ispList: string;
-  hostingList: string;
+  /** Where the AS features are cached (and overrides.txt by default). */
+  dataDir: string;
+  /** CLASSIFY_OVERRIDES. */
+  overridesPath: string;
+  lists: ListPaths;
 }
 
 export async function loadEngineData(
@@ -65,27 +70,38 @@ export async function loadEngineData(
         `(run "deno install" for the bundled ones, or fix GEO_DB / ASN_DB)`,
     );
   }
-  const [geo, asn, classifier] = await Promise.all([
+  const [geo, asn] = await Promise.all([
     loadGeoDatabases(sources.geoDb),
     loadAsnTable(sources.asnDb),
-    loadClassifierData(sources.ispList, sources.hostingList),
   ]);
+  // The classifier's AS features come from both databases (cached in
+  // DATA_DIR per database version).
+  const classifier = await loadNetworkClassifierData({
+    dataDir: sources.dataDir,
+    databasePaths: [...sources.asnDb, ...sources.geoDb],
+    table: asn,
+    geo: new GeoProvider(geo),
+    overridesPath: sources.overridesPath,
+    listPaths: sources.lists,
+  });
   return { geo, asn, classifier };
 }
 
 export class Engine {
   readonly geo: GeoProvider;
   readonly asn: AsnTable;
-  readonly classifier: IspClassifier;
+  readonly classifier: NetworkClassifier;
   readonly dns: ReverseDns;
   /** By ASN table index: an organisation is classified once, not per lookup. */
   #networks: (Network | undefined)[];
   #mmdbNetworks = new Map<string, Network>();
+  /** Per network: its variants for addresses decided otherwise. */
+  #variants = new Map<Network, Map<string, Network>>();
 
   constructor(data: EngineData, dns: DnsSettings) {
     this.geo = new GeoProvider(data.geo);
     this.asn = new AsnTable(data.asn);
-    this.classifier = new IspClassifier(data.classifier);
+    this.classifier = new NetworkClassifier(data.classifier);
     this.dns = new ReverseDns(dns);
     this.#networks = new Array(this.asn.orgCount);
   }
@@ -94,8 +110,44 @@ export class Engine {
     return {
       org: info.org,
       asnText: `AS${info.asn}${info.org ? ` ${info.org}` : ""}`,
-      kind: this.classifier.classify(info.asn, info.org),
+      asn: info.asn,
+      kind: this.classifier.network(info.asn, info.org),
     };
+  }
+
+  /**
+   * The network as one address sees it: its PTR name (`hostname`, when
+   * looked up), a CIDR override and the job's keep list may change the
+   * decision. The same object when nothing does; otherwise one object per
+   * network and decision, so a job sends each variant once.
+   */
+  networkFor(
+    network: Network,
+    ip: string,
+    hostname: string | null,
+    keep: KeepList | null,
+  ): Network {
+    if (!network.kind || !this.classifier.needsAddress(hostname, keep)) {
+      return network;
+    }
+    const kind = this.classifier.address(
+      network.kind,
+      ip,
+      network.asn,
+      network.org,
+      hostname,
+      keep,
+    );
+    if (kind === network.kind) return network;
+    let variants = this.#variants.get(network);
+    if (!variants) {
+      if (this.#variants.size >= 50_000) this.#variants.clear();
+      this.#variants.set(network, variants = new Map());
+    }
+    const key = `${kind.type}\t${kind.filtered}\t${kind.reason}`;
+    let variant = variants.get(key);
+    if (!variant) variants.set(key, variant = { ...network, kind });
+    return variant;
   }
 
   /** The organisation of an address, or null when no source knows it. */
@@ -139,25 +191,31 @@ export class Engine {
     );
   }
 
-  /** Adds host name and domain (reverse DNS) to a result of enrichParsed. */
-  async addHostname(result: Enrichment): Promise<Enrichment> {
-    if (!result.success) return result;
-    const hostname = await this.dns.lookup(result.ip);
-    return addHostName(result, {
-      hostname,
-      domain: registrableDomain(hostname),
-    });
-  }
-
   /** Marks a valid address for which no requested field had any value. */
   static checkFound(result: Enrichment): Enrichment {
     return markNoData(result);
   }
 
   async enrich(cell: string, options: EnrichOptions): Promise<Enrichment> {
-    const result = this.enrichParsed(parseIp(cell), options);
-    if (options.domain) await this.addHostname(result);
-    return Engine.checkFound(result);
+    const parsed = parseIp(cell);
+    if (!options.domain || !parsed.ok) {
+      return Engine.checkFound(this.enrichParsed(parsed, options));
+    }
+    // With the host name known, its PTR evidence joins the classification.
+    const located = this.locate(parsed.ip, parsed.version, options);
+    const hostname = await this.dns.lookup(parsed.ip);
+    if (located.network) {
+      located.network = this.networkFor(
+        located.network,
+        parsed.ip,
+        hostname,
+        null,
+      );
+    }
+    return composeFinished(parsed.ip, located, {
+      hostname,
+      domain: registrableDomain(hostname),
+    }, options);
   }
 
   /** Many cells, in order; each distinct address is looked up once. */

@@ -34,19 +34,21 @@ Deno.test("IPv6 is enriched like IPv4", async () => {
   assertEquals(typeof result.country_code, "string");
 });
 
-Deno.test("consumer ISPs are filtered (true positives)", async () => {
-  const cases: [string, string][] = [
-    ["23.24.0.1", "Comcast"],
-    ["63.46.0.1", "Verizon"],
-    ["5.35.192.1", "British Telecommunications"],
-    ["1.120.0.1", "Telstra"],
-    ["2.58.100.1", "Deutsche Telekom"],
-    ["45.43.168.1", "Virgin Media"],
+Deno.test("consumer and mobile access networks are filtered (true positives)", async () => {
+  // AS6167 (Verizon) is Verizon Wireless: the curated mobile list says so.
+  const cases: [string, string, string][] = [
+    ["23.24.0.1", "Comcast", "consumer_isp"],
+    ["63.46.0.1", "Verizon", "mobile"],
+    ["5.35.192.1", "British Telecommunications", "consumer_isp"],
+    ["1.120.0.1", "Telstra", "consumer_isp"],
+    ["2.58.100.1", "Deutsche Telekom", "consumer_isp"],
+    ["45.43.168.1", "Virgin Media", "consumer_isp"],
   ];
-  for (const [ip, name] of cases) {
+  for (const [ip, name, type] of cases) {
     const result = await engine.enrich(ip, noDns);
     assertEquals(result.ispFiltered, true, `${ip} ${result.isp}`);
-    assertEquals(result.network_type, "consumer_isp", ip);
+    assertEquals(result.network_type, type, ip);
+    assertEquals(typeof result.classification_reason, "string", ip);
     assertEquals(result.company, null, "no company for consumer access");
     assertEquals(result.isp?.includes(name), true, `${ip}: ${result.isp}`);
   }

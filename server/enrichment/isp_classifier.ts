@@ -1,7 +1,8 @@
-// Decides what kind of network an address belongs to, so consumer broadband
-// and mobile addresses can be left out and businesses stand out.
-// AS numbers from the curated data files decide first; whole-word name rules
-// apply only to AS numbers the files do not know.
+// The previous classifier (curated consumer/hosting AS numbers, then
+// whole-word name rules). The engine no longer uses it: it is kept only so
+// the evaluation (eval/classifier_eval.ts) can compare the evidence-based
+// classifier in server/classification/ against it.
+import { parseAsnList } from "../classification/lists.ts";
 
 export type NetworkType =
   | "consumer_isp"
@@ -96,17 +97,6 @@ const GOVERNMENT_NAMES = words([
 ]);
 
 /** Parses "ASN COUNTRY Name  # comment" lines; blank and # lines are skipped. */
-export function parseAsnList(text: string): number[] {
-  const asns: number[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/#.*/, "").trim();
-    if (!line) continue;
-    const asn = Number(line.split(/\s+/)[0].replace(/^AS/i, ""));
-    if (Number.isInteger(asn) && asn > 0) asns.push(asn);
-  }
-  return asns;
-}
-
 export async function loadClassifierData(
   consumerPath: string,
   hostingPath: string,

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { IspClassifier, parseAsnList } from "./isp_classifier.ts";
+import { parseAsnList } from "../classification/lists.ts";
+import { IspClassifier } from "./isp_classifier.ts";
 
 const classifier = new IspClassifier({
   consumerAsns: [7922],

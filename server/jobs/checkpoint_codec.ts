@@ -14,7 +14,7 @@ import {
   type PlaceFields,
 } from "../enrichment/compose.ts";
 import type { Place } from "../enrichment/geo_provider.ts";
-import type { NetworkType } from "../enrichment/isp_classifier.ts";
+import type { NetworkKind } from "../classification/decide.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import type { Counters, StoredResult } from "../storage/store.ts";
 
@@ -43,7 +43,7 @@ export interface Checkpoint {
 }
 
 const PLACE_WIDTH = 6;
-const NETWORK_WIDTH = 4;
+const NETWORK_WIDTH = 5;
 /**
  * After a row's fields: ip, place, organisation, hostname, domain, failure
  * kind, failure range, ip_used (which address of the cell, and why).
@@ -119,6 +119,11 @@ export class CheckpointBuilder {
     return network ? this.#networks.id(network) : NONE;
   }
 
+  /** The organisation a number stands for (NONE: null). */
+  network(id: number): Network | null {
+    return id === NONE ? null : this.#networks.get(id);
+  }
+
   /** A row whose address has a place and organisation number. */
   add(
     rowIndex: number,
@@ -171,8 +176,9 @@ export class CheckpointBuilder {
       networks.push(
         n.org,
         n.asnText,
-        n.kind?.networkType ?? null,
-        n.kind ? n.kind.consumer : null,
+        n.kind?.type ?? null,
+        n.kind ? n.kind.filtered : null,
+        n.kind?.reason ?? null,
       );
     }
     const checkpoint = {
@@ -219,14 +225,16 @@ export class CheckpointReader {
     }
     const networks = checkpoint.networks;
     for (let at = 0; at < networks.length; at += NETWORK_WIDTH) {
-      const networkType = networks[at + 2] as NetworkType | null;
+      const type = networks[at + 2] as NetworkKind | null;
       this.#networks.push({
         org: networks[at] as string,
         asnText: networks[at + 1] as string,
-        // A classification (networkType) exists for every known network.
-        kind: networkType === null ? null : {
-          networkType,
-          consumer: networks[at + 3] as boolean,
+        asn: null,
+        // A classification exists for every known network.
+        kind: type === null ? null : {
+          type,
+          filtered: networks[at + 3] as boolean,
+          reason: networks[at + 4] as string,
         },
       });
     }

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
+import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
@@ -70,6 +71,8 @@ class JobProcess {
   #job!: JobRecord;
   #writer!: BatchWriter;
   #checkpoint: CheckpointBuilder;
+  /** The job's "always keep" AS numbers and CIDRs, or null. */
+  #keep: KeepList | null = null;
   #processed = 0;
   // Each distinct address is looked up once: its number, then the numbers
   // of its place and organisation (8 bytes an address: a million rows have
@@ -111,6 +114,7 @@ class JobProcess {
       return null;
     }
     this.#job = job;
+    this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#processed = job.processedIPs;
     return path;
   }
@@ -259,6 +263,8 @@ class JobProcess {
   /** Hands rows whose answers are all in to the writer as one checkpoint. */
   #commitCheckpoint(batch: PendingRow[]): void {
     const checkpoint = this.#checkpoint;
+    const { engine } = this.#ctx;
+    const keep = this.#keep;
     // Each lookup is counted with the first row that commits its answer,
     // so the counts stored at a checkpoint match the rows stored.
     const lookups = this.#job.options.domain ? emptyLookups() : null;
@@ -279,13 +285,22 @@ class JobProcess {
         answer.counted = true;
         lookups[LOOKUP_KEY[answer.outcome]]++;
       }
+      const hostname = answer?.hostname ?? null;
+      let network = pending.network;
+      // The host name and the keep list may decide this address otherwise
+      // than its network (a static business name inside an access network).
+      if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {
+        const base = checkpoint.network(network)!;
+        const own = engine.networkFor(base, pending.ip, hostname, keep);
+        network = checkpoint.networkId(own);
+      }
       checkpoint.add(
         pending.rowIndex,
         pending.row,
         pending.ip,
         pending.place,
-        pending.network,
-        answer?.hostname ?? null,
+        network,
+        hostname,
         answer?.domain ?? null,
         pending.ipUsed,
       );

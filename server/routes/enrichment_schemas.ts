@@ -10,6 +10,7 @@ import {
 /** Values network_type takes (the classifier's kinds). */
 export const NETWORK_TYPES = [
   "consumer_isp",
+  "mobile",
   "hosting",
   "education",
   "government",

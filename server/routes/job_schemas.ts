@@ -79,6 +79,11 @@ export const EnrichRequest = z.object({
         "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
         "host name cell then fails)",
     }),
+  alwaysKeep: z.string().max(100_000).optional().openapi({
+    description: "AS numbers or CIDRs, one per line, whose addresses are " +
+      "kept even when their network would be filtered",
+    example: "AS64500\n203.0.113.0/24",
+  }),
 }).passthrough().openapi("EnrichRequest");
 
 export const EnrichmentData = z.object({

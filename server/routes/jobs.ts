@@ -12,6 +12,7 @@ import {
   notFound,
   parseJobId,
 } from "../http_error.ts";
+import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/store.ts";
@@ -67,6 +68,12 @@ export function jobRoutes(
         "fileName must be the name returned by /api/upload, without any path",
       );
     }
+    const alwaysKeep = body.alwaysKeep?.trim() || null;
+    try {
+      if (alwaysKeep) parseKeepList(alwaysKeep);
+    } catch (error) {
+      throw badRequest(`Always keep: ${(error as Error).message}`);
+    }
     const upload = await store.getUpload(body.fileName);
     const sessionId = c.get("sessionId");
     if (!upload || !canUseUpload(upload.owner, sessionId, visibility)) {
@@ -94,6 +101,7 @@ export function jobRoutes(
         network: body.includeNetwork,
         resolveHostnames: body.resolveHostnames,
       },
+      alwaysKeep,
       owner: sessionId,
     });
     await runner.enqueue(job.id);

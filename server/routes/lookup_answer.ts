@@ -21,6 +21,7 @@ export function toLookupResponse(e: Enrichment): LookupResponse {
     domain: e.domain,
     company: e.company,
     network_type: e.network_type,
+    classification_reason: e.classification_reason,
     isp: e.isp,
     asn: e.asn,
     ispFiltered: e.ispFiltered,

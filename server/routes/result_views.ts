@@ -19,10 +19,7 @@ export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
     ispFiltered: e.ispFiltered,
     asn: e.asn,
     networkType: e.network_type,
-    // Read by name: the classifier's reason is stored where it is known.
-    classificationReason:
-      (e as { classification_reason?: string | null }).classification_reason ??
-        null,
+    classificationReason: e.classification_reason,
   };
 }
 

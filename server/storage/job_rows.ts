@@ -26,6 +26,8 @@ export interface NewJob {
   delimiter: string;
   totalIPs: number;
   options: EnrichOptions;
+  /** AS numbers and CIDRs to keep even when filtered (already checked). */
+  alwaysKeep?: string | null;
   /** Session id of the job's maker (never sent on the wire). */
   owner?: string | null;
 }
@@ -36,6 +38,7 @@ export interface JobRecord extends Job {
   headers: string[];
   delimiter: string;
   options: EnrichOptions;
+  alwaysKeep: string | null;
   owner: string | null;
 }
 
@@ -91,6 +94,9 @@ export function toJob(row: Row): JobRecord {
       skipped: Number(row.hostnames_skipped ?? 0),
     },
     options,
+    alwaysKeep: row.always_keep === null || row.always_keep === undefined
+      ? null
+      : String(row.always_keep),
     owner: ownerOf(row),
   };
 }
@@ -102,6 +108,7 @@ export function toWireJob(job: JobRecord): Job {
     headers: _h,
     delimiter: _d,
     options: _o,
+    alwaysKeep: _k,
     owner: _owner,
     ...wire
   } = job;

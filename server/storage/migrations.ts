@@ -118,6 +118,10 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN hostnames_timed_out INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN hostnames_skipped INTEGER NOT NULL DEFAULT 0;
   `,
+  // A job's "always keep" list (AS numbers and CIDRs), as the user typed it.
+  `
+  ALTER TABLE jobs ADD COLUMN always_keep TEXT;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

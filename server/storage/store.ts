@@ -140,8 +140,8 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        resolve_hostnames, created_at, updated_at, owner)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        resolve_hostnames, always_keep, created_at, updated_at, owner)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -155,6 +155,7 @@ export class Store {
       Number(job.options.company),
       Number(job.options.network),
       Number(job.options.resolveHostnames ?? false),
+      job.alwaysKeep ?? null,
       at,
       at,
       job.owner ?? null,

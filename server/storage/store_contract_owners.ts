@@ -1,6 +1,7 @@
 // More of the JobStore contract (store_contract.ts): what every adapter keeps
 // for sessions (owners), the Resolve host names option and its lookup
-// counts, the ip_used field, the job summary and the preview filters.
+// counts, Always keep, the ip_used and classification_reason fields, the job
+// summary and the preview filters.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "./result_rows.ts";
@@ -21,6 +22,7 @@ function companyRow(i: number): StoredResult {
     e.country_code = "DE";
     e.city = i % 2 ? "Berlin" : "Bonn";
     e.ip_used = i % 2 ? ip : null;
+    e.classification_reason = i % 2 ? "hosting AS" : null;
   }
   return { rowIndex: i, original: [ip], enrichment: e };
 }
@@ -60,8 +62,10 @@ export function storeContractOwners(
   test("resolve host names, lookup counts and ip_used are kept", async (s) => {
     const made = newJob();
     made.options = { ...made.options, resolveHostnames: true };
+    made.alwaysKeep = "AS64500\n203.0.113.0/24";
     const job = await s.createJob(made);
     assertEquals(job.options.resolveHostnames, true);
+    assertEquals(job.alwaysKeep, "AS64500\n203.0.113.0/24");
     assertEquals(job.hostnameLookups, {
       answered: 0,
       noName: 0,

@@ -6,9 +6,16 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
-import { createJob, launchBrowser, screenshot, waitFor } from "./browser.ts";
+import {
+  asTestVisitor,
+  createJob,
+  launchBrowser,
+  screenshot,
+  waitFor,
+} from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -34,7 +41,7 @@ function seededCsv(): string {
 async function waitForCompleted(url: string, id: number): Promise<void> {
   await waitFor(
     async () => {
-      const job = await (await fetch(`${url}/api/jobs/${id}`)).json();
+      const job = await (await sessionFetch(`${url}/api/jobs/${id}`)).json();
       return job.status === "completed";
     },
     30_000,
@@ -62,6 +69,7 @@ Deno.test(
         const page = await browser.newPage({
           viewport: { width, height: 900 },
         });
+        await asTestVisitor(page.context(), server.url);
         const errors: string[] = [];
         page.on("pageerror", (error) => errors.push(error.message));
         await page.goto(`${server.url}/results/${job.id}`);
@@ -184,6 +192,7 @@ Deno.test(
       const page = await browser.newPage({
         viewport: { width: 375, height: 900 },
       });
+      await asTestVisitor(page.context(), server.url);
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(`${server.url}/?jobId=${job.id}`);
@@ -208,9 +217,12 @@ Deno.test(
       assert.ok(scroll <= 375, `${scroll}px wide at 375px`);
       await screenshot(page, "processing-summary-375");
       assert.deepEqual(errors, []);
-      const cancel = await fetch(`${server.url}/api/jobs/${job.id}/cancel`, {
-        method: "POST",
-      });
+      const cancel = await sessionFetch(
+        `${server.url}/api/jobs/${job.id}/cancel`,
+        {
+          method: "POST",
+        },
+      );
       await cancel.body?.cancel();
       await page.close();
     } finally {

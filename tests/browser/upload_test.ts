@@ -5,11 +5,17 @@
 // of the first five rows with the IP column picked by its values.
 
 import assert from "node:assert/strict";
+import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { startServer } from "../helpers/server.ts";
-import { launchBrowser, sampleCsv, screenshot } from "./browser.ts";
+import {
+  asTestVisitor,
+  launchBrowser,
+  sampleCsv,
+  screenshot,
+} from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -63,6 +69,7 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
     const page = await browser.newPage({
       viewport: { width: 375, height: 800 },
     });
+    await asTestVisitor(page.context(), server.url);
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     // Some 6 MB: 400,000 rows of "8.8.8.8,nnnnnn".
@@ -157,6 +164,7 @@ Deno.test(
       const page = await browser.newPage({
         viewport: { width: 375, height: 800 },
       });
+      await asTestVisitor(page.context(), server.url);
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
 
@@ -225,7 +233,7 @@ Deno.test(
       await page.getByText(/Successfully processed \d+ of 4 IP addresses/)
         .waitFor();
 
-      const jobs = await (await fetch(`${server.url}/api/jobs`)).json();
+      const jobs = await (await sessionFetch(`${server.url}/api/jobs`)).json();
       assert.deepEqual(
         jobs.map((job: { status: string }) => job.status),
         ["completed", "completed"],

@@ -37,6 +37,8 @@ export interface JobOptions {
   includeCompany?: number;
   includeNetwork?: number;
   resolveHostnames?: number;
+  /** AS numbers or CIDRs kept even when filtered. */
+  alwaysKeep?: string;
 }
 
 export async function startJob(

@@ -49,6 +49,28 @@ function databaseFor(dataDir: string): Promise<string> {
   return url;
 }
 
+// The classifier's AS features (as-features-KEY.json, built from the
+// bundled databases in seconds) are kept here between test servers, so each
+// fresh data directory starts with them instead of building them again.
+const FEATURE_CACHE = `${Deno.env.get("TMPDIR") ?? "/tmp"}/ipenrich-test-cache`;
+const FEATURE_FILE = /^as-features-[0-9a-f]+\.json$/;
+
+async function copyFeatures(from: string, to: string): Promise<void> {
+  try {
+    for await (const entry of Deno.readDir(from)) {
+      if (!FEATURE_FILE.test(entry.name)) continue;
+      const target = `${to}/${entry.name}`;
+      if (await Deno.stat(target).then(() => true, () => false)) continue;
+      await Deno.mkdir(to, { recursive: true });
+      // A temporary name first: a parallel reader never sees half a file.
+      await Deno.copyFile(`${from}/${entry.name}`, `${target}.${Deno.pid}`);
+      await Deno.rename(`${target}.${Deno.pid}`, target);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
 export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
@@ -59,6 +81,7 @@ export async function startServer(
     usingPostgres && options.env?.DATABASE_URL === undefined
       ? { DATABASE_URL: await databaseFor(dataDir) }
       : {};
+  await copyFeatures(FEATURE_CACHE, dataDir);
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "server/main.ts"],
     cwd: ROOT,
@@ -131,6 +154,7 @@ export async function startServer(
     );
     if (sqlite) throw new Error("TEST_DATABASE=postgres, yet SQLite was used");
   }
+  await copyFeatures(dataDir, FEATURE_CACHE);
   let exited = false;
   const finish = async (signal: Deno.Signal) => {
     if (!exited) {

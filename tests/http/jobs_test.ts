@@ -79,6 +79,7 @@ Deno.test({
           "longitude",
           "company",
           "network_type",
+          "classification_reason",
           "isp",
           "asn",
           "ip_used",
@@ -98,6 +99,7 @@ Deno.test({
         assertEquals(records[3].note, "=SUM(A1)", "original values untouched");
         assertEquals(records[4].note, "-5");
         assertEquals(records[0].asn, "AS15169 Google LLC");
+        assertEquals(records[0].classification_reason, "curated hosting AS");
         assertEquals(records[0].country, "United States");
         assertEquals(records[1].enrichment_success, "false");
         match(records[1].enrichment_error, /Private address/);

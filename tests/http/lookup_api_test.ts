@@ -21,6 +21,7 @@ const LOOKUP_KEYS = [
   "domain",
   "company",
   "network_type",
+  "classification_reason",
   "isp",
   "asn",
   "ispFiltered",
@@ -53,6 +54,7 @@ Deno.test({
           assertEquals(body.asn, "AS15169 Google LLC");
           assertEquals(body.company, "Google LLC");
           assertEquals(body.network_type, "hosting");
+          assertEquals(body.classification_reason, "curated hosting AS");
           assertEquals(body.hostname, null, "no DNS server answers here");
           assertEquals(body.ispFiltered, false);
           assertEquals(headers.get("cache-control"), "public, max-age=86400");

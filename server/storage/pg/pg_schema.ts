@@ -62,8 +62,9 @@ ${FIELD_COLUMNS}
     PRIMARY KEY (job_id, row_index)
   ) PARTITION BY LIST (job_id);
   `,
-  // Visitor sessions own uploads and jobs; the Resolve host names option
-  // and how its lookups ended (the SQLite store's columns of the same names).
+  // Visitor sessions own uploads and jobs; the Resolve host names option,
+  // how its lookups ended, and a job's Always keep list (the SQLite store's
+  // columns of the same names).
   `
   ALTER TABLE uploads ADD COLUMN owner text;
   ALTER TABLE jobs ADD COLUMN owner text;
@@ -73,6 +74,7 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN hostnames_no_name integer NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN hostnames_timed_out integer NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN hostnames_skipped integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN always_keep text;
   `,
 ];
 

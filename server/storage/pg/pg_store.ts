@@ -162,6 +162,9 @@ export class PgStore implements JobStore {
           include_company: Number(job.options.company),
           include_network: Number(job.options.network),
           resolve_hostnames: Number(job.options.resolveHostnames ?? false),
+          always_keep: job.alwaysKeep == null
+            ? null
+            : withoutNul(job.alwaysKeep),
           created_at: at,
           updated_at: at,
           owner: job.owner ?? null,

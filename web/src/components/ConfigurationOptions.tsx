@@ -1,6 +1,6 @@
 // Configuration step: IP column (preselected by the values of the first
-// rows, shown in a preview), the four data options, Resolve host names,
-// Back and Start.
+// rows, shown in a preview), the four data options, Resolve host names, the
+// "Always keep" list, Back and Start.
 
 import { type FormEvent, useId, useState } from "react";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
@@ -17,6 +17,8 @@ const OPTIONS = [
   { key: "includeNetwork", label: "Network Information (ASN, ISP)" },
 ] as const;
 
+const KEEP_EXAMPLE = "AS64500\n203.0.113.0/24";
+
 type OptionKey = (typeof OPTIONS)[number]["key"];
 
 interface Props {
@@ -29,6 +31,8 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   const startEnrichment = useStartEnrichment();
   const columnId = useId();
   const hostnamesHintId = useId();
+  const keepId = useId();
+  const [alwaysKeep, setAlwaysKeep] = useState("");
   const [column, setColumn] = useState(() =>
     pickIpColumn(upload.headers, upload.sampleRows ?? []).column
   );
@@ -51,7 +55,13 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
       return;
     }
     startEnrichment.mutate(
-      { upload, ipColumnName: column, ...options, resolveHostnames },
+      {
+        upload,
+        ipColumnName: column,
+        ...options,
+        resolveHostnames,
+        alwaysKeep,
+      },
       { onSuccess: onStarted },
     );
   };
@@ -120,6 +130,22 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
             address found is enriched
           </small>
         </fieldset>
+        <label htmlFor={keepId}>
+          Always keep (AS numbers or CIDRs, one per line)
+        </label>
+        <textarea
+          id={keepId}
+          name="alwaysKeep"
+          rows={3}
+          placeholder={KEEP_EXAMPLE}
+          value={alwaysKeep}
+          onChange={(event) => setAlwaysKeep(event.target.value)}
+          aria-describedby={`${keepId}-help`}
+        />
+        <small id={`${keepId}-help`} className="muted">
+          Optional. Addresses in these networks stay in the download even when
+          they belong to a consumer or mobile network.
+        </small>
         <div className="button-row">
           <button type="button" className="secondary" onClick={onBack}>
             Back

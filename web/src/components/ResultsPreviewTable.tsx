@@ -4,6 +4,14 @@ import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
 import { networkTypeLabel } from "./summary/labels.ts";
 
+/** The tooltip of the ISP Filtered cell: network type and why. */
+function classificationTitle(row: PreviewRow): string | undefined {
+  if (!row.networkType) return undefined;
+  return row.classificationReason
+    ? `${row.networkType}: ${row.classificationReason}`
+    : row.networkType;
+}
+
 export function ResultsPreviewTable(
   { rows, emptyText = "No results yet." }: {
     rows: PreviewRow[];
@@ -47,7 +55,9 @@ export function ResultsPreviewTable(
                 <td title={row.classificationReason ?? undefined}>
                   {row.networkType ? networkTypeLabel(row.networkType) : "-"}
                 </td>
-                <td>{row.ispFiltered ? "Yes" : "No"}</td>
+                <td title={classificationTitle(row)}>
+                  {row.ispFiltered ? "Yes" : "No"}
+                </td>
                 <td>{orDash(row.asn)}</td>
               </tr>
             ))}

@@ -23,6 +23,7 @@ const EXAMPLE_ANSWER = `{
   "domain": "dns.google",
   "company": "Google LLC",
   "network_type": "hosting",
+  "classification_reason": "curated hosting AS",
   "isp": "Google LLC",
   "asn": "AS15169 Google LLC",
   "ispFiltered": false

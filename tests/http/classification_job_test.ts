@@ -1,0 +1,222 @@
+// The network classifier through the real server: a job's download keeps
+// organisations whose names carry operator words and drops access networks,
+// with classification_reason filled; an override line, a PTR name and the
+// job's "always keep" list change the decision and say so in the reason.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { LookupResponse, PreviewResponse } from "../../shared/wire.ts";
+import {
+  csvRecords,
+  downloadText,
+  getJson,
+  postJson,
+  startJob,
+  uploadOk,
+  waitForJob,
+} from "../helpers/client.ts";
+import { startPtrServer } from "../helpers/dnsmasq.ts";
+import { startServer } from "../helpers/server.ts";
+
+// Addresses from the bundled ASN data (see eval/networks.csv).
+const FIRE_AUTHORITY = "38.107.170.127"; // AS396117 Orange County Fire Authority
+const SPECTRUM_HEALTH = "167.73.183.127"; // AS30710 Spectrum Health
+const COMCAST_REGIONAL = "24.75.217.255"; // AS33287 Comcast, in no list
+const COMCAST_OVERRIDDEN = "50.200.193.127"; // AS33489 Comcast, overridden
+const COMCAST = "23.24.0.1"; // AS7922, curated consumer AS
+const COMCAST_STATIC = "23.24.0.7"; // AS7922, PTR of a business line
+const COMCAST_DYNAMIC = "23.24.0.9"; // AS7922, PTR of a cable pool
+
+const dir = await Deno.makeTempDir({ prefix: "ipenrich-classify-" });
+const overridesPath = `${dir}/overrides.txt`;
+await Deno.writeTextFile(
+  overridesPath,
+  "# test overrides\n\n33489 -> business\n",
+);
+const dns = await startPtrServer({
+  records: {
+    [COMCAST_STATIC]: "mail.acme-widgets.com",
+    [COMCAST_DYNAMIC]: "c-23-24-0-9.hsd1.ca.comcast.net",
+  },
+});
+const server = await startServer({
+  env: {
+    CLASSIFY_OVERRIDES: overridesPath,
+    DNS_SERVERS: dns.address,
+    DNS_TIMEOUT_MS: "500",
+  },
+});
+
+const ROWS = [
+  ["trap-fire", FIRE_AUTHORITY],
+  ["trap-health", SPECTRUM_HEALTH],
+  ["regional", COMCAST_REGIONAL],
+  ["overridden", COMCAST_OVERRIDDEN],
+  ["curated", COMCAST],
+  ["static", COMCAST_STATIC],
+  ["dynamic", COMCAST_DYNAMIC],
+];
+const CSV = ["n,ip", ...ROWS.map((r) => r.join(","))].join("\n");
+
+async function runJob(options: Parameters<typeof startJob>[3]) {
+  const uploaded = await uploadOk(server, "visitors.csv", CSV);
+  const job = await startJob(server, uploaded, "ip", options);
+  const done = await waitForJob(server, job.id);
+  assertEquals(done.status, "completed");
+  const records = csvRecords(await downloadText(server, job.id));
+  return { job: done, byN: Object.fromEntries(records.map((r) => [r.n, r])) };
+}
+
+Deno.test({
+  name: "network classification in jobs and lookups",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await t.step(
+      "name traps kept, access networks dropped, reasons filled",
+      async () => {
+        const { job, byN } = await runJob({ includeDomain: 1 });
+        assertEquals(Object.keys(byN).sort(), [
+          "overridden",
+          "static",
+          "trap-fire",
+          "trap-health",
+        ]);
+        assertEquals(job.filteredIPs, 3);
+        assertEquals(byN["trap-fire"].network_type, "government");
+        assertEquals(
+          byN["trap-fire"].classification_reason,
+          "name: public body",
+        );
+        assertEquals(byN["trap-fire"].company, "Orange County Fire Authority");
+        assertEquals(byN["trap-health"].network_type, "business");
+        assertEquals(
+          byN["trap-health"].classification_reason,
+          "name: Hospital/Health",
+        );
+        // A static business host name inside a consumer AS: kept as business.
+        assertEquals(byN.static.hostname, "mail.acme-widgets.com");
+        assertEquals(byN.static.network_type, "business");
+        assertEquals(
+          byN.static.classification_reason,
+          "PTR looks static business (curated consumer AS)",
+        );
+        // The override line decides and is named.
+        assertEquals(byN.overridden.network_type, "business");
+        assertEquals(byN.overridden.classification_reason, "override: line 3");
+
+        const preview = await getJson<PreviewResponse>(
+          server,
+          `/api/jobs/${job.id}/preview?page=1&limit=50`,
+        );
+        const shown = preview.body.preview.find((r) => r.ip === FIRE_AUTHORITY);
+        assertEquals(shown?.networkType, "government");
+        assertEquals(shown?.classificationReason, "name: public body");
+      },
+    );
+
+    await t.step("always keep keeps the listed AS and CIDR", async () => {
+      const { byN } = await runJob({
+        includeDomain: 0,
+        alwaysKeep: `AS33287\n${COMCAST}/32`,
+      });
+      assertEquals(byN.regional.network_type, "consumer_isp");
+      ok(
+        /^always keep \(access network: \d+ cities in US\)$/.test(
+          byN.regional.classification_reason,
+        ),
+        byN.regional.classification_reason,
+      );
+      assertEquals(
+        byN.curated.classification_reason,
+        "always keep (curated consumer AS)",
+      );
+      // Other addresses of that AS, outside the CIDR, are still dropped.
+      assertEquals(byN.dynamic, undefined);
+      assertEquals(byN.static, undefined, "no host name without Domain");
+    });
+
+    await t.step("a bad always-keep entry is refused, named", async () => {
+      const uploaded = await uploadOk(server, "v.csv", CSV);
+      const response = await postJson(server, "/api/enrich", {
+        fileName: uploaded.fileName,
+        ipColumnName: "ip",
+        alwaysKeep: "AS33287\nbanana",
+      });
+      assertEquals(response.status, 400);
+      ok((await response.text()).includes("banana"));
+    });
+
+    await t.step(
+      "lookups answer with the reason and the PTR evidence",
+      async () => {
+        const trap = await getJson<LookupResponse>(
+          server,
+          `/api/lookup?ip=${FIRE_AUTHORITY}`,
+        );
+        assertEquals(trap.body.success, true);
+        if (!trap.body.success) return;
+        assertEquals(trap.body.classification_reason, "name: public body");
+        const host = await getJson<LookupResponse>(
+          server,
+          `/api/lookup?ip=${COMCAST_STATIC}`,
+        );
+        if (!host.body.success) throw new Error("lookup failed");
+        assertEquals(host.body.network_type, "business");
+        assertEquals(host.body.ispFiltered, false);
+        const pool = await getJson<LookupResponse>(
+          server,
+          `/api/lookup?ip=${COMCAST_DYNAMIC}`,
+        );
+        if (!pool.body.success) throw new Error("lookup failed");
+        assertEquals(pool.body.ispFiltered, true);
+      },
+    );
+
+    await t.step("a download whose pages are all filtered ends", async () => {
+      // More than one download page (2,000 rows) of a consumer network: the
+      // stream used to wait forever after a page with no kept row.
+      const rows = ["n,ip"];
+      for (let i = 0; i < 4500; i++) rows.push(`${i},${COMCAST}`);
+      const uploaded = await uploadOk(server, "home.csv", rows.join("\n"));
+      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+      const done = await waitForJob(server, job.id);
+      assertEquals([done.status, done.filteredIPs], ["completed", 4500]);
+      const text = await downloadText(server, job.id);
+      assertEquals(csvRecords(text).length, 0);
+      ok(text.startsWith("n,ip,"));
+    });
+
+    await t.step(
+      "the OpenAPI document has the reason and the keep list",
+      async () => {
+        const doc = await getJson<
+          { components: { schemas: Record<string, { properties: object }> } }
+        >(server, "/api/openapi.json");
+        const schemas = doc.body.components.schemas;
+        for (const name of ["LookupSuccess", "EnrichmentData"]) {
+          ok("classification_reason" in schemas[name].properties, name);
+        }
+        ok("classificationReason" in schemas.PreviewRow.properties);
+        ok("alwaysKeep" in schemas.EnrichRequest.properties);
+      },
+    );
+
+    await server.stop();
+    await dns.stop();
+  },
+});
+
+Deno.test("a bad overrides file stops start-up with one line naming it", async () => {
+  const bad = `${dir}/bad_overrides.txt`;
+  await Deno.writeTextFile(bad, "# rules\n64500 -> nonsense\n");
+  let message = "";
+  try {
+    const started = await startServer({ env: { CLASSIFY_OVERRIDES: bad } });
+    await started.stop();
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  const errors = message.split("\n").filter((l) => l.startsWith("error:"));
+  assertEquals(errors.length, 1, message);
+  ok(errors[0].includes(`${bad}: line 2: unknown type "nonsense"`), errors[0]);
+  await Deno.remove(dir, { recursive: true });
+});
