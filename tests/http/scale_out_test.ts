@@ -15,6 +15,7 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
+import { sessionFetch, visitor, visitorCookie } from "../helpers/cookie_jar.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { startPostgres } from "../helpers/postgres.ts";
 import { startS3 } from "../helpers/s3_server.ts";
@@ -74,7 +75,10 @@ Deno.test({
       const [a, b] = [await start("api"), await start("api")];
       const first = await start("worker");
 
-      const socket = new WebSocket(b.url.replace("http", "ws") + "/ws");
+      // One visitor on both replicas: jobs belong to the session that made
+      // them, and the replicas share the secret that signs its cookie.
+      await visitorCookie(a.url);
+      const socket = visitor.webSocket(b.url.replace("http", "ws") + "/ws");
       const seen: ServerMessage[] = [];
       socket.onmessage = (event) => seen.push(JSON.parse(event.data));
       await new Promise((resolve) => socket.onopen = resolve);
@@ -97,9 +101,12 @@ Deno.test({
       const small = await uploadOk(a, "small.csv", "ip\n8.8.8.8\n");
       const queued = await startJob(a, small, "ip");
       assertEquals(await inQueue(queued.id), 1);
-      const cancel = await fetch(`${b.url}/api/jobs/${queued.id}/cancel`, {
-        method: "POST",
-      });
+      const cancel = await sessionFetch(
+        `${b.url}/api/jobs/${queued.id}/cancel`,
+        {
+          method: "POST",
+        },
+      );
       assertEquals(cancel.status, 200);
       await cancel.body?.cancel();
       assertEquals(await inQueue(queued.id), 0);
@@ -163,7 +170,7 @@ Deno.test({
           sql`SELECT to_regclass(${`results_${job.id}`}) AS name`
             .then(([row]) => row.name);
         assertEquals(await partition(), `results_${job.id}`);
-        const cleared = await fetch(`${b.url}/api/jobs/completed`, {
+        const cleared = await sessionFetch(`${b.url}/api/jobs/completed`, {
           method: "DELETE",
         });
         assertEquals(await cleared.json(), { cleared: 1 });
