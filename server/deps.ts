@@ -6,6 +6,7 @@ import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { Store } from "./storage/store.ts";
+import type { Pacer } from "./rdap/rate_limiter.ts";
 
 export interface AppDeps {
   config: Config;
@@ -15,4 +16,6 @@ export interface AppDeps {
   events: JobEvents;
   /** Sessions, ownership rules, the lock, lookup API keys. */
   access: Access;
+  /** The process's RDAP rate limit (null or absent: RDAP is off). */
+  rdapPacer?: Pacer | null;
 }

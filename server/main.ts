@@ -10,6 +10,7 @@ import { Engine, loadEngineData } from "./enrichment/engine.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobRunner } from "./jobs/runner.ts";
+import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { Store } from "./storage/store.ts";
 
 function fatal(message: string): never {
@@ -54,6 +55,10 @@ const kv = await Deno.openKv(kvPath).catch((error) =>
   )
 );
 const events = new JobEvents();
+// One RDAP rate limit for the process: lookups here, jobs through ports.
+const rdapPacer = config.rdap.enabled
+  ? new RateLimiter(config.rdap.rate)
+  : null;
 const runner = new JobRunner({
   store,
   events,
@@ -64,6 +69,8 @@ const runner = new JobRunner({
   uploadsDir,
   concurrency: config.jobConcurrency,
   checkpointRows: config.checkpointRows,
+  rdap: config.rdap,
+  rdapPacer,
 });
 
 const settings = {
@@ -89,6 +96,10 @@ const settings = {
   TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
   WEB_DIR: config.webDir,
   ACCESS: describeAccessConfig(config.access),
+  RDAP: config.rdap.enabled ? "on (registration data, online)" : "off",
+  RDAP_URL: config.rdap.url,
+  RDAP_RATE: `${config.rdap.rate} requests/s`,
+  RDAP_CACHE_DAYS: config.rdap.cacheDays,
 };
 if (config.logLevel !== "warn" && config.logLevel !== "error") {
   console.log("settings:");
@@ -104,7 +115,15 @@ if (config.logLevel !== "warn" && config.logLevel !== "error") {
 const access = await createAccess(config.access, config).catch((error) =>
   fatal((error as Error).message)
 );
-const app = createApp({ config, store, engine, runner, events, access });
+const app = createApp({
+  config,
+  store,
+  engine,
+  runner,
+  events,
+  access,
+  rdapPacer,
+});
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
 

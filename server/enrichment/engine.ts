@@ -87,6 +87,9 @@ export async function loadEngineData(
   return { geo, asn, classifier };
 }
 
+/** A last word on an address's network (see Engine.enrich). */
+export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
+
 export class Engine {
   readonly geo: GeoProvider;
   readonly asn: AsnTable;
@@ -196,14 +199,22 @@ export class Engine {
     return markNoData(result);
   }
 
-  async enrich(cell: string, options: EnrichOptions): Promise<Enrichment> {
+  /**
+   * One cell's enrichment. `adjust`: a last word on the address's network
+   * (registration data, looked up online), after its host name.
+   */
+  async enrich(
+    cell: string,
+    options: EnrichOptions,
+    adjust?: NetworkAdjust,
+  ): Promise<Enrichment> {
     const parsed = parseIp(cell);
-    if (!options.domain || !parsed.ok) {
+    if ((!options.domain && !adjust) || !parsed.ok) {
       return Engine.checkFound(this.enrichParsed(parsed, options));
     }
     // With the host name known, its PTR evidence joins the classification.
     const located = this.locate(parsed.ip, parsed.version, options);
-    const hostname = await this.dns.lookup(parsed.ip);
+    const hostname = options.domain ? await this.dns.lookup(parsed.ip) : null;
     if (located.network) {
       located.network = this.networkFor(
         located.network,
@@ -211,6 +222,9 @@ export class Engine {
         hostname,
         null,
       );
+      if (adjust) {
+        located.network = await adjust(parsed.ip, located.network);
+      }
     }
     return composeFinished(parsed.ip, located, {
       hostname,
@@ -222,13 +236,14 @@ export class Engine {
   async enrichMany(
     cells: string[],
     options: EnrichOptions,
+    adjust?: NetworkAdjust,
   ): Promise<Enrichment[]> {
     const byIp = new Map<string, Promise<Enrichment>>();
     return await Promise.all(cells.map((cell) => {
       const key = String(cell ?? "").trim();
       let pending = byIp.get(key);
       if (!pending) {
-        pending = this.enrich(key, options);
+        pending = this.enrich(key, options, adjust);
         byIp.set(key, pending);
       }
       return pending.then((r) => ({ ...r }));

@@ -12,6 +12,8 @@ import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord, Store } from "../storage/store.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
+import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
+import { JobRegistrations } from "./registration_slots.ts";
 import { DirectWriter } from "./direct_writer.ts";
 import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
 import {
@@ -41,6 +43,8 @@ export interface ProcessContext {
   writer?: BatchWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
+  /** A registration lookup for this run (null or absent: RDAP off). */
+  registrationLookup?: () => RegistrationLookup | null;
 }
 
 export const FILE_GONE =
@@ -84,6 +88,8 @@ class JobProcess {
   #window = new RowWindow();
   #limits: WindowLimits;
   #hostnames: HostnameCache;
+  /** Registration lookups, when the job asked and the server has RDAP on. */
+  #registrations: JobRegistrations | null = null;
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
@@ -115,6 +121,16 @@ class JobProcess {
     this.#job = job;
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#processed = job.processedIPs;
+    const lookup = job.options.registration
+      ? this.#ctx.registrationLookup?.() ?? null
+      : null;
+    if (lookup) {
+      const { classifier } = this.#ctx.engine;
+      this.#registrations = new JobRegistrations(
+        lookup,
+        (asn) => classifier.isCarrier(asn),
+      );
+    }
     return path;
   }
 
@@ -196,6 +212,7 @@ class JobProcess {
       if (slots.size >= ADDRESS_LIMIT) {
         slots.clear();
         this.#hostNameOfSlot = []; // rows in flight keep the old list
+        if (this.#registrations) this.#registrations.slots = [];
       }
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
       if (slot === this.#placeOfSlot.length) {
@@ -209,6 +226,7 @@ class JobProcess {
       );
       this.#placeOfSlot[slot] = this.#checkpoint.placeId(place);
       this.#networkOfSlot[slot] = this.#checkpoint.networkId(network);
+      this.#registrations?.start(slot, parsed.ip, network);
       if (options.domain) {
         const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
           { host, outcome },
@@ -233,6 +251,7 @@ class JobProcess {
       hosts: options.domain ? this.#hostNameOfSlot : null,
       slot,
       ipUsed,
+      registrations: this.#registrations?.slots ?? null,
     };
   }
 
@@ -293,6 +312,16 @@ class JobProcess {
         const own = engine.networkFor(base, pending.ip, hostname, keep);
         network = checkpoint.networkId(own);
       }
+      // Registration data has the last word (a customer inside a carrier).
+      if (network >= 0 && pending.registrations && this.#registrations) {
+        const base = checkpoint.network(network)!;
+        const own = this.#registrations.apply(
+          base,
+          pending.registrations,
+          pending.slot,
+        );
+        if (own !== base) network = checkpoint.networkId(own);
+      }
       checkpoint.add(
         pending.rowIndex,
         pending.row,
@@ -320,6 +349,9 @@ class JobProcess {
     if (this.#ctx.cancelled()) return "cancelled";
     if (this.#processed !== this.#job.totalIPs) {
       store.setTotal(jobId, this.#processed);
+    }
+    if (this.#registrations) {
+      store.addRegistrationLookups(jobId, this.#registrations.outcomes());
     }
     store.setStatus(jobId, "completed", ["processing"]);
     this.#ctx.onProgress(store.getJob(jobId)!);
