@@ -9,6 +9,7 @@ import {
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import type { ListPaths } from "../classification/lists.ts";
+import { vendorDecision } from "../classification/vendor_types.ts";
 import {
   type KeepList,
   loadNetworkClassifierData,
@@ -110,11 +111,19 @@ export class Engine {
   }
 
   #networkFrom(info: AsnInfo): Network {
+    const byAs = this.classifier.network(info.asn, info.org);
+    // A user's own database (ISP, Connection-Type, Enterprise, IPinfo)
+    // names the company and the type; an operator's override still rules.
+    const vendor = info.vendor;
+    const byVendor = vendor && !byAs.reason.startsWith("override:")
+      ? vendorDecision(vendor)
+      : null;
     return {
       org: info.org,
       asnText: `AS${info.asn}${info.org ? ` ${info.org}` : ""}`,
       asn: info.asn,
-      kind: this.classifier.network(info.asn, info.org),
+      kind: byVendor ?? byAs,
+      ...(vendor?.company && { company: vendor.company }),
     };
   }
 
@@ -162,7 +171,11 @@ export class Engine {
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.
-    const key = `${info.asn}\t${info.org}`;
+    const v = info.vendor;
+    const key = v
+      ? `${info.asn}\t${info.org}\t${v.company}\t${v.userType}\t` +
+        `${v.connectionType}\t${v.companyType}\t${v.asType}`
+      : `${info.asn}\t${info.org}`;
     let network = this.#mmdbNetworks.get(key);
     if (!network) {
       if (this.#mmdbNetworks.size >= 50_000) this.#mmdbNetworks.clear();
