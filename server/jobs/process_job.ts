@@ -1,7 +1,8 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly. (Just over
-// 300 lines: one class whose steps share the run's state; reading cells
-// lives in pending_row.ts, the rows in flight in row_window.ts.)
+// worker; kept free of Worker APIs so it can be tested directly. (Some 360
+// lines: one class whose steps share the run's state; reading cells lives
+// in pending_row.ts, the rows in flight in row_window.ts, registration
+// lookups in registration_slots.ts.)
 import { join } from "node:path";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";

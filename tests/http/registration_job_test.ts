@@ -192,3 +192,51 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "two jobs at once share one RDAP rate limit",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const rdap = startRdapServer();
+    // 2 a second (burst 2), two jobs in two workers at once.
+    const server = await startServer({
+      env: {
+        ...NO_DNS,
+        RDAP: "on",
+        RDAP_URL: rdap.registryUrl,
+        RDAP_RATE: "2",
+        JOB_CONCURRENCY: "2",
+      },
+    });
+    try {
+      // 12.1.0.0-12.1.27.255 is AS7018 in the bundled data; each /24 is
+      // its own query (an answer is reused only within its /24).
+      const csv = (from: number) =>
+        ["ip", ...Array.from({ length: 4 }, (_, i) => `12.1.${from + i}.1`)]
+          .join("\n");
+      const first = await uploadOk(server, "a.csv", csv(0));
+      const second = await uploadOk(server, "b.csv", csv(10));
+      const options = { includeDomain: 0, includeRegistration: 1 };
+      const jobs = await Promise.all([
+        startJob(server, first, "ip", options),
+        startJob(server, second, "ip", options),
+      ]);
+      const done = await Promise.all(jobs.map((j) => waitForJob(server, j.id)));
+      assertEquals(done.map((j) => j.registrationLookups.answered), [4, 4]);
+      const times = rdap.requests.map((r) => r.at).sort((a, b) => a - b);
+      assertEquals(times.length, 8);
+      // After the burst of 2, one request each half second across both
+      // jobs (a limit per worker would let each job's burst through at
+      // once): 8 requests take 3 s at least (timer slack allowed).
+      const shown = `${times.map(Math.round)}`;
+      for (let i = 2; i < times.length; i++) {
+        ok(times[i] - times[i - 1] >= 400, shown);
+      }
+      ok(times[7] - times[0] >= 2800, shown);
+    } finally {
+      await server.stop();
+      await rdap.close();
+    }
+  },
+});

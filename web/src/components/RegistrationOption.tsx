@@ -5,14 +5,7 @@
 // and carrier networks, and reuses cached answers.
 import { useId } from "react";
 import { useServerConfig } from "../api/config.ts";
-
-/** "about 3 minutes" for a number of seconds. */
-export function roughDuration(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.ceil(seconds))} seconds`;
-  const minutes = seconds / 60;
-  if (minutes < 90) return `${Math.ceil(minutes)} minutes`;
-  return `${Math.ceil(minutes / 60)} hours`;
-}
+import { roughDuration } from "../lib/rough_duration.ts";
 
 interface Props {
   rowCount: number | undefined;
