@@ -191,10 +191,38 @@ export class Engine {
    * them). composeEnrichment (compose.ts) turns them into the enrichment.
    */
   locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
-    return {
-      place: options.geolocation ? this.geo.place(ip, version) : null,
-      network: this.#networkOf(ip, version),
-    };
+    const place = options.geolocation || this.geo.hasTraits
+      ? this.geo.place(ip, version)
+      : null;
+    let network = this.#networkOf(ip, version);
+    // An Enterprise file in GEO_DB: its traits name the company and type.
+    if (place?.vendor && network) network = this.#withVendor(network, place);
+    return { place: options.geolocation ? place : null, network };
+  }
+
+  /** The network as a GEO_DB record's traits show it (one object each). */
+  #withVendor(network: Network, place: Place): Network {
+    const vendor = place.vendor!;
+    const byVendor = network.kind?.reason.startsWith("override:")
+      ? null
+      : vendorDecision(vendor);
+    if (!byVendor && !vendor.company) return network;
+    let variants = this.#variants.get(network);
+    if (!variants) {
+      if (this.#variants.size >= 50_000) this.#variants.clear();
+      this.#variants.set(network, variants = new Map());
+    }
+    const key = `vendor\t${vendor.company}\t${byVendor?.reason}`;
+    let variant = variants.get(key);
+    if (!variant) {
+      variant = {
+        ...network,
+        kind: byVendor ?? network.kind,
+        ...(vendor.company && { company: vendor.company }),
+      };
+      variants.set(key, variant);
+    }
+    return variant;
   }
 
   /** Every field but the host name: synchronous, no I/O. */

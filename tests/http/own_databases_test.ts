@@ -108,8 +108,17 @@ Deno.test({
   },
 });
 
-async function engineFor(asnDb: string, dataDir: string): Promise<Engine> {
-  const config = loadConfig({ ...NO_DNS, ASN_DB: asnDb, DATA_DIR: dataDir });
+async function engineFor(
+  asnDb: string,
+  dataDir: string,
+  geoDb?: string,
+): Promise<Engine> {
+  const config = loadConfig({
+    ...NO_DNS,
+    ASN_DB: asnDb,
+    DATA_DIR: dataDir,
+    ...(geoDb && { GEO_DB: geoDb }),
+  });
   const dns = { servers: ["127.0.0.1:9"], timeoutMs: 50, concurrency: 4 };
   return new Engine(await loadEngineData(config), dns);
 }
@@ -193,6 +202,46 @@ Deno.test("IPinfo company files and MaxMind Enterprise user types", async () => 
       resident.classification_reason,
       "MaxMind user type: residential",
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an Enterprise file in GEO_DB: its traits decide over the bundled ASN data", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ipenrich-own-db-" });
+  try {
+    const enterprise = await files(dir, {
+      "GeoIP2-Enterprise.mmdb": writeMmdb({
+        databaseType: "GeoIP2-Enterprise",
+        low: {
+          country: { iso_code: "US", names: { en: "United States" } },
+          traits: {
+            autonomous_system_number: { uint: 7018 },
+            organization: "Acme Hotels",
+            connection_type: "Corporate",
+          },
+        },
+        high: {
+          country: { iso_code: "US", names: { en: "United States" } },
+          traits: { user_type: "residential" },
+        },
+      }),
+    });
+    // The default ASN CSVs: 12.1.2.3 is AS7018, a curated consumer AS.
+    const engine = await engineFor("", dir, enterprise);
+    for (const geolocation of [true, false]) {
+      const hotel = await engine.enrich(LOW, {
+        ...ALL_OPTIONS,
+        geolocation,
+        domain: false,
+      });
+      assertEquals(
+        [hotel.company, hotel.network_type, hotel.classification_reason],
+        ["Acme Hotels", "business", "MaxMind connection type: Corporate"],
+      );
+      assertEquals(hotel.ispFiltered, false);
+      assertEquals(hotel.country_code, geolocation ? "US" : null);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
