@@ -5,6 +5,7 @@ import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
 import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
 import type { ListPaths } from "./classification/lists.ts";
+import { loadRdapConfig, type RdapConfig } from "./rdap/rdap_config.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -44,6 +45,8 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error";
   /** Sessions, job visibility, ACCESS_PASSWORD, LOOKUP_API_KEYS. */
   access: AccessConfig;
+  /** RDAP, RDAP_URL, RDAP_RATE, RDAP_CACHE_DAYS: registration data (online). */
+  rdap: RdapConfig;
 }
 
 const bundled = (pkg: string, file: string) =>
@@ -133,5 +136,6 @@ export function loadConfig(
       ? logLevel
       : "info",
     access: loadAccessConfig(env),
+    rdap: loadRdapConfig(env),
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobControl, JobStore } from "./storage/store_interface.ts";
+import type { Pacer } from "./rdap/rate_limiter.ts";
 
 export interface AppDeps {
   config: Config;
@@ -17,4 +18,6 @@ export interface AppDeps {
   blobs?: BlobStore | null;
   /** Sessions, ownership rules, the lock, lookup API keys. */
   access: Access;
+  /** The process's RDAP rate limit (null or absent: RDAP is off). */
+  rdapPacer?: Pacer | null;
 }

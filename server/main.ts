@@ -14,6 +14,7 @@ import { JobEvents } from "./jobs/job_events.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import { scaleConfigFromEnv } from "./scale_config.ts";
 import { openScaleOut, type ScaleOut } from "./scale_out.ts";
+import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { Store } from "./storage/store.ts";
 
 function fatal(message: string): never {
@@ -33,6 +34,14 @@ await mkdir(uploadsDir, { recursive: true });
 const dbPath = join(config.dataDir, "enrichment.db");
 
 if (scale.databaseUrl !== null) {
+  // The RDAP cache and its shared rate limit live in the single-process
+  // store; the scaled-out mode does not carry them yet.
+  if (config.rdap.enabled) {
+    fatal(
+      "RDAP=on is not available with DATABASE_URL yet: registration data " +
+        "needs the embedded SQLite store; unset one of them",
+    );
+  }
   await runScaledOut(scale.databaseUrl);
 }
 
@@ -62,6 +71,10 @@ const kv = await Deno.openKv(kvPath).catch((error) =>
   )
 );
 const events = new JobEvents();
+// One RDAP rate limit for the process: lookups here, jobs through ports.
+const rdapPacer = config.rdap.enabled
+  ? new RateLimiter(config.rdap.rate)
+  : null;
 const runner = new JobRunner({
   store,
   events,
@@ -72,6 +85,8 @@ const runner = new JobRunner({
   uploadsDir,
   concurrency: config.jobConcurrency,
   checkpointRows: config.checkpointRows,
+  rdap: config.rdap,
+  rdapPacer,
 });
 
 printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
@@ -79,7 +94,15 @@ printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
 const access = await createAccess(config.access, config).catch((error) =>
   fatal((error as Error).message)
 );
-const app = createApp({ config, store, engine, runner, events, access });
+const app = createApp({
+  config,
+  store,
+  engine,
+  runner,
+  events,
+  access,
+  rdapPacer,
+});
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
 const server = serve(app.fetch);
@@ -125,6 +148,10 @@ function printSettings(
     TRUST_PROXY: config.trustProxy || "0 (client = connecting address)",
     WEB_DIR: config.webDir,
     ACCESS: describeAccessConfig(config.access),
+    RDAP: config.rdap.enabled ? "on (registration data, online)" : "off",
+    RDAP_URL: config.rdap.url,
+    RDAP_RATE: `${config.rdap.rate} requests/s`,
+    RDAP_CACHE_DAYS: config.rdap.cacheDays,
   };
   if (config.logLevel === "warn" || config.logLevel === "error") return;
   console.log("settings:");

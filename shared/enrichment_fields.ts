@@ -9,6 +9,7 @@ export const FIELD_GROUPS = [
   "domain",
   "company",
   "network",
+  "registration",
 ] as const;
 export type FieldGroup = (typeof FIELD_GROUPS)[number];
 
@@ -127,6 +128,38 @@ export const ENRICHMENT_FIELD_TABLE = [
     wire: "string",
     example: "AS15169 Google LLC",
     description: "AS number and name",
+  },
+  {
+    name: "registered_org",
+    group: "registration",
+    sql: "TEXT",
+    wire: "string",
+    example: "ACME CORP",
+    description: "Registrant of the address block, from RDAP (online, opt-in)",
+  },
+  {
+    name: "registered_network",
+    group: "registration",
+    sql: "TEXT",
+    wire: "string",
+    example: "12.34.56.0/26",
+    description: "The registered block (CIDR), from RDAP",
+  },
+  {
+    name: "registered_country",
+    group: "registration",
+    sql: "TEXT",
+    wire: "string",
+    example: "US",
+    description: "The registration's country code, from RDAP",
+  },
+  {
+    name: "abuse_email",
+    group: "registration",
+    sql: "TEXT",
+    wire: "string",
+    example: "abuse@example.net",
+    description: "Where to report abuse from the block, from RDAP",
   },
   {
     name: "ip_used",

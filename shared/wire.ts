@@ -39,6 +39,8 @@ export interface EnrichRequest {
   includeNetwork: number | boolean;
   /** Resolve host-name cells forward (A, then AAAA); off by default. */
   resolveHostnames?: number | boolean;
+  /** Registration data over RDAP (online); refused when the server has it off. */
+  includeRegistration?: number | boolean;
   /** AS numbers or CIDRs, one per line, kept even when filtered. */
   alwaysKeep?: string;
 }
@@ -64,8 +66,24 @@ export interface Job {
   includeDomain: boolean;
   includeCompany: boolean;
   includeNetwork: boolean;
+  /** Registration data over RDAP was asked for. */
+  includeRegistration: boolean;
   /** How the job's host-name lookups ended, one count per lookup made. */
   hostnameLookups: HostnameLookups;
+  /** How the job's registration (RDAP) lookups ended. */
+  registrationLookups: RegistrationLookups;
+}
+
+/**
+ * Registration (RDAP) lookups by outcome: answered by a registry (a network
+ * or "none registered"); answered from the cache; failed (timed out, an
+ * error, or not asked after repeated failures: those rows keep the AS-based
+ * answer).
+ */
+export interface RegistrationLookups {
+  answered: number;
+  cached: number;
+  failed: number;
 }
 
 /**
@@ -125,10 +143,19 @@ export interface PreviewResponse {
 }
 
 /** GET /api/lookup answer: success, or { ip, success: false, error }. */
+/** The registration (RDAP) fields, in a lookup only with registration=1. */
+export type RegistrationField =
+  | "registered_org"
+  | "registered_network"
+  | "registered_country"
+  | "abuse_email";
+
 export type LookupResponse =
   | (
     & { success: true; ispFiltered: boolean }
-    & Omit<EnrichmentData, "ip" | "ip_used">
+    & Omit<EnrichmentData, "ip" | "ip_used" | RegistrationField>
+    // Present only when asked for (registration=1).
+    & Partial<Pick<EnrichmentData, RegistrationField>>
     & {
       ip: string;
     }
@@ -139,7 +166,11 @@ export type LookupResponse =
 export const BATCH_MAX_IPS = 1000;
 
 /** Body of POST /api/lookup/batch: the addresses, or { ips: [...] }. */
-export type BatchLookupRequest = string[] | { ips: string[] };
+export type BatchLookupRequest = string[] | {
+  ips: string[];
+  /** 1: also the registration data (RDAP, online). */
+  registration?: 0 | 1 | boolean;
+};
 
 /** Answer of POST /api/lookup/batch: one lookup answer per address, in order. */
 export type BatchLookupResponse = LookupResponse[];
@@ -211,4 +242,6 @@ export interface PublicConfig {
   rateLimitBurst: number;
   /** Most addresses in one batch or BigQuery request. */
   batchMaxIps: number;
+  /** Registration data (RDAP, online): whether the server has it on, its rate. */
+  rdap: { enabled: boolean; rate: number };
 }

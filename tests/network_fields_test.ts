@@ -110,10 +110,14 @@ Deno.test("AS numbers come from Enterprise traits and IPinfo text", async () => 
   const ip = fromBig(withAsn.first, withAsn.v4);
   // deno-lint-ignore no-explicit-any
   const traits = (withAsn.data as any).traits;
-  assertEquals(enterprise.lookup(ip, withAsn.v4 ? 4 : 6), {
+  const info = enterprise.lookup(ip, withAsn.v4 ? 4 : 6);
+  assertEquals({ asn: info?.asn, org: info?.org }, {
     asn: traits.autonomous_system_number,
     org: traits.autonomous_system_organization ?? "",
   });
+  // The richer traits travel with it, for the classification.
+  assertEquals(info?.vendor?.userType ?? null, traits.user_type ?? null);
+  assertEquals(info?.vendor?.company ?? null, traits.organization ?? null);
 });
 
 Deno.test("IPinfo ASN and company files", async () => {
@@ -144,9 +148,17 @@ Deno.test("IPinfo ASN and company files", async () => {
       }),
     );
     const table = await loadAsnTable([asnFile, companyFile]);
+    // The AS from the first file; the company and types from any.
     assertEquals(new AsnTable(table).lookup("12.1.2.3", 4), {
       asn: 7018,
       org: "AT&T Services, Inc.",
+      vendor: {
+        company: "Acme Hotels",
+        connectionType: null,
+        userType: null,
+        companyType: "business",
+        asType: "isp",
+      },
     });
     assertEquals(
       new NetworkDatabase(table.mmdb[0]).lookup("12.1.2.3", 4)?.fields,

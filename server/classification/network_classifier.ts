@@ -99,6 +99,11 @@ export class NetworkClassifier {
     return this.#lists.consumer.size + this.#lists.mobile.size;
   }
 
+  /** A transit/carrier AS (curated list): it may rent blocks to customers. */
+  isCarrier(asn: number): boolean {
+    return this.#lists.transit.has(asn);
+  }
+
   get overrideCount(): number {
     return this.#overrides.length;
   }

@@ -4,14 +4,33 @@
 import Papa from "papaparse";
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
-import { readNetworkFields } from "./network_fields.ts";
+import { type NetworkFields, readNetworkFields } from "./network_fields.ts";
 import { readSimple, simpleShape } from "./asn_csv.ts";
 import { shareUint32 } from "./shared_file.ts";
 
 export interface AsnInfo {
   asn: number;
   org: string;
+  /**
+   * What a user's richer MMDB files say beyond the AS (MaxMind ISP,
+   * Connection-Type, Enterprise; IPinfo company and type fields), when any.
+   */
+  vendor?: VendorFields;
 }
+
+/** The fields of a user's own databases the classification reads. */
+export type VendorFields = Pick<
+  NetworkFields,
+  "company" | "connectionType" | "userType" | "companyType" | "asType"
+>;
+
+const VENDOR_KEYS = [
+  "company",
+  "connectionType",
+  "userType",
+  "companyType",
+  "asType",
+] as const;
 
 /** Structured-cloneable form, sent to workers. */
 export interface AsnTableData {
@@ -193,13 +212,33 @@ export class AsnTable {
   lookupMmdb(ip: string, version: 4 | 6): AsnInfo | null {
     if (this.#readers.length === 0) return null;
     const words = version === 4 ? [ipv4ToNumber(ip)] : ipv6ToWords(ip);
+    // The AS from the first file that has it; the richer fields from any
+    // (a Connection-Type file has no AS, an ISP file no connection type).
+    let info: AsnInfo | null = null;
+    let vendor: VendorFields | undefined;
     for (const reader of this.#readers) {
       const node = reader.recordOf(words);
       if (node === 0) continue;
-      const info = asnOf(reader, node);
-      if (info) return info;
+      const fields = fieldsOf(reader, node);
+      if (!fields) continue;
+      if (!info && fields.asn) {
+        info = { asn: fields.asn, org: fields.asOrg ?? "" };
+      }
+      for (const key of VENDOR_KEYS) {
+        if (fields[key] !== null && !vendor?.[key]) {
+          vendor ??= {
+            company: null,
+            connectionType: null,
+            userType: null,
+            companyType: null,
+            asType: null,
+          };
+          vendor[key] = fields[key];
+        }
+      }
     }
-    return null;
+    if (info && vendor) info.vendor = vendor;
+    return info;
   }
 
   #findV4(n: number): number {
@@ -237,14 +276,12 @@ export class AsnTable {
 }
 
 /**
- * AS number and organisation of an MMDB record (MaxMind ASN, ISP or
- * Enterprise, IPinfo ASN or company files); null if it has none or cannot
- * be read.
+ * The network fields of an MMDB record (MaxMind ASN, ISP, Connection-Type
+ * or Enterprise, IPinfo ASN or company files); null if it cannot be read.
  */
-function asnOf(reader: MmdbDatabase, node: number): AsnInfo | null {
+function fieldsOf(reader: MmdbDatabase, node: number): NetworkFields | null {
   try {
-    const { asn, asOrg } = readNetworkFields(reader.decodeRecord(node));
-    return asn ? { asn, org: asOrg ?? "" } : null;
+    return readNetworkFields(reader.decodeRecord(node));
   } catch (error) {
     if (error instanceof MmdbError) return null;
     throw error;

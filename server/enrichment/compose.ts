@@ -20,6 +20,18 @@ export interface Network {
   asn: number | null;
   /** Its network type, whether it is filtered, and why. */
   kind: Decision | null;
+  /** The block's registrant, when it is a customer of the AS (RDAP). */
+  company?: string | null;
+  /** The block's registration columns (RDAP), when looked up. */
+  registration?: RegistrationColumns | null;
+}
+
+/** A row's registration data (RDAP), as registrationColumns() gives it. */
+export interface RegistrationColumns {
+  registered_org: string | null;
+  registered_network: string | null;
+  registered_country: string | null;
+  abuse_email: string | null;
 }
 
 /** The place fields an enrichment takes (a Place, less its key). */
@@ -68,7 +80,16 @@ export function composeEnrichment(
     result.network_type = kind.type;
     result.classification_reason = kind.reason;
     // An access network's name says nothing of who the visitor is.
-    result.company = kind.filtered ? null : network!.org || null;
+    result.company = kind.filtered
+      ? null
+      : network!.company || network!.org || null;
+  }
+  const registration = network?.registration;
+  if (options.registration && registration) {
+    result.registered_org = registration.registered_org;
+    result.registered_network = registration.registered_network;
+    result.registered_country = registration.registered_country;
+    result.abuse_email = registration.abuse_email;
   }
   if (options.network && network) {
     result.isp = network.org || null;

@@ -9,6 +9,7 @@ import {
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import type { ListPaths } from "../classification/lists.ts";
+import { vendorDecision } from "../classification/vendor_types.ts";
 import {
   type KeepList,
   loadNetworkClassifierData,
@@ -87,6 +88,9 @@ export async function loadEngineData(
   return { geo, asn, classifier };
 }
 
+/** A last word on an address's network (see Engine.enrich). */
+export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
+
 export class Engine {
   readonly geo: GeoProvider;
   readonly asn: AsnTable;
@@ -107,11 +111,19 @@ export class Engine {
   }
 
   #networkFrom(info: AsnInfo): Network {
+    const byAs = this.classifier.network(info.asn, info.org);
+    // A user's own database (ISP, Connection-Type, Enterprise, IPinfo)
+    // names the company and the type; an operator's override still rules.
+    const vendor = info.vendor;
+    const byVendor = vendor && !byAs.reason.startsWith("override:")
+      ? vendorDecision(vendor)
+      : null;
     return {
       org: info.org,
       asnText: `AS${info.asn}${info.org ? ` ${info.org}` : ""}`,
       asn: info.asn,
-      kind: this.classifier.network(info.asn, info.org),
+      kind: byVendor ?? byAs,
+      ...(vendor?.company && { company: vendor.company }),
     };
   }
 
@@ -159,7 +171,11 @@ export class Engine {
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.
-    const key = `${info.asn}\t${info.org}`;
+    const v = info.vendor;
+    const key = v
+      ? `${info.asn}\t${info.org}\t${v.company}\t${v.userType}\t` +
+        `${v.connectionType}\t${v.companyType}\t${v.asType}`
+      : `${info.asn}\t${info.org}`;
     let network = this.#mmdbNetworks.get(key);
     if (!network) {
       if (this.#mmdbNetworks.size >= 50_000) this.#mmdbNetworks.clear();
@@ -175,10 +191,38 @@ export class Engine {
    * them). composeEnrichment (compose.ts) turns them into the enrichment.
    */
   locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
-    return {
-      place: options.geolocation ? this.geo.place(ip, version) : null,
-      network: this.#networkOf(ip, version),
-    };
+    const place = options.geolocation || this.geo.hasTraits
+      ? this.geo.place(ip, version)
+      : null;
+    let network = this.#networkOf(ip, version);
+    // An Enterprise file in GEO_DB: its traits name the company and type.
+    if (place?.vendor && network) network = this.#withVendor(network, place);
+    return { place: options.geolocation ? place : null, network };
+  }
+
+  /** The network as a GEO_DB record's traits show it (one object each). */
+  #withVendor(network: Network, place: Place): Network {
+    const vendor = place.vendor!;
+    const byVendor = network.kind?.reason.startsWith("override:")
+      ? null
+      : vendorDecision(vendor);
+    if (!byVendor && !vendor.company) return network;
+    let variants = this.#variants.get(network);
+    if (!variants) {
+      if (this.#variants.size >= 50_000) this.#variants.clear();
+      this.#variants.set(network, variants = new Map());
+    }
+    const key = `vendor\t${vendor.company}\t${byVendor?.reason}`;
+    let variant = variants.get(key);
+    if (!variant) {
+      variant = {
+        ...network,
+        kind: byVendor ?? network.kind,
+        ...(vendor.company && { company: vendor.company }),
+      };
+      variants.set(key, variant);
+    }
+    return variant;
   }
 
   /** Every field but the host name: synchronous, no I/O. */
@@ -196,14 +240,22 @@ export class Engine {
     return markNoData(result);
   }
 
-  async enrich(cell: string, options: EnrichOptions): Promise<Enrichment> {
+  /**
+   * One cell's enrichment. `adjust`: a last word on the address's network
+   * (registration data, looked up online), after its host name.
+   */
+  async enrich(
+    cell: string,
+    options: EnrichOptions,
+    adjust?: NetworkAdjust,
+  ): Promise<Enrichment> {
     const parsed = parseIp(cell);
-    if (!options.domain || !parsed.ok) {
+    if ((!options.domain && !adjust) || !parsed.ok) {
       return Engine.checkFound(this.enrichParsed(parsed, options));
     }
     // With the host name known, its PTR evidence joins the classification.
     const located = this.locate(parsed.ip, parsed.version, options);
-    const hostname = await this.dns.lookup(parsed.ip);
+    const hostname = options.domain ? await this.dns.lookup(parsed.ip) : null;
     if (located.network) {
       located.network = this.networkFor(
         located.network,
@@ -211,6 +263,9 @@ export class Engine {
         hostname,
         null,
       );
+      if (adjust) {
+        located.network = await adjust(parsed.ip, located.network);
+      }
     }
     return composeFinished(parsed.ip, located, {
       hostname,
@@ -222,13 +277,14 @@ export class Engine {
   async enrichMany(
     cells: string[],
     options: EnrichOptions,
+    adjust?: NetworkAdjust,
   ): Promise<Enrichment[]> {
     const byIp = new Map<string, Promise<Enrichment>>();
     return await Promise.all(cells.map((cell) => {
       const key = String(cell ?? "").trim();
       let pending = byIp.get(key);
       if (!pending) {
-        pending = this.enrich(key, options);
+        pending = this.enrich(key, options, adjust);
         byIp.set(key, pending);
       }
       return pending.then((r) => ({ ...r }));

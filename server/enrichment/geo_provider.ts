@@ -3,6 +3,8 @@
 import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
+import type { VendorFields } from "./asn_table.ts";
+import { readNetworkFields } from "./network_fields.ts";
 
 export interface GeoFields {
   country_code: string | null;
@@ -91,6 +93,11 @@ export interface Place extends GeoFields {
    * the row's error, in words a user reads.
    */
   error?: string;
+  /**
+   * A MaxMind Enterprise (or City-with-traits) record's ISP, organisation,
+   * connection and user types, for the classification; absent otherwise.
+   */
+  vendor?: VendorFields;
 }
 
 /**
@@ -110,6 +117,10 @@ class Tree {
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
+  }
+
+  get databaseType(): string {
+    return this.#db.metadata.databaseType;
   }
 
   /** The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6). */
@@ -132,7 +143,10 @@ class Tree {
     try {
       const record = this.#db.decodeRecord(node);
       if (record === null || typeof record !== "object") return null;
-      return toPlace(checkedGeo(toGeo(record as GeoRecord)), key);
+      const place = toPlace(checkedGeo(toGeo(record as GeoRecord)), key);
+      const vendor = vendorOf(record);
+      if (vendor) place.vendor = vendor;
+      return place;
     } catch (error) {
       if (!(error instanceof MmdbError || error instanceof TypeError)) {
         throw error;
@@ -142,6 +156,27 @@ class Tree {
         error: `${CORRUPT_RECORD} (${error.message})`,
       };
     }
+  }
+}
+
+/** The traits a richer file carries (Enterprise), or undefined. */
+function vendorOf(record: object): VendorFields | undefined {
+  const traits = (record as { traits?: unknown }).traits;
+  if (!traits || typeof traits !== "object") return undefined;
+  try {
+    const { company, connectionType, userType } = readNetworkFields(
+      { traits } as Parameters<typeof readNetworkFields>[0],
+    );
+    if (!company && !connectionType && !userType) return undefined;
+    return {
+      company,
+      connectionType,
+      userType,
+      companyType: null,
+      asType: null,
+    };
+  } catch {
+    return undefined; // traits of the wrong types: the place still stands
   }
 }
 
@@ -199,16 +234,21 @@ const v4Word = [0];
 export class GeoProvider {
   #v4: Tree | null = null;
   #v6: Tree | null = null;
+  /** True when a file may carry traits (Enterprise): read even without geolocation. */
+  readonly hasTraits: boolean;
 
   /** `files` are MMDB contents, typically in shared memory. */
   constructor(files: Uint8Array[]) {
+    let traits = false;
     for (const [index, bytes] of files.entries()) {
       const tree = new Tree(bytes, index, files.length);
+      traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {
         this.#v6 ??= tree;
       }
     }
+    this.hasTraits = traits;
   }
 
   /** The place of a public address (canonical text, as parseIp gives it). */

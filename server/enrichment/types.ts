@@ -27,6 +27,8 @@ export interface EnrichOptions {
   domain: boolean;
   company: boolean;
   network: boolean;
+  /** Registration data over RDAP (online; only when the server has RDAP on). */
+  registration?: boolean;
   /** Jobs: resolve host-name cells forward (A, then AAAA); default off. */
   resolveHostnames?: boolean;
 }

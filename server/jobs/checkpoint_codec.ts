@@ -43,7 +43,8 @@ export interface Checkpoint {
 }
 
 const PLACE_WIDTH = 6;
-const NETWORK_WIDTH = 5;
+// org, AS text, type, filtered, reason, company, then the registration four.
+const NETWORK_WIDTH = 10;
 /**
  * After a row's fields: ip, place, organisation, hostname, domain, failure
  * kind, failure range, ip_used (which address of the cell, and why).
@@ -179,6 +180,11 @@ export class CheckpointBuilder {
         n.kind?.type ?? null,
         n.kind ? n.kind.filtered : null,
         n.kind?.reason ?? null,
+        n.company ?? null,
+        n.registration?.registered_org ?? null,
+        n.registration?.registered_network ?? null,
+        n.registration?.registered_country ?? null,
+        n.registration?.abuse_email ?? null,
       );
     }
     const checkpoint = {
@@ -235,6 +241,13 @@ export class CheckpointReader {
           type,
           filtered: networks[at + 3] as boolean,
           reason: networks[at + 4] as string,
+        },
+        company: networks[at + 5] as string | null,
+        registration: networks[at + 7] === null ? null : {
+          registered_org: networks[at + 6] as string | null,
+          registered_network: networks[at + 7] as string | null,
+          registered_country: networks[at + 8] as string | null,
+          abuse_email: networks[at + 9] as string | null,
         },
       });
     }

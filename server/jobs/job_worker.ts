@@ -7,12 +7,17 @@ import { Store } from "../storage/store.ts";
 import { processJob } from "./process_job.ts";
 import { ThreadedWriter } from "./threaded_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { registrationLookupFor } from "../rdap/rdap_setup.ts";
+import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
+import { PortPacer } from "../rdap/shared_pacer.ts";
 
 let setup: {
   store: Store;
   engine: Engine;
   uploadsDir: string;
   checkpointRows: number;
+  /** A job's registration lookup (its own outcomes), or null: RDAP off. */
+  registrationLookup: () => RegistrationLookup | null;
 } | null = null;
 // Checkpoints are committed on a thread of their own (threaded_writer.ts),
 // started by the runner beside this worker and kept between jobs.
@@ -23,11 +28,15 @@ const post = (message: FromWorker) => self.postMessage(message);
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
+    const store = new Store(message.dbPath);
+    const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
     setup = {
-      store: new Store(message.dbPath),
+      store,
       engine: new Engine(message.engineData, message.dns),
       uploadsDir: message.uploadsDir,
       checkpointRows: message.checkpointRows,
+      registrationLookup: () =>
+        pacer ? registrationLookupFor(message.rdap, store.db, pacer) : null,
     };
     writer = new ThreadedWriter(message.writerPort);
     return;

@@ -1,7 +1,8 @@
 // Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly. (Just over
-// 300 lines: one class whose steps share the run's state; reading cells
-// lives in pending_row.ts, the rows in flight in row_window.ts.)
+// worker; kept free of Worker APIs so it can be tested directly. (Some 360
+// lines: one class whose steps share the run's state; reading cells lives
+// in pending_row.ts, the rows in flight in row_window.ts, registration
+// lookups in registration_slots.ts.)
 import { join } from "node:path";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
@@ -13,6 +14,8 @@ import type { JobRecord } from "../storage/store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
+import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
+import { JobRegistrations } from "./registration_slots.ts";
 import { DirectWriter } from "./direct_writer.ts";
 import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
 import {
@@ -42,6 +45,8 @@ export interface ProcessContext {
   writer?: BatchWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
+  /** A registration lookup for this run (null or absent: RDAP off). */
+  registrationLookup?: () => RegistrationLookup | null;
 }
 
 export const FILE_GONE =
@@ -85,6 +90,8 @@ class JobProcess {
   #window = new RowWindow();
   #limits: WindowLimits;
   #hostnames: HostnameCache;
+  /** Registration lookups, when the job asked and the server has RDAP on. */
+  #registrations: JobRegistrations | null = null;
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
@@ -116,6 +123,16 @@ class JobProcess {
     this.#job = job;
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#processed = job.processedIPs;
+    const lookup = job.options.registration
+      ? this.#ctx.registrationLookup?.() ?? null
+      : null;
+    if (lookup) {
+      const { classifier } = this.#ctx.engine;
+      this.#registrations = new JobRegistrations(
+        lookup,
+        (asn) => classifier.isCarrier(asn),
+      );
+    }
     return path;
   }
 
@@ -197,6 +214,7 @@ class JobProcess {
       if (slots.size >= ADDRESS_LIMIT) {
         slots.clear();
         this.#hostNameOfSlot = []; // rows in flight keep the old list
+        if (this.#registrations) this.#registrations.slots = [];
       }
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
       if (slot === this.#placeOfSlot.length) {
@@ -210,6 +228,7 @@ class JobProcess {
       );
       this.#placeOfSlot[slot] = this.#checkpoint.placeId(place);
       this.#networkOfSlot[slot] = this.#checkpoint.networkId(network);
+      this.#registrations?.start(slot, parsed.ip, network);
       if (options.domain) {
         const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
           { host, outcome },
@@ -234,6 +253,7 @@ class JobProcess {
       hosts: options.domain ? this.#hostNameOfSlot : null,
       slot,
       ipUsed,
+      registrations: this.#registrations?.slots ?? null,
     };
   }
 
@@ -294,6 +314,16 @@ class JobProcess {
         const own = engine.networkFor(base, pending.ip, hostname, keep);
         network = checkpoint.networkId(own);
       }
+      // Registration data has the last word (a customer inside a carrier).
+      if (network >= 0 && pending.registrations && this.#registrations) {
+        const base = checkpoint.network(network)!;
+        const own = this.#registrations.apply(
+          base,
+          pending.registrations,
+          pending.slot,
+        );
+        if (own !== base) network = checkpoint.networkId(own);
+      }
       checkpoint.add(
         pending.rowIndex,
         pending.row,
@@ -321,6 +351,12 @@ class JobProcess {
     if (this.#ctx.cancelled()) return "cancelled";
     if (this.#processed !== this.#job.totalIPs) {
       await store.setTotal(jobId, this.#processed);
+    }
+    if (this.#registrations) {
+      await store.addRegistrationLookups(
+        jobId,
+        this.#registrations.outcomes(),
+      );
     }
     await store.setStatus(jobId, "completed", ["processing"]);
     this.#ctx.onProgress((await store.getJob(jobId))!);

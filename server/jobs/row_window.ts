@@ -7,6 +7,7 @@ import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import type { LookupOutcome } from "../enrichment/reverse_dns.ts";
+import type { RegistrationSlots } from "./registration_slots.ts";
 
 /** Where each lookup outcome is counted in a job's HostnameLookups. */
 export const LOOKUP_KEY: Record<LookupOutcome, keyof HostnameLookups> = {
@@ -49,6 +50,8 @@ export interface PendingRow {
   slot: number;
   /** Which address of the cell was looked up, when not the cell as is. */
   ipUsed: string | null;
+  /** Where its registration will be (`registrations[slot]`); null: none. */
+  registrations?: RegistrationSlots | null;
 }
 
 /** A row read: looked up, or a host-name cell still being resolved first. */
@@ -158,9 +161,13 @@ export class RowWindow {
     const waiting = this.readyCount() < this.size
       ? this.#rows[this.#readyEnd].row
       : null;
-    const answer = waiting instanceof Promise
+    const host = waiting instanceof Promise
       ? waiting
       : waiting?.hosts?.[waiting.slot];
+    // Its host name is in: then its registration is what it waits for.
+    const answer = host instanceof Promise || waiting instanceof Promise
+      ? host
+      : waiting?.registrations?.[waiting.slot];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const elapsed = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, maxMs);
@@ -176,5 +183,8 @@ export class RowWindow {
 
 function isReady({ row }: Entry): boolean {
   if (row instanceof Promise) return false;
-  return row.hosts === null || !(row.hosts[row.slot] instanceof Promise);
+  if (row.hosts !== null && row.hosts[row.slot] instanceof Promise) {
+    return false;
+  }
+  return !(row.registrations?.[row.slot] instanceof Promise);
 }

@@ -14,6 +14,9 @@ import type { JobRecord, Store } from "../storage/store.ts";
 import type { JobEvents } from "./job_events.ts";
 import { startWriterThread } from "./threaded_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
+import type { RateLimiter } from "../rdap/rate_limiter.ts";
+import { servePacer } from "../rdap/shared_pacer.ts";
 
 export interface RunnerOptions {
   store: Store;
@@ -25,6 +28,10 @@ export interface RunnerOptions {
   uploadsDir: string;
   concurrency: number;
   checkpointRows: number;
+  /** Registration data settings (absent: off). */
+  rdap?: RdapConfig;
+  /** The process's RDAP rate limit, shared with every job worker. */
+  rdapPacer?: RateLimiter | null;
 }
 
 interface Running {
@@ -166,6 +173,13 @@ export class JobRunner {
         }),
       );
     };
+    // One rate limit for every worker and the lookups: tokens over a port.
+    let rdapPort: MessagePort | null = null;
+    if (options.rdap?.enabled && options.rdapPacer) {
+      const pacerChannel = new MessageChannel();
+      servePacer(pacerChannel.port1, options.rdapPacer);
+      rdapPort = pacerChannel.port2;
+    }
     worker.postMessage(
       {
         type: "init",
@@ -175,8 +189,10 @@ export class JobRunner {
         engineData: options.engineData,
         dns: options.dns,
         writerPort: channel.port2,
+        rdap: options.rdap ?? RDAP_DEFAULTS,
+        rdapPort,
       } satisfies ToWorker,
-      [channel.port2],
+      rdapPort ? [channel.port2, rdapPort] : [channel.port2],
     );
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;

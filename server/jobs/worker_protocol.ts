@@ -4,6 +4,7 @@
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { JobRecord } from "../storage/store.ts";
+import type { RdapConfig } from "../rdap/rdap_config.ts";
 import type { Checkpoint, JobStart } from "./checkpoint_codec.ts";
 
 export type ToWorker =
@@ -17,6 +18,10 @@ export type ToWorker =
     dns: DnsSettings;
     /** The port of this worker's result writer thread. */
     writerPort: MessagePort;
+    /** Registration data settings (RDAP); rdapPort when it is on. */
+    rdap: RdapConfig;
+    /** Tokens of the process's RDAP rate limit (shared_pacer.ts). */
+    rdapPort: MessagePort | null;
   }
   | { type: "start"; jobId: number }
   | { type: "cancel"; jobId: number };

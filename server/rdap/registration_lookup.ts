@@ -58,7 +58,8 @@ export class RegistrationLookup {
   readonly #failureLimit: number;
   readonly #concurrency: number;
   #failuresInARow = 0;
-  #inFlight = new Map<string, Promise<void>>();
+  /** Per block: its query on the way, resolving to "it was answered". */
+  #inFlight = new Map<string, Promise<boolean>>();
 
   constructor(options: RegistrationLookupOptions) {
     this.#client = options.client;
@@ -89,15 +90,22 @@ export class RegistrationLookup {
       }
       const pending = this.#inFlight.get(blockKey);
       if (!pending) break;
-      await pending;
+      // The block's query failed: this address would fail the same way,
+      // so a dead registry costs one time-out per block, not per address.
+      if (!await pending) {
+        this.outcomes.skipped++;
+        return null;
+      }
     }
     if (this.gaveUp) {
       this.outcomes.skipped++;
       return null;
     }
     let result: Registration | null = null;
+    const failuresBefore = this.#failureCount();
     const query = this.#ask(ip, address).then((r) => {
       result = r;
+      return this.#failureCount() === failuresBefore;
     });
     this.#inFlight.set(blockKey, query);
     try {
@@ -124,6 +132,10 @@ export class RegistrationLookup {
     const workers = Math.min(this.#concurrency, queue.length);
     await Promise.all(Array.from({ length: workers }, worker));
     return answers;
+  }
+
+  #failureCount(): number {
+    return this.outcomes.timedOut + this.outcomes.failed;
   }
 
   /** undefined: not cached (or the cache cannot be read just now). */

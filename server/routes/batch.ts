@@ -15,6 +15,7 @@ import {
 } from "./documented_responses.ts";
 import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
+import { asksRegistration, registrationFor } from "./registration_option.ts";
 import { BatchRequest, BatchResponse } from "./lookup_schemas.ts";
 import {
   checkedValue,
@@ -78,16 +79,30 @@ export async function batchCost(c: Context): Promise<number> {
   return count > BATCH_MAX_IPS ? 1 : Math.max(1, count);
 }
 
-export function batchRoutes({ engine }: Pick<AppDeps, "engine">) {
+export function batchRoutes(
+  deps: Pick<AppDeps, "engine" | "config" | "store" | "rdapPacer">,
+) {
+  const { engine } = deps;
   const app = apiRouter();
   app.openapi(
     batchRoute,
     async (c) => {
       const body = c.req.valid("json");
       const ips = Array.isArray(body) ? body : body.ips;
-      const results = await engine.enrichMany(ips, ALL_OPTIONS);
+      const withRegistration = !Array.isArray(body) &&
+        asksRegistration(body.registration);
+      const results = withRegistration
+        ? await engine.enrichMany(
+          ips,
+          { ...ALL_OPTIONS, registration: true },
+          registrationFor(deps),
+        )
+        : await engine.enrichMany(ips, ALL_OPTIONS);
       c.header("Cache-Control", "no-store");
-      return c.json(results.map(toLookupResponse), 200);
+      return c.json(
+        results.map((e) => toLookupResponse(e, withRegistration)),
+        200,
+      );
     },
     // Says what a batch body looks like, rather than zod's union words.
     (result, c) => {

@@ -26,6 +26,7 @@ export function configRoutes({ config }: Pick<AppDeps, "config">) {
       rateLimitPerMinute: limited ? rateLimitPerMinute : 0,
       rateLimitBurst: limited ? rateLimitBurst : 0,
       batchMaxIps: BATCH_MAX_IPS,
+      rdap: { enabled: config.rdap.enabled, rate: config.rdap.rate },
     }, 200);
   });
   return app;

@@ -30,7 +30,18 @@ Deno.test("config: the limits and upload size as set", async () => {
       rateLimitPerMinute: 120,
       rateLimitBurst: 7,
       batchMaxIps: 1000,
+      rdap: { enabled: false, rate: 2 },
     });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("config: whether registration data (RDAP) is on, its rate", async () => {
+  const { app, close } = await startTestApp({ RDAP: "on", RDAP_RATE: "5" });
+  try {
+    const body = await (await app.request("/api/config")).json();
+    assertEquals(body.rdap, { enabled: true, rate: 5 });
   } finally {
     await close();
   }

@@ -8,10 +8,13 @@ import {
 import type { LookupField } from "../../shared/wire.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 
+const REGISTRATION: readonly string[] = fieldsOfGroup("registration");
+
 /** Fields a BigQuery caller may select. */
 export const LOOKUP_FIELDS: readonly LookupField[] = [
   "ip",
-  ...ENRICHMENT_FIELDS,
+  // Registration data is online and opt-in: not a BigQuery field.
+  ...ENRICHMENT_FIELDS.filter((f) => !REGISTRATION.includes(f)),
   "ispFiltered",
 ];
 

@@ -31,6 +31,15 @@ export const Job = z.object({
   includeDomain: z.boolean(),
   includeCompany: z.boolean(),
   includeNetwork: z.boolean(),
+  includeRegistration: z.boolean(),
+  registrationLookups: z.object({
+    answered: z.number().int(),
+    cached: z.number().int(),
+    failed: z.number().int(),
+  }).openapi({
+    description: "Registration (RDAP) lookups by outcome: answered by a " +
+      "registry, from the cache, failed (those rows keep the AS answer)",
+  }),
   hostnameLookups: z.object({
     answered: z.number().int(),
     noName: z.number().int(),
@@ -78,6 +87,13 @@ export const EnrichRequest = z.object({
       description: "Resolve host names in the IP column forward (A, then " +
         "AAAA) through DNS_SERVERS; 1/0 or true/false, default false (a " +
         "host name cell then fails)",
+    }),
+  includeRegistration: z.union([z.boolean(), z.literal(0), z.literal(1)])
+    .transform(Boolean).default(false).openapi({
+      description: "Registration data over RDAP (online): registered_org, " +
+        "registered_network, registered_country, abuse_email, and the " +
+        "registrant as company for a customer block inside a carrier; 1/0, " +
+        "default 0; refused when the server has RDAP off",
     }),
   alwaysKeep: z.string().max(100_000).optional().openapi({
     description: "AS numbers or CIDRs, one per line, whose addresses are " +
@@ -142,6 +158,12 @@ export const PublicConfig = z.object({
   }),
   rateLimitBurst: z.number().int(),
   batchMaxIps: z.number().int().openapi({ example: BATCH_MAX_IPS }),
+  rdap: z.object({
+    enabled: z.boolean(),
+    rate: z.number().openapi({ description: "RDAP requests per second" }),
+  }).openapi({
+    description: "Registration data (RDAP, online): on or off, and its rate",
+  }),
 }).openapi("PublicConfig");
 
 /**

@@ -12,6 +12,7 @@ import {
   notFound,
   parseJobId,
 } from "../http_error.ts";
+import { REGISTRATION_OFF } from "./registration_option.ts";
 import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
@@ -74,6 +75,9 @@ export function jobRoutes(
     } catch (error) {
       throw badRequest(`Always keep: ${(error as Error).message}`);
     }
+    if (body.includeRegistration && !config.rdap.enabled) {
+      throw badRequest(REGISTRATION_OFF);
+    }
     const upload = await store.getUpload(body.fileName);
     const sessionId = c.get("sessionId");
     if (!upload || !canUseUpload(upload.owner, sessionId, visibility)) {
@@ -100,6 +104,7 @@ export function jobRoutes(
         company: body.includeCompany,
         network: body.includeNetwork,
         resolveHostnames: body.resolveHostnames,
+        registration: body.includeRegistration,
       },
       alwaysKeep,
       owner: sessionId,

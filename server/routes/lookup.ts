@@ -11,6 +11,7 @@ import {
 } from "./documented_responses.ts";
 import { isRefusedAsNotAnAddress, NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
+import { asksRegistration, registrationFor } from "./registration_option.ts";
 import { LookupFailure, LookupQuery, LookupResult } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */
@@ -45,14 +46,24 @@ export const lookupRoute = createRoute({
   },
 });
 
-export function lookupRoutes({ engine }: Pick<AppDeps, "engine">) {
+export function lookupRoutes(
+  deps: Pick<AppDeps, "engine" | "config" | "store" | "rdapPacer">,
+) {
+  const { engine } = deps;
   const app = apiRouter();
   app.openapi(
     lookupRoute,
     async (c) => {
-      const { ip } = c.req.valid("query");
-      const found = await engine.enrich(ip, ALL_OPTIONS);
-      const result = toLookupResponse(found);
+      const { ip, registration } = c.req.valid("query");
+      const withRegistration = asksRegistration(registration);
+      const found = withRegistration
+        ? await engine.enrich(
+          ip,
+          { ...ALL_OPTIONS, registration: true },
+          registrationFor(deps),
+        )
+        : await engine.enrich(ip, ALL_OPTIONS);
+      const result = toLookupResponse(found, withRegistration);
       if (!result.success && isRefusedAsNotAnAddress(found)) {
         return c.json(result, 400);
       }

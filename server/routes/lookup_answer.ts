@@ -4,7 +4,10 @@ import type { Enrichment } from "../enrichment/types.ts";
 import { lookupErrorText } from "./failure_text.ts";
 
 /** The single-lookup answer for one engine result. */
-export function toLookupResponse(e: Enrichment): LookupResponse {
+export function toLookupResponse(
+  e: Enrichment,
+  registration = false,
+): LookupResponse {
   if (!e.success) {
     return { ip: e.ip, success: false, error: lookupErrorText(e) };
   }
@@ -25,5 +28,11 @@ export function toLookupResponse(e: Enrichment): LookupResponse {
     isp: e.isp,
     asn: e.asn,
     ispFiltered: e.ispFiltered,
+    ...(registration && {
+      registered_org: e.registered_org,
+      registered_network: e.registered_network,
+      registered_country: e.registered_country,
+      abuse_email: e.abuse_email,
+    }),
   };
 }

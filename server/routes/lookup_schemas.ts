@@ -10,12 +10,32 @@ import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 import { readsAsIpAddress } from "./ip_text.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 
-function withoutIpUsed<T extends { ip_used: unknown }>(
+/** Lookup answers: no ip_used; the registration fields only when asked. */
+function lookupFields<T extends ReturnType<typeof enrichmentFieldSchemas>>(
   fields: T,
-): Omit<T, "ip_used"> {
-  const { ip_used: _, ...rest } = fields;
-  return rest;
+) {
+  const {
+    ip_used: _,
+    registered_org,
+    registered_network,
+    registered_country,
+    abuse_email,
+    ...rest
+  } = fields;
+  return {
+    ...rest,
+    registered_org: registered_org.optional(),
+    registered_network: registered_network.optional(),
+    registered_country: registered_country.optional(),
+    abuse_email: abuse_email.optional(),
+  };
 }
+
+/** registration=1: also the block's registration data (RDAP, online). */
+export const RegistrationFlag = z.enum(["0", "1"]).optional().openapi({
+  description: "1: also the registration data of the address's block over " +
+    "RDAP (online; 400 when the server has RDAP off)",
+});
 
 export const OVER_BATCH_MAX_IPS = `A request holds at most ${BATCH_MAX_IPS} ` +
   `IP addresses; split larger lists into several requests`;
@@ -24,7 +44,7 @@ export const LookupSuccess = z.object({
   ip: z.string().openapi({ example: "8.8.8.8" }),
   success: z.literal(true),
   // ip_used is a job row's (which address of a cell was looked up).
-  ...withoutIpUsed(enrichmentFieldSchemas()),
+  ...lookupFields(enrichmentFieldSchemas()),
   ispFiltered: z.boolean().openapi({
     description: "A consumer broadband or mobile network (left out of " +
       "job downloads)",
@@ -56,6 +76,9 @@ export const LookupQuery = z.object({
       description: 'IPv4 or IPv6 address; a port ("1.2.3.4:80") is ignored',
       example: "8.8.8.8",
     }),
+  registration: RegistrationFlag.openapi({
+    param: { name: "registration", in: "query" },
+  }),
 });
 
 const BatchEntry = z.string().max(256).openapi({ example: "8.8.8.8" });
@@ -63,7 +86,14 @@ const BatchIps = z.array(BatchEntry).max(BATCH_MAX_IPS, OVER_BATCH_MAX_IPS);
 
 export const BatchRequest = z.union([
   BatchIps,
-  z.object({ ips: BatchIps }),
+  z.object({
+    ips: BatchIps,
+    registration: z.union([z.literal(0), z.literal(1), z.boolean()])
+      .optional().openapi({
+        description: "1: also each address's registration data (RDAP, " +
+          "online; 400 when the server has RDAP off)",
+      }),
+  }),
 ]).openapi("BatchLookupRequest", {
   description: `Up to ${BATCH_MAX_IPS} addresses, as an array or as ` +
     '{ "ips": [...] }. An entry that is not an IP address fails alone.',

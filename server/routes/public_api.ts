@@ -24,7 +24,7 @@ export function rateLimiterFor(config: Config): RateLimiter {
 }
 
 export function publicApiRoutes(
-  deps: Pick<AppDeps, "config" | "engine" | "access">,
+  deps: Pick<AppDeps, "config" | "engine" | "access" | "store" | "rdapPacer">,
 ) {
   const { trustProxy } = deps.config;
   const requireKey = deps.access.apiKeys.guard();

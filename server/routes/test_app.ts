@@ -19,6 +19,7 @@ import {
 } from "../enrichment/engine.ts";
 import { JobEvents } from "../jobs/job_events.ts";
 import { JobRunner } from "../jobs/runner.ts";
+import { RateLimiter } from "../rdap/rate_limiter.ts";
 import { Store } from "../storage/store.ts";
 
 type App = ReturnType<typeof createApp>;
@@ -88,6 +89,9 @@ export async function startTestApp(
   };
   const kv = await Deno.openKv(join(dataDir, "queue.kv"));
   const events = new JobEvents();
+  const rdapPacer = config.rdap.enabled
+    ? new RateLimiter(config.rdap.rate)
+    : null;
   const runner = new JobRunner({
     store,
     events,
@@ -98,6 +102,8 @@ export async function startTestApp(
     uploadsDir,
     concurrency: 1,
     checkpointRows: config.checkpointRows,
+    rdap: config.rdap,
+    rdapPacer,
   });
   const access = await createAccess(config.access, config);
   const deps = {
@@ -107,6 +113,7 @@ export async function startTestApp(
     runner,
     events,
     access,
+    rdapPacer,
   };
   const hono = createApp(deps);
   return {

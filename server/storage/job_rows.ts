@@ -64,6 +64,7 @@ export function toJob(row: Row): JobRecord {
     company: row.include_company === 1,
     network: row.include_network === 1,
     resolveHostnames: row.resolve_hostnames === 1,
+    registration: row.include_registration === 1,
   };
   return {
     id: Number(row.id),
@@ -87,11 +88,17 @@ export function toJob(row: Row): JobRecord {
     includeDomain: options.domain,
     includeCompany: options.company,
     includeNetwork: options.network,
+    includeRegistration: options.registration === true,
     hostnameLookups: {
       answered: Number(row.hostnames_answered ?? 0),
       noName: Number(row.hostnames_no_name ?? 0),
       timedOut: Number(row.hostnames_timed_out ?? 0),
       skipped: Number(row.hostnames_skipped ?? 0),
+    },
+    registrationLookups: {
+      answered: Number(row.registrations_answered ?? 0),
+      cached: Number(row.registrations_cached ?? 0),
+      failed: Number(row.registrations_failed ?? 0),
     },
     options,
     alwaysKeep: row.always_keep === null || row.always_keep === undefined

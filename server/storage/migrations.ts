@@ -122,6 +122,14 @@ ${FIELD_COLUMNS}
   `
   ALTER TABLE jobs ADD COLUMN always_keep TEXT;
   `,
+  // The "Registration data (online)" job option and how its RDAP lookups
+  // ended (answered by a registry, from the cache, failed or skipped).
+  `
+  ALTER TABLE jobs ADD COLUMN include_registration INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_answered INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_cached INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_failed INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

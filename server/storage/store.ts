@@ -8,7 +8,7 @@ import {
   ENRICHMENT_FIELDS,
   type EnrichmentField,
 } from "../../shared/enrichment_fields.ts";
-import type { JobStatus } from "../../shared/wire.ts";
+import type { JobStatus, RegistrationLookups } from "../../shared/wire.ts";
 import {
   type JobRecord,
   type NewJob,
@@ -140,8 +140,9 @@ export class Store {
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
-        resolve_hostnames, always_keep, created_at, updated_at, owner)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        resolve_hostnames, always_keep, created_at, updated_at, owner,
+        include_registration)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -159,6 +160,7 @@ export class Store {
       at,
       at,
       job.owner ?? null,
+      Number(job.options.registration ?? false),
     );
     return this.getJob(Number(lastInsertRowid))!;
   }
@@ -202,6 +204,16 @@ export class Store {
         WHERE id = ? AND status IN (${marks})`,
     ).run(to, error, now(), ...(ends ? [now()] : []), id, ...from);
     return Number(changes) > 0;
+  }
+
+  /** Adds a run's RDAP outcomes to the job's (a resumed job adds on). */
+  addRegistrationLookups(id: number, add: RegistrationLookups): void {
+    this.#sql(
+      `UPDATE jobs SET registrations_answered = registrations_answered + ?,
+        registrations_cached = registrations_cached + ?,
+        registrations_failed = registrations_failed + ?, updated_at = ?
+        WHERE id = ?`,
+    ).run(add.answered, add.cached, add.failed, now(), id);
   }
 
   setTotal(id: number, total: number): void {

@@ -5,7 +5,7 @@
 // unchanged and callers `await` whatever comes back.
 import type { EnrichmentField } from "../../shared/enrichment_fields.ts";
 import type { JobSummary } from "../../shared/summary.ts";
-import type { JobStatus } from "../../shared/wire.ts";
+import type { JobStatus, RegistrationLookups } from "../../shared/wire.ts";
 import type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
 import type { PreviewFilter } from "./preview_filters.ts";
 import type { Counters, SqlValue, StoredResult } from "./result_rows.ts";
@@ -37,6 +37,11 @@ export interface JobStore {
     error?: string | null,
   ): Awaitable<boolean>;
   setTotal(id: number, total: number): Awaitable<void>;
+  /** Adds to the job's counts of how its RDAP lookups ended. */
+  addRegistrationLookups(
+    id: number,
+    add: RegistrationLookups,
+  ): Awaitable<void>;
   /**
    * Stores a checkpoint's results and the job's counters atomically. Throws
    * JobStopped when the job is no longer processing, CheckpointMoved when

@@ -37,6 +37,8 @@ export interface JobOptions {
   includeCompany?: number;
   includeNetwork?: number;
   resolveHostnames?: number;
+  /** Registration data over RDAP (the server must have RDAP=on). */
+  includeRegistration?: number;
   /** AS numbers or CIDRs kept even when filtered. */
   alwaysKeep?: string;
 }

@@ -76,6 +76,13 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN hostnames_skipped integer NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN always_keep text;
   `,
+  // The Registration data option and how its RDAP lookups ended.
+  `
+  ALTER TABLE jobs ADD COLUMN include_registration smallint NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_answered integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_cached integer NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN registrations_failed integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 /**

@@ -13,7 +13,7 @@ import {
   type EnrichmentField,
 } from "../../../shared/enrichment_fields.ts";
 import type { JobSummary } from "../../../shared/summary.ts";
-import type { JobStatus } from "../../../shared/wire.ts";
+import type { JobStatus, RegistrationLookups } from "../../../shared/wire.ts";
 import type { PreviewFilter } from "../preview_filters.ts";
 import {
   type JobRecord,
@@ -162,6 +162,7 @@ export class PgStore implements JobStore {
           include_company: Number(job.options.company),
           include_network: Number(job.options.network),
           resolve_hostnames: Number(job.options.resolveHostnames ?? false),
+          include_registration: Number(job.options.registration ?? false),
           always_keep: job.alwaysKeep == null
             ? null
             : withoutNul(job.alwaysKeep),
@@ -215,6 +216,17 @@ export class PgStore implements JobStore {
         completed_at = ${ends ? at : null}
         WHERE id = ${id} AND status IN ${this.sql(from)} RETURNING id`;
     return rows.length > 0;
+  }
+
+  async addRegistrationLookups(
+    id: number,
+    add: RegistrationLookups,
+  ): Promise<void> {
+    await this.sql`UPDATE jobs SET
+      registrations_answered = registrations_answered + ${add.answered},
+      registrations_cached = registrations_cached + ${add.cached},
+      registrations_failed = registrations_failed + ${add.failed},
+      updated_at = ${now()} WHERE id = ${id}`;
   }
 
   async setTotal(id: number, total: number): Promise<void> {

@@ -80,6 +80,8 @@ export interface EnrichOptions {
   includeNetwork: boolean;
   /** Resolve host names in the IP column (A, then AAAA). */
   resolveHostnames: boolean;
+  /** Registration data over RDAP (only offered when the server has it on). */
+  includeRegistration?: boolean;
   /** AS numbers or CIDRs to keep even when filtered ("" for none). */
   alwaysKeep: string;
 }
@@ -140,6 +142,7 @@ export function useStartEnrichment() {
         includeNetwork: options.includeNetwork ? 1 : 0,
         resolveHostnames: options.resolveHostnames ? 1 : 0,
       };
+      if (options.includeRegistration) body.includeRegistration = 1;
       if (options.alwaysKeep.trim()) body.alwaysKeep = options.alwaysKeep;
       return apiRequest<Job>("POST", "/api/enrich", body);
     },

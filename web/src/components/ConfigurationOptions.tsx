@@ -1,6 +1,7 @@
 // Configuration step: IP column (preselected by the values of the first
-// rows, shown in a preview), the four data options, Resolve host names, the
-// "Always keep" list, Back and Start.
+// rows, shown in a preview), the four data options, Resolve host names,
+// Registration data (when the server has RDAP on), the "Always keep" list,
+// Back and Start.
 
 import { type FormEvent, useId, useState } from "react";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
@@ -8,6 +9,7 @@ import { useStartEnrichment } from "../api/jobs.ts";
 import { formatCount } from "../lib/format.ts";
 import { pickIpColumn } from "../lib/ip_column_by_values.ts";
 import { showToast } from "../lib/toast.ts";
+import { RegistrationOption } from "./RegistrationOption.tsx";
 import { UploadPreviewTable } from "./UploadPreviewTable.tsx";
 
 const OPTIONS = [
@@ -37,6 +39,7 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
     pickIpColumn(upload.headers, upload.sampleRows ?? []).column
   );
   const [resolveHostnames, setResolveHostnames] = useState(false);
+  const [includeRegistration, setIncludeRegistration] = useState(false);
   const [options, setOptions] = useState<Record<OptionKey, boolean>>({
     includeGeolocation: true,
     includeDomain: true,
@@ -60,6 +63,7 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
         ipColumnName: column,
         ...options,
         resolveHostnames,
+        includeRegistration,
         alwaysKeep,
       },
       { onSuccess: onStarted },
@@ -130,6 +134,11 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
             address found is enriched
           </small>
         </fieldset>
+        <RegistrationOption
+          rowCount={upload.rowCount}
+          checked={includeRegistration}
+          onChange={setIncludeRegistration}
+        />
         <label htmlFor={keepId}>
           Always keep (AS numbers or CIDRs, one per line)
         </label>
