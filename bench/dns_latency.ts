@@ -9,6 +9,7 @@
 //   deno task bench --dns-latency [--before=REV]   (the same, from bench.ts)
 //
 // Appends a section to bench/RESULTS.md (--results=PATH to change).
+// (Just over 300 lines: one scenario, its runs and its report.)
 import { parseArgs } from "node:util";
 import { ReverseDns } from "../server/enrichment/reverse_dns.ts";
 import { addressKind } from "./dns_latency_zone.ts";

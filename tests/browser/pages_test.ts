@@ -1,6 +1,7 @@
 // Pages and behaviour outside the job flow: prerendered pages without
 // JavaScript, hydration, the 404 page, the mobile menu at 375 px, keyboard
 // use, notifications (one at a time, 5 s, swipe, F8) and validation errors.
+// (Over 300 lines: one Chromium and one server serve every step of the file.)
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";

@@ -1,6 +1,7 @@
 // Anyone can reach every route. Wrong types, huge bodies, odd ids, path
 // traversal, abusive WebSocket clients and a 2 GB upload: each gets a 4xx
 // with a message (never a 500 or a stack trace), and the server keeps serving.
+// (Over 300 lines: its steps share one server, which must survive them all.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { getJson, startJob, uploadOk, waitForJob } from "../helpers/client.ts";

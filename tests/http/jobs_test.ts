@@ -1,6 +1,8 @@
 // The job routes over real HTTP against one server: jobs that run, their
 // downloads, previews and live feed. Validation is tested in process in
 // server/routes/jobs_test.ts.
+// (Over 300 lines: its steps share one server and one job, so splitting the
+// file would start that server and job again.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import type {

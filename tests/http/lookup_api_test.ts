@@ -1,6 +1,7 @@
 // The public lookup API over real HTTP: single lookups, batches, BigQuery
 // remote-function calls and CORS. /api/config and the OpenAPI document are
 // tested in process beside their routers (server/routes/).
+// (Over 300 lines: its steps share one server, started once for the file.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
