@@ -174,8 +174,12 @@ export class SummaryCounter {
 
 const SUMMARY_DIMS = ["kind", "company", "asn", "country", "city"];
 
-/** Rows counted in memory before a flush to result_summary. */
-export const FLUSH_ROWS = 10_000;
+/**
+ * Rows counted in memory before a flush to result_summary (a running job
+ * also flushes every second). Each flush upserts every key counted since the
+ * last: at 10,000 rows the upserts were a tenth of the writer thread's time.
+ */
+export const FLUSH_ROWS = 50_000;
 
 /** Adds rows' counts at once (a batch written outside a job's writer). */
 export function addToSummary(
