@@ -29,7 +29,13 @@ export class DirectWriter implements BatchWriter {
       checkpoint.jobId,
       results,
       reader.counters,
-      () => this.#summary.add(this.store.db, results, !!checkpoint.last),
+      () =>
+        this.#summary.add(
+          this.store.db,
+          results,
+          !!checkpoint.last,
+          reader.summaryKeys,
+        ),
     );
     committed(this.store.getJob(checkpoint.jobId)!);
   }

@@ -129,25 +129,28 @@ export class SummaryCounter {
   }
 
   add(rows: Iterable<SummaryInput>): void {
+    for (const r of rows) this.addRows(r, 1);
+  }
+
+  /** Counts `n` rows whose counted fields are those of `r`. */
+  addRows(r: SummaryInput, n: number): void {
     const counts = this.#counts;
     const add = (dim: string, key: string, code: string) => {
       const byKey = counts.get(dim)!;
       let byCode = byKey.get(key);
       if (!byCode) byKey.set(key, byCode = new Map());
-      byCode.set(code, (byCode.get(code) ?? 0) + 1);
+      byCode.set(code, (byCode.get(code) ?? 0) + n);
     };
-    for (const r of rows) {
-      this.#rows++;
-      add(
-        "kind",
-        this.#kindKey(r.success, r.ispFiltered, r.network_type),
-        r.failure ? failureMessage(r.failure, "job") : "",
-      );
-      if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
-      if (r.asn !== null) add("asn", r.asn, "");
-      if (r.country !== null) add("country", r.country, r.country_code ?? "");
-      if (r.city !== null) add("city", r.city, r.country_code ?? "");
-    }
+    this.#rows += n;
+    add(
+      "kind",
+      this.#kindKey(r.success, r.ispFiltered, r.network_type),
+      r.failure ? failureMessage(r.failure, "job") : "",
+    );
+    if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
+    if (r.asn !== null) add("asn", r.asn, "");
+    if (r.country !== null) add("country", r.country, r.country_code ?? "");
+    if (r.city !== null) add("city", r.city, r.country_code ?? "");
   }
 
   /** Writes the counts when FLUSH_ROWS are pending, or always if `force`. */
