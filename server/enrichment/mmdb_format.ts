@@ -229,15 +229,14 @@ export class Decoder {
   #string(at: number, size: number): string {
     const bytes = this.bytes;
     if (size <= ASCII_FAST_PATH) {
-      let text = "";
-      let i = at;
       const end = at + size;
-      for (; i < end; i++) {
-        const byte = bytes[i];
-        if (byte >= 0x80) break;
-        text += String.fromCharCode(byte);
+      let i = at;
+      while (i < end && bytes[i] < 0x80) i++;
+      // One flat string (not a chain of one-character concatenations).
+      if (i === end) {
+        const codes = bytes.subarray(at, end) as unknown as number[];
+        return String.fromCharCode.apply(null, codes);
       }
-      if (i === end) return text;
     }
     try {
       return utf8.decode(bytes.subarray(at, at + size));
