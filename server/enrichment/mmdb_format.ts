@@ -11,6 +11,8 @@ export class MmdbError extends Error {}
 /** libmaxminddb's and the Go reader's limit on nesting. */
 export const MAX_DEPTH = 512;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Strings up to this length are tried as ASCII first (see #string). */
+const ASCII_FAST_PATH = 64;
 
 export type MmdbValue =
   | string
@@ -152,13 +154,7 @@ export class Decoder {
     switch (type) {
       case 2: {
         within();
-        let text: string;
-        try {
-          text = utf8.decode(this.bytes.subarray(at, at + size));
-        } catch {
-          throw new MmdbError("a string is not valid UTF-8");
-        }
-        return { value: text, next: at + size };
+        return { value: this.#string(at, size), next: at + size };
       }
       case 3:
         fixed(8);
@@ -222,6 +218,30 @@ export class Decoder {
       }
       default:
         throw new MmdbError(`a value of type "${TYPE_NAMES[type]}" in data`);
+    }
+  }
+
+  /**
+   * A string's bytes as text. Most strings in the databases (map keys, codes,
+   * place names) are short and ASCII, which is valid UTF-8 read byte by byte:
+   * built here, as TextDecoder's call per string was most of a job's lookups.
+   */
+  #string(at: number, size: number): string {
+    const bytes = this.bytes;
+    if (size <= ASCII_FAST_PATH) {
+      const end = at + size;
+      let i = at;
+      while (i < end && bytes[i] < 0x80) i++;
+      // One flat string (not a chain of one-character concatenations).
+      if (i === end) {
+        const codes = bytes.subarray(at, end) as unknown as number[];
+        return String.fromCharCode.apply(null, codes);
+      }
+    }
+    try {
+      return utf8.decode(bytes.subarray(at, at + size));
+    } catch {
+      throw new MmdbError("a string is not valid UTF-8");
     }
   }
 

@@ -253,6 +253,14 @@ export class CheckpointReader {
     }
   }
 
+  /**
+   * Per result of the last read: a number that is the same for two rows
+   * whose summary counts are the same (their place, organisation and
+   * whether they have a host name), or -1 (a failed row, or numbers too
+   * large): the summary counts rows by it (SummaryTally).
+   */
+  summaryKeys: number[] = [];
+
   /** The checkpoint's results; `counters` then counts them too. */
   read(checkpoint: Checkpoint): StoredResult[] {
     this.#learn(checkpoint);
@@ -273,6 +281,7 @@ export class CheckpointReader {
     }
     const flat = checkpoint.rows;
     const results: StoredResult[] = [];
+    const keys: number[] = this.summaryKeys = [];
     for (let i = 0; i < flat.length;) {
       const rowIndex = flat[i++] as number;
       const width = flat[i++] as number;
@@ -295,6 +304,7 @@ export class CheckpointReader {
         const failed = failedEnrichment(ip, failure);
         failed.ip_used = ipUsed;
         results.push({ rowIndex, original, enrichment: failed });
+        keys.push(-1);
         continue;
       }
       const e = composeFinished(
@@ -311,6 +321,12 @@ export class CheckpointReader {
       else counters.failed++;
       if (e.ispFiltered) counters.filtered++;
       results.push({ rowIndex, original, enrichment: e });
+      // composeFinished reads the host name only for whether it is there.
+      keys.push(
+        place + 1 < 2 ** 28 && network + 1 < 2 ** 24
+          ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (hostname ? 1 : 0)
+          : -1,
+      );
     }
     return results;
   }

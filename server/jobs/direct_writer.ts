@@ -42,8 +42,10 @@ export class DirectWriter implements BatchWriter {
     const counters = { ...reader.counters };
     const { jobId } = checkpoint;
     const sqlite = this.store instanceof Store ? this.store : null;
+    // This checkpoint's keys: the reader makes a new list for the next one.
+    const keys = reader.summaryKeys;
     const countSummary = sqlite &&
-      (() => this.#summary.add(sqlite.db, results, !!checkpoint.last));
+      (() => this.#summary.add(sqlite.db, results, !!checkpoint.last, keys));
     const commit = this.#last.then(async () => {
       if (this.#error) return;
       try {

@@ -33,7 +33,13 @@ self.onmessage = (event: MessageEvent<WriterInit>) => {
         checkpoint.jobId,
         results,
         reader.counters,
-        () => summary.add(store.db, results, !!checkpoint.last),
+        () =>
+          summary.add(
+            store.db,
+            results,
+            !!checkpoint.last,
+            reader!.summaryKeys,
+          ),
       );
       post({
         type: "committed",

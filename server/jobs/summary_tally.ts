@@ -10,6 +10,7 @@ import {
   FLUSH_ROWS,
   rebuildSummary,
   SummaryCounter,
+  type SummaryInput,
 } from "../storage/summary_sql.ts";
 import type { JobStart } from "./checkpoint_codec.ts";
 
@@ -18,6 +19,9 @@ export const SUMMARY_LAG_MS = 1000;
 
 export class SummaryTally {
   #counter = new SummaryCounter();
+  /** Rows counted by key since the last flush (see add). */
+  #byKey = new Map<number, { row: SummaryInput; n: number }>();
+  #keyed = 0;
   #jobId = -1;
   #lastFlush = 0;
 
@@ -28,6 +32,8 @@ export class SummaryTally {
    */
   begin(db: DatabaseSync, start: JobStart): void {
     this.#counter = new SummaryCounter(FLUSH_ROWS);
+    this.#byKey.clear();
+    this.#keyed = 0;
     this.#jobId = start.jobId;
     this.#lastFlush = 0;
     db.exec("BEGIN IMMEDIATE");
@@ -41,15 +47,39 @@ export class SummaryTally {
     }
   }
 
-  /** Counts a committed batch; call inside the batch's transaction. */
-  add(db: DatabaseSync, results: StoredResult[], last: boolean): void {
+  /**
+   * Counts a committed batch; call inside the batch's transaction. `keys`
+   * (CheckpointReader.summaryKeys): rows of one key count alike, so a key's
+   * rows are counted once per flush, by one of them (-1: counted itself).
+   */
+  add(
+    db: DatabaseSync,
+    results: StoredResult[],
+    last: boolean,
+    keys?: number[],
+  ): void {
     if (this.#jobId < 0) throw new Error("summary counts before a job began");
-    this.#counter.add(results.map((result) => result.enrichment));
+    const counter = this.#counter;
+    const byKey = this.#byKey;
+    for (let i = 0; i < results.length; i++) {
+      const key = keys ? keys[i] : -1;
+      if (key < 0) {
+        counter.addRows(results[i].enrichment, 1);
+        continue;
+      }
+      const same = byKey.get(key);
+      if (same) same.n++;
+      else byKey.set(key, { row: results[i].enrichment, n: 1 });
+    }
+    this.#keyed += results.length;
     const now = Date.now();
     const due = last || now - this.#lastFlush > SUMMARY_LAG_MS ||
-      this.#counter.pending >= FLUSH_ROWS;
+      counter.pending + this.#keyed >= FLUSH_ROWS;
     if (!due) return;
-    this.#counter.flush(db, this.#jobId, true);
+    for (const { row, n } of byKey.values()) counter.addRows(row, n);
+    byKey.clear();
+    this.#keyed = 0;
+    counter.flush(db, this.#jobId, true);
     this.#lastFlush = now;
   }
 }
