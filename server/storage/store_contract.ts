@@ -95,7 +95,11 @@ export function storeContract(
     const job = await s.createJob(newJob());
     assertEquals(job.status, "pending");
     assertEquals(job.headers, ["name", "ip"]);
-    assertEquals(job.options, { ...newJob().options, resolveHostnames: false });
+    assertEquals(job.options, {
+      ...newJob().options,
+      resolveHostnames: false,
+      registration: false,
+    });
     assertEquals(job.owner, null);
     assertEquals(job.delimiter, ";");
     assertEquals(job.ipColumnIndex, 1);
