@@ -55,11 +55,12 @@ export const counters = (rows: StoredResult[]) => ({
   filtered: rows.filter((r) => r.enrichment.ispFiltered).length,
 });
 
-export function storeContract(
+/** A contract test on a store of its own, opened and closed around it. */
+export function contractTest(
   name: string,
   open: () => Promise<OpenedStore>,
-): void {
-  const test = (title: string, fn: (store: JobStore) => Promise<void>) =>
+): (title: string, fn: (store: JobStore) => Promise<void>) => void {
+  return (title, fn) =>
     Deno.test(`${name}: ${title}`, async () => {
       const opened = await open();
       try {
@@ -68,6 +69,13 @@ export function storeContract(
         await opened.close();
       }
     });
+}
+
+export function storeContract(
+  name: string,
+  open: () => Promise<OpenedStore>,
+): void {
+  const test = contractTest(name, open);
 
   test("uploads are kept, found unused after a while, deleted", async (s) => {
     const upload = {

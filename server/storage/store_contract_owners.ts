@@ -5,7 +5,12 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "./result_rows.ts";
-import { counters, newJob, type OpenedStore } from "./store_contract.ts";
+import {
+  contractTest,
+  counters,
+  newJob,
+  type OpenedStore,
+} from "./store_contract.ts";
 import type { JobStore } from "./store_interface.ts";
 
 /** Row i with company, ASN and network type: every fourth one filtered. */
@@ -31,15 +36,7 @@ export function storeContractOwners(
   name: string,
   open: () => Promise<OpenedStore>,
 ): void {
-  const test = (title: string, fn: (store: JobStore) => Promise<void>) =>
-    Deno.test(`${name}: ${title}`, async () => {
-      const opened = await open();
-      try {
-        await fn(opened.store);
-      } finally {
-        await opened.close();
-      }
-    });
+  const test = contractTest(name, open);
 
   test("jobs list and clear by owner", async (s) => {
     const a = await s.createJob(newJob("a.csv", "alice"));
