@@ -1,28 +1,20 @@
 // One file through the real server over HTTP: upload, start a job
 // (Geolocation, Company and Network on; Domain off), wait through the API
 // while timing GET /api/jobs/{id}, download, and check the row count.
+import { CookieJar } from "../tests/helpers/cookie_jar.ts";
 import { IP_COLUMN } from "./generate.ts";
 import type { ServerProcess } from "./server_process.ts";
 
 // The bench is one visitor: jobs belong to the session that made them, so
 // its requests send the session cookie back, as a browser does.
-const cookies = new Map<string, string>();
+const visitor = new CookieJar();
 
 /** fetch() keeping cookies between calls (one visitor). */
-export async function sessionFetch(
+export function sessionFetch(
   url: string,
   init: RequestInit = {},
 ): Promise<Response> {
-  const headers = new Headers(init.headers);
-  const sent = [...cookies].map(([name, value]) => `${name}=${value}`);
-  if (sent.length > 0) headers.set("cookie", sent.join("; "));
-  const response = await fetch(url, { ...init, headers });
-  for (const line of response.headers.getSetCookie()) {
-    const pair = line.split(";")[0];
-    const at = pair.indexOf("=");
-    cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-  }
-  return response;
+  return visitor.fetch(url, init);
 }
 
 export interface EndToEnd {
