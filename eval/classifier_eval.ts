@@ -14,17 +14,11 @@ import {
   IspClassifier,
   loadClassifierData,
 } from "../server/enrichment/isp_classifier.ts";
+import { NETWORK_TYPES } from "../shared/network_types.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
 
 const here = new URL(".", import.meta.url).pathname;
-const KINDS: NetworkKind[] = [
-  "consumer_isp",
-  "mobile",
-  "hosting",
-  "business",
-  "education",
-  "government",
-];
+const KINDS: readonly NetworkKind[] = NETWORK_TYPES;
 interface Row {
   asn: string;
   sample_ip: string;

@@ -2,16 +2,11 @@
 // an operator's override, curated lists, what the organisation calls itself,
 // how its address space spreads over a country, and its reverse-DNS name.
 // consumer_isp and mobile are filtered out of downloads.
+import type { NetworkType } from "../../shared/network_types.ts";
 import type { AsFeatures } from "./as_features.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
 
-export type NetworkKind =
-  | "consumer_isp"
-  | "mobile"
-  | "hosting"
-  | "business"
-  | "education"
-  | "government";
+export type NetworkKind = NetworkType;
 
 export interface Decision {
   type: NetworkKind;

@@ -2,18 +2,13 @@
 // another, each with a title row and a header row. The caller adds it
 // before the data sheet so a spreadsheet opens on it.
 import type ExcelJS from "exceljs";
+import {
+  NETWORK_TYPE_LABELS,
+  type NetworkType,
+} from "../../shared/network_types.ts";
 import type { JobSummary } from "../../shared/summary.ts";
 
 type Cell = string | number | null;
-
-const TYPE_NAMES: Record<string, string> = {
-  consumer_isp: "Consumer ISP",
-  mobile: "Mobile network",
-  hosting: "Hosting / cloud",
-  business: "Business",
-  education: "Education",
-  government: "Government",
-};
 
 /** The sheet's rows: blocks of title, header and data, a blank row between. */
 export function summarySheetRows(summary: JobSummary): Cell[][] {
@@ -36,7 +31,7 @@ export function summarySheetRows(summary: JobSummary): Cell[][] {
     summary.networkTypes.map((t) => [
       t.network_type === null
         ? "Unknown"
-        : TYPE_NAMES[t.network_type] ?? t.network_type,
+        : NETWORK_TYPE_LABELS[t.network_type as NetworkType] ?? t.network_type,
       t.count,
       t.filtered,
     ]),

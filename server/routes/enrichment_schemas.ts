@@ -6,16 +6,9 @@ import {
   ENRICHMENT_FIELD_TABLE,
   type EnrichmentFieldSpec,
 } from "../../shared/enrichment_fields.ts";
+import { NETWORK_TYPES } from "../../shared/network_types.ts";
 
-/** Values network_type takes (the classifier's kinds). */
-export const NETWORK_TYPES = [
-  "consumer_isp",
-  "mobile",
-  "hosting",
-  "education",
-  "government",
-  "business",
-] as const;
+export { NETWORK_TYPES };
 
 type FieldSchemas = {
   [F in EnrichmentFieldSpec as F["name"]]: F extends { wire: "number" }

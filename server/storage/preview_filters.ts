@@ -4,15 +4,9 @@
 // from the summary counts (server/storage/summary_sql.ts) where they can, so
 // only a text search scans the job's rows.
 import type { DatabaseSync } from "node:sqlite";
+import { NETWORK_TYPES } from "../../shared/network_types.ts";
 
-export const NETWORK_TYPES = [
-  "consumer_isp",
-  "mobile",
-  "hosting",
-  "business",
-  "education",
-  "government",
-] as const;
+export { NETWORK_TYPES };
 
 export interface PreviewFilter {
   /** A network type, or "unknown" for rows without one. */

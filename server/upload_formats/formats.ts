@@ -6,19 +6,11 @@ import { tsvToCsv } from "./tsv.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
 import { unzipSingleCsv } from "./zip.ts";
 import { UploadFormatError } from "./limits.ts";
+import { ACCEPTED_EXTENSIONS } from "../../shared/upload_files.ts";
 
 export type UploadFormat = "csv" | "tsv" | "gzip" | "zip" | "xlsx";
 
-/** For the file picker's accept attribute and the error message. */
-export const ACCEPTED_EXTENSIONS = [
-  ".csv",
-  ".tsv",
-  ".txt",
-  ".csv.gz",
-  ".tsv.gz",
-  ".zip",
-  ".xlsx",
-];
+export { ACCEPTED_EXTENSIONS };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];

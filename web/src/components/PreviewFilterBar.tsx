@@ -4,16 +4,8 @@
 
 import { useEffect, useState } from "react";
 import type { PreviewFilters } from "../api/queries.ts";
+import { NETWORK_TYPES } from "../../../shared/network_types.ts";
 import { networkTypeLabel } from "./summary/labels.ts";
-
-const NETWORK_TYPES = [
-  "consumer_isp",
-  "mobile",
-  "hosting",
-  "business",
-  "education",
-  "government",
-];
 
 /** Wait after the last key before the text filter is sent. */
 export const TEXT_DEBOUNCE_MS = 300;

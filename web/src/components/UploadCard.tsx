@@ -12,17 +12,9 @@ import {
 } from "../api/upload.ts";
 import { formatBytes, percentOf } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
+import { ACCEPTED_EXTENSIONS } from "../../../shared/upload_files.ts";
 
-/** Names the server reads (it also checks the bytes). */
-const ACCEPTED = [
-  ".csv",
-  ".tsv",
-  ".txt",
-  ".csv.gz",
-  ".tsv.gz",
-  ".zip",
-  ".xlsx",
-];
+const ACCEPTED = ACCEPTED_EXTENSIONS;
 const ACCEPTED_TEXT = "CSV, TSV, Excel (.xlsx), or a .csv.gz/.zip of one CSV";
 
 const EXAMPLE_CSV = `ip_address,client_id,timestamp

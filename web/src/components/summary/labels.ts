@@ -1,18 +1,15 @@
 // Words and shapes for the summary charts: pure, so tests run them in Deno.
 import type { CountryCount, JobSummary } from "../../../../shared/summary.ts";
+import {
+  NETWORK_TYPE_LABELS,
+  type NetworkType,
+} from "../../../../shared/network_types.ts";
 import { numericCountryCode } from "./iso_numeric.ts";
 
-const NETWORK_TYPE_LABELS: Record<string, string> = {
-  consumer_isp: "Consumer ISP",
-  mobile: "Mobile network",
-  hosting: "Hosting / cloud",
-  business: "Business",
-  education: "Education",
-  government: "Government",
-};
-
 export function networkTypeLabel(type: string | null): string {
-  return type === null ? "Unknown" : NETWORK_TYPE_LABELS[type] ?? type;
+  return type === null
+    ? "Unknown"
+    : NETWORK_TYPE_LABELS[type as NetworkType] ?? type;
 }
 
 /** Shortens a label to `max` characters with an ellipsis. */
