@@ -4,12 +4,12 @@
 
 import assert from "node:assert/strict";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
-  launchBrowser,
+  NO_DNS,
   parseCsv,
   screenshot,
+  withServerAndBrowser,
   writeCsv,
 } from "./browser.ts";
 
@@ -17,11 +17,7 @@ const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 const COMCAST = "23.24.0.1"; // AS7922, a curated consumer AS
 
 Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
-  const server = await startServer({
-    env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-  });
-  const browser = await launchBrowser();
-  try {
+  await withServerAndBrowser(NO_DNS, async (server, browser) => {
     // The page and this test's own requests are one visitor, so the job
     // list below is the list the page's session sees.
     const context = await browser.newContext({ acceptDownloads: true });
@@ -76,8 +72,5 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
       kept[header.indexOf("classification_reason")],
       "always keep (curated consumer AS)",
     );
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
+  });
 });

@@ -9,6 +9,7 @@ import {
   type Page,
 } from "playwright-core";
 import { sessionFetch, visitorCookie } from "../helpers/cookie_jar.ts";
+import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const SCREENSHOT_DIR = `${ROOT}test-output/screenshots`;
@@ -30,6 +31,27 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** Reverse DNS goes nowhere: a closed loopback port with a short timeout. */
+export const NO_DNS = { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" };
+
+/** Runs `body` with a fresh server (`env`) and browser, closing both after. */
+export async function withServerAndBrowser(
+  env: Record<string, string>,
+  body: (server: RunningServer, browser: Browser) => Promise<void>,
+): Promise<void> {
+  const server = await startServer({ env });
+  try {
+    const browser = await launchBrowser();
+    try {
+      await body(server, browser);
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+  }
 }
 
 /**

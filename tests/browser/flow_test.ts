@@ -8,10 +8,12 @@ import {
   asTestVisitor,
   createJob,
   launchBrowser,
+  NO_DNS,
   parseCsv,
   PUBLIC_IPS,
   sampleCsv,
   screenshot,
+  withServerAndBrowser,
   writeCsv,
 } from "./browser.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
@@ -22,12 +24,7 @@ Deno.test(
   "upload -> config -> results -> downloads, history, continue, clear",
   OPTIONS,
   async () => {
-    // Reverse DNS goes nowhere: a closed loopback port with a short timeout.
-    const server = await startServer({
-      env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-    });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser(NO_DNS, async (server, browser) => {
       const page = await browser.newPage({
         viewport: { width: 1280, height: 900 },
         acceptDownloads: true,
@@ -196,10 +193,7 @@ Deno.test(
       await screenshot(page, "16-results-unavailable");
 
       assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 );
 

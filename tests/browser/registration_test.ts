@@ -10,13 +10,13 @@ import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
   launchBrowser,
+  NO_DNS,
   parseCsv,
   screenshot,
   writeCsv,
 } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
-const NO_DNS = { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" };
 const ACME = "12.34.56.10"; // ACME CORP's /26 inside AS7018 (rdap_fixtures.ts)
 const LABEL = "Registration data (online)";
 

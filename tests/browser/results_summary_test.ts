@@ -13,8 +13,10 @@ import {
   asTestVisitor,
   createJob,
   launchBrowser,
+  NO_DNS,
   screenshot,
   waitFor,
+  withServerAndBrowser,
 } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -57,11 +59,7 @@ Deno.test(
   "results: summary charts and map, preview filters",
   OPTIONS,
   async () => {
-    const server = await startServer({
-      env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-    });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser(NO_DNS, async (server, browser) => {
       const job = await createJob(server.url, "known.csv", seededCsv());
       await waitForCompleted(server.url, job.id);
 
@@ -157,10 +155,7 @@ Deno.test(
         assert.deepEqual(errors, []);
         await page.close();
       }
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 );
 

@@ -13,8 +13,10 @@ import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
   launchBrowser,
+  NO_DNS,
   sampleCsv,
   screenshot,
+  withServerAndBrowser,
 } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -59,9 +61,7 @@ async function startAndFinish(page: Page) {
 }
 
 Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
-  const server = await startServer({
-    env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-  });
+  const server = await startServer({ env: NO_DNS });
   const browser = await launchBrowser();
   const uploads = join(server.dataDir, "uploads");
   const stored = () => [...Deno.readDirSync(uploads)].length;
@@ -156,11 +156,7 @@ Deno.test(
   ".csv.gz and .zip uploads complete; the preview highlights the IP column",
   OPTIONS,
   async () => {
-    const server = await startServer({
-      env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-    });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser(NO_DNS, async (server, browser) => {
       const page = await browser.newPage({
         viewport: { width: 375, height: 800 },
       });
@@ -239,9 +235,6 @@ Deno.test(
         ["completed", "completed"],
       );
       assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 );

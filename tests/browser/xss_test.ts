@@ -4,8 +4,7 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { startServer } from "../helpers/server.ts";
-import { launchBrowser, screenshot } from "./browser.ts";
+import { NO_DNS, screenshot, withServerAndBrowser } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -16,11 +15,7 @@ Deno.test(
   "HTML in file names and cells shows as text; no script runs",
   OPTIONS,
   async () => {
-    const server = await startServer({
-      env: { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" },
-    });
-    const browser = await launchBrowser();
-    try {
+    await withServerAndBrowser(NO_DNS, async (server, browser) => {
       const page = await browser.newPage({
         viewport: { width: 1280, height: 900 },
       });
@@ -65,9 +60,6 @@ Deno.test(
         undefined,
       );
       assert.equal(await page.locator("img[src=x]").count(), 0);
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
+    });
   },
 );
