@@ -16,6 +16,9 @@
 //   --job-latency                        only a 100,000-row job with Domain
 //                                        on through the server, DNS at
 //                                        internet latency (job_latency.ts)
+//   --scale [--workers=1,2,4]            only PostgreSQL mode with 1, 2 and 4
+//                                        worker processes, a 1,000,000-row
+//                                        file (--rows to change; scale.ts)
 import { parseArgs } from "node:util";
 import { loadConfig } from "../server/config.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
@@ -24,6 +27,7 @@ import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
 import { dnsLatencyMain } from "./dns_latency.ts";
 import { runEndToEnd, sessionFetch, startJob, upload } from "./end_to_end.ts";
 import { jobLatencyMain } from "./job_latency.ts";
+import { scaleMain } from "./scale.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
 import {
@@ -50,6 +54,8 @@ const { values: flags } = parseArgs({
     results: { type: "string" },
     "dns-latency": { type: "boolean", default: false },
     "job-latency": { type: "boolean", default: false },
+    scale: { type: "boolean", default: false },
+    workers: { type: "string" },
     "3m": { type: "boolean", default: false },
     before: { type: "string" },
     modes: { type: "string" },
@@ -62,6 +68,10 @@ if (flags["dns-latency"]) {
 }
 if (flags["job-latency"]) {
   await jobLatencyMain(Deno.args.filter((arg) => arg !== "--job-latency"));
+  Deno.exit(0);
+}
+if (flags.scale) {
+  await scaleMain(Deno.args.filter((arg) => arg !== "--scale"));
   Deno.exit(0);
 }
 

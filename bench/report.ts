@@ -240,15 +240,27 @@ export function summary(r: Results): string {
   return `bench: ${parts.join(", ")}`;
 }
 
-const START = "<!-- bench:start -->";
-const END = "<!-- bench:end -->";
-
 /** Replaces the generated part of the results file; keeps the rest. */
-export async function writeResults(path: string, body: string): Promise<void> {
+export function writeResults(path: string, body: string): Promise<void> {
+  return writeSection(path, "bench", body);
+}
+
+/**
+ * Replaces the part of the results file between `<!-- NAME:start -->` and
+ * `<!-- NAME:end -->` (appended at the end when missing); keeps the rest, so
+ * each scenario rewrites its own section.
+ */
+export async function writeSection(
+  path: string,
+  name: string,
+  body: string,
+): Promise<void> {
+  const START = `<!-- ${name}:start -->`;
+  const END = `<!-- ${name}:end -->`;
   let text = await Deno.readTextFile(path).catch(() =>
-    `# Benchmark results\n\nWritten by \`deno task bench\`.\n\n${START}\n${END}\n`
+    `# Benchmark results\n\nWritten by \`deno task bench\`.\n`
   );
-  if (!text.includes(START)) text += `\n${START}\n${END}\n`;
+  if (!text.includes(START)) text = `${text.trimEnd()}\n\n${START}\n${END}\n`;
   const before = text.slice(0, text.indexOf(START) + START.length);
   const after = text.slice(text.indexOf(END));
   await Deno.writeTextFile(path, `${before}\n${body}${after}`);

@@ -5,6 +5,7 @@
 const ROOT = new URL("../", import.meta.url).pathname;
 
 export interface ServerProcess {
+  /** Its HTTP base URL ("" for a ROLE=worker process). */
   url: string;
   pid: number;
   dataDir: string;
@@ -24,9 +25,15 @@ export async function readMemory(
   return { rss: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
+export interface StartOptions {
+  /** A ROLE=worker process: no HTTP, ready at its "worker ready" line. */
+  worker?: boolean;
+}
+
 export async function startServer(
   dataDir: string,
   env: Record<string, string>,
+  options: StartOptions = {},
 ): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     // As `deno task start` runs it (young generations of 4 MB a thread).
@@ -57,6 +64,7 @@ export async function startServer(
         output.push(line);
         const match = line.match(/listening on (http:\/\/\S+)/);
         if (match) resolve(match[1]);
+        if (options.worker && line.startsWith("worker ready")) resolve("");
       }
     }
   };

@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # Installs what the benchmark needs beyond npm packages: dnsmasq (PTR lookups
-# on loopback) and wrk (HTTP load). wrk is optional: without it the lookup
-# rate is measured with a fetch loop.
+# on loopback), wrk (HTTP load) and PostgreSQL 15+ (--scale starts a
+# throwaway server from its binaries). wrk is optional: without it the
+# lookup rate is measured with a fetch loop.
 set -uo pipefail
 missing=()
 [ -x /usr/sbin/dnsmasq ] || command -v dnsmasq >/dev/null 2>&1 || missing+=(dnsmasq)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+has_postgres() {
+  local bin
+  for bin in /usr/lib/postgresql/*/bin/initdb; do
+    [ -x "$bin" ] || continue
+    local version=${bin#/usr/lib/postgresql/}
+    [ "${version%%/*}" -ge 15 ] 2>/dev/null && return 0
+  done
+  return 1
+}
+has_postgres || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 SUDO=
 [ "$(id -u)" -ne 0 ] && SUDO=sudo
@@ -17,5 +28,9 @@ $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends
 # its pid file), never other dnsmasq processes (tests of other checkouts).
 if [[ " ${missing[*]} " == *" dnsmasq "* ]] && [ -s /run/dnsmasq/dnsmasq.pid ]; then
   $SUDO kill "$(cat /run/dnsmasq/dnsmasq.pid)" 2>/dev/null || true
+fi
+# Likewise the packaged PostgreSQL cluster; --scale starts its own server.
+if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+  $SUDO service postgresql stop >/dev/null 2>&1 || true
 fi
 exit 0

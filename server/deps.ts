@@ -7,6 +7,7 @@ import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobControl, JobStore } from "./storage/store_interface.ts";
 import type { Pacer } from "./rdap/rate_limiter.ts";
+import type { RdapCache } from "./storage/rdap_cache.ts";
 
 export interface AppDeps {
   config: Config;
@@ -20,4 +21,6 @@ export interface AppDeps {
   access: Access;
   /** The process's RDAP rate limit (null or absent: RDAP is off). */
   rdapPacer?: Pacer | null;
+  /** The store's RDAP cache (SQLite or PostgreSQL; null or absent: off). */
+  rdapCache?: RdapCache | null;
 }

@@ -15,6 +15,7 @@ import { JobRunner } from "./jobs/runner.ts";
 import { scaleConfigFromEnv } from "./scale_config.ts";
 import { openScaleOut, type ScaleOut } from "./scale_out.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
+import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
 
 function fatal(message: string): never {
@@ -33,17 +34,7 @@ const uploadsDir = join(config.dataDir, "uploads");
 await mkdir(uploadsDir, { recursive: true });
 const dbPath = join(config.dataDir, "enrichment.db");
 
-if (scale.databaseUrl !== null) {
-  // The RDAP cache and its shared rate limit live in the single-process
-  // store; the scaled-out mode does not carry them yet.
-  if (config.rdap.enabled) {
-    fatal(
-      "RDAP=on is not available with DATABASE_URL yet: registration data " +
-        "needs the embedded SQLite store; unset one of them",
-    );
-  }
-  await runScaledOut(scale.databaseUrl);
-}
+if (scale.databaseUrl !== null) await runScaledOut(scale.databaseUrl);
 
 let store: Store;
 try {
@@ -102,6 +93,9 @@ const app = createApp({
   events,
   access,
   rdapPacer,
+  rdapCache: config.rdap.enabled
+    ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
+    : null,
 });
 runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir });
@@ -198,7 +192,7 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
     ROLE: role,
     JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
   });
-  const { store, runner, events, blobs } = parts;
+  const { store, runner, events, blobs, rdapPacer, rdapCache } = parts;
   if (role !== "api") await runner.work(engine, config.jobConcurrency);
   let server: Deno.HttpServer | null = null;
   if (role !== "worker") {
@@ -215,6 +209,8 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
       events,
       blobs,
       access,
+      rdapPacer,
+      rdapCache,
     });
     scheduleHousekeeping({ store, runner: null, uploadsDir, blobs });
     server = serve(app.fetch);

@@ -8,7 +8,10 @@ import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { QueueRunner } from "./jobs/queue_runner.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
+import { RateLimiter } from "./rdap/rate_limiter.ts";
+import { registrationLookupFor } from "./rdap/rdap_setup.ts";
 import type { Role } from "./scale_config.ts";
+import { PgRdapCache } from "./storage/pg/pg_rdap_cache.ts";
 import { PgStore } from "./storage/pg/pg_store.ts";
 
 export interface ScaleOut {
@@ -17,6 +20,9 @@ export interface ScaleOut {
   events: JobEvents;
   /** Set when uploads go to S3; null when they stay in DATA_DIR/uploads. */
   blobs: BlobStore | null;
+  /** RDAP=on: this process's rate limit and the cache every replica shares. */
+  rdapPacer: RateLimiter | null;
+  rdapCache: PgRdapCache | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +48,14 @@ export async function openScaleOut(
   });
   const bus = new PgJobEventBus({ databaseUrl });
   const events = new JobEvents();
+  // The rate limit is per process: RDAP_RATE holds for each replica and
+  // worker, the cache table is shared (docs/SCALING.md).
+  const rdapPacer = config.rdap.enabled
+    ? new RateLimiter(config.rdap.rate)
+    : null;
+  const rdapCache = config.rdap.enabled
+    ? new PgRdapCache(store.sql, { maxAgeDays: config.rdap.cacheDays })
+    : null;
   const runner = new QueueRunner({
     store,
     queue,
@@ -50,6 +64,10 @@ export async function openScaleOut(
     blobs,
     uploadsDir,
     checkpointRows: config.checkpointRows,
+    registrationLookup: () =>
+      rdapPacer && rdapCache
+        ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
+        : null,
   });
   await bus.ready();
   return {
@@ -57,6 +75,8 @@ export async function openScaleOut(
     runner,
     events,
     blobs,
+    rdapPacer,
+    rdapCache,
     async close() {
       runner.close();
       await queue.close();

@@ -10,6 +10,7 @@ import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { PortPacer } from "../rdap/shared_pacer.ts";
+import { SqliteRdapCache } from "../storage/rdap_cache.ts";
 
 let setup: {
   store: Store;
@@ -30,13 +31,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   if (message.type === "init") {
     const store = new Store(message.dbPath);
     const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
+    const rdapCache = new SqliteRdapCache(store.db, {
+      maxAgeDays: message.rdap.cacheDays,
+    });
     setup = {
       store,
       engine: new Engine(message.engineData, message.dns),
       uploadsDir: message.uploadsDir,
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
-        pacer ? registrationLookupFor(message.rdap, store.db, pacer) : null,
+        pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
     };
     writer = new ThreadedWriter(message.writerPort);
     return;

@@ -16,6 +16,7 @@ import { CheckpointMoved, type JobRecord } from "../storage/store.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
 import { DirectWriter } from "./direct_writer.ts";
 import type { JobEvents } from "./job_events.ts";
+import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { processJob } from "./process_job.ts";
 
 export interface QueueRunnerOptions {
@@ -28,6 +29,8 @@ export interface QueueRunnerOptions {
   blobs: BlobStore | null;
   uploadsDir: string;
   checkpointRows: number;
+  /** A job's registration lookup (RDAP), or null or absent: off. */
+  registrationLookup?: () => RegistrationLookup | null;
 }
 
 /** The change announced on the bus: small, the job is re-read from storage. */
@@ -146,6 +149,7 @@ export class QueueRunner implements JobControl {
         jobId,
         checkpointRows,
         writer: new DirectWriter(store),
+        registrationLookup: this.options.registrationLookup,
         cancelled: () => flag.cancelled,
         onProgress: (stored) => {
           this.options.bus.publish(jobId, change(stored)).catch(() => {});

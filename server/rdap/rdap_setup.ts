@@ -1,8 +1,8 @@
-// Wiring for a job or the HTTP side: the settings, the database and the
-// pacer in, a RegistrationLookup out. The pacer is shared by everything in
-// one process (in a job worker: a PortPacer, see shared_pacer.ts).
-import type { DatabaseSync } from "node:sqlite";
-import { RdapCache } from "../storage/rdap_cache.ts";
+// Wiring for a job or the HTTP side: the settings, the cache and the pacer
+// in, a RegistrationLookup out. The cache is the store's kind (SQLite or
+// PostgreSQL, see storage/rdap_cache.ts); the pacer is shared by everything
+// in one process (in a job worker thread: a PortPacer, see shared_pacer.ts).
+import type { RdapCache } from "../storage/rdap_cache.ts";
 import type { Pacer } from "./rate_limiter.ts";
 import { RdapClient } from "./rdap_client.ts";
 import type { RdapConfig } from "./rdap_config.ts";
@@ -17,7 +17,7 @@ export interface RdapSetupOptions {
 /** A lookup for one job (its outcomes are that job's), or null when off. */
 export function registrationLookupFor(
   config: RdapConfig,
-  db: DatabaseSync,
+  cache: RdapCache,
   pacer: Pacer,
   options: RdapSetupOptions = {},
 ): RegistrationLookup | null {
@@ -28,7 +28,7 @@ export function registrationLookupFor(
       limiter: pacer,
       timeoutMs: options.timeoutMs,
     }),
-    cache: new RdapCache(db, { maxAgeDays: config.cacheDays }),
+    cache,
     failureLimit: options.failureLimit,
     concurrency: options.concurrency,
   });

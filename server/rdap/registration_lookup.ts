@@ -60,6 +60,8 @@ export class RegistrationLookup {
   #failuresInARow = 0;
   /** Per block: its query on the way, resolving to "it was answered". */
   #inFlight = new Map<string, Promise<boolean>>();
+  /** Per block whose query this lookup finished: whether it was answered. */
+  #finished = new Map<string, boolean>();
 
   constructor(options: RegistrationLookupOptions) {
     this.#client = options.client;
@@ -83,13 +85,22 @@ export class RegistrationLookup {
     const block = reuseBlock(address);
     const blockKey = `${block.family}:${addressKey(block.family, block.start)}`;
     for (;;) {
-      const cached = this.#fromCache(address);
+      // The cache answers after a wait: a query for the block may have
+      // started or ended meanwhile, and its answer is then read, not asked.
+      const finishedBefore = this.#finished.has(blockKey);
+      const cached = await this.#fromCache(address);
       if (cached !== undefined) {
         this.outcomes.cached++;
         return cached;
       }
       const pending = this.#inFlight.get(blockKey);
-      if (!pending) break;
+      if (!pending) {
+        const finished = this.#finished.get(blockKey);
+        if (finishedBefore || finished === undefined) break;
+        if (finished) continue;
+        this.outcomes.skipped++;
+        return null;
+      }
       // The block's query failed: this address would fail the same way,
       // so a dead registry costs one time-out per block, not per address.
       if (!await pending) {
@@ -105,7 +116,9 @@ export class RegistrationLookup {
     const failuresBefore = this.#failureCount();
     const query = this.#ask(ip, address).then((r) => {
       result = r;
-      return this.#failureCount() === failuresBefore;
+      const answered = this.#failureCount() === failuresBefore;
+      this.#finished.set(blockKey, answered);
+      return answered;
     });
     this.#inFlight.set(blockKey, query);
     try {
@@ -139,9 +152,11 @@ export class RegistrationLookup {
   }
 
   /** undefined: not cached (or the cache cannot be read just now). */
-  #fromCache(address: Address): Registration | null | undefined {
+  async #fromCache(
+    address: Address,
+  ): Promise<Registration | null | undefined> {
     try {
-      const cached = this.#cache.lookup(address);
+      const cached = await this.#cache.lookup(address);
       return cached ? cached.registration : undefined;
     } catch {
       return undefined;
@@ -156,13 +171,17 @@ export class RegistrationLookup {
         this.#failuresInARow = 0;
         const registration = answer.registration;
         // Cut to the asked address's block; not kept if it does not hold it.
-        this.#keep(address, registrationSpan(registration), registration);
+        await this.#keep(
+          address,
+          registrationSpan(registration),
+          registration,
+        );
         return registration;
       }
       case "notFound":
         this.outcomes.notFound++;
         this.#failuresInARow = 0;
-        this.#keep(address, null, null);
+        await this.#keep(address, null, null);
         return null;
       case "timeout":
         this.outcomes.timedOut++;
@@ -177,13 +196,13 @@ export class RegistrationLookup {
     }
   }
 
-  #keep(
+  async #keep(
     address: Address,
     network: Span | null,
     registration: Registration | null,
-  ): void {
+  ): Promise<void> {
     try {
-      this.#cache.put(address, network, registration);
+      await this.#cache.put(address, network, registration);
     } catch {
       // A busy or read-only database costs a repeat query, not the row.
     }

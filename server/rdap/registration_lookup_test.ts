@@ -5,7 +5,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startRdapServer } from "../../tests/helpers/rdap_server.ts";
-import { RdapCache } from "../storage/rdap_cache.ts";
+import { SqliteRdapCache } from "../storage/rdap_cache.ts";
 import { Store } from "../storage/store.ts";
 import { RateLimiter } from "./rate_limiter.ts";
 import { RdapClient } from "./rdap_client.ts";
@@ -43,7 +43,10 @@ async function withParts(
             limiter,
             timeoutMs: 300,
           }),
-          cache: new RdapCache(store.db, { maxAgeDays: 30, now: options.now }),
+          cache: new SqliteRdapCache(store.db, {
+            maxAgeDays: 30,
+            now: options.now,
+          }),
           failureLimit: 3,
         });
       },
@@ -163,9 +166,10 @@ Deno.test("RDAP off gives no lookup; on, the configured server answers", () =>
     try {
       const pacer = new RateLimiter(10);
       const off = loadRdapConfig({});
-      assertEquals(registrationLookupFor(off, store.db, pacer), null);
+      const cache = new SqliteRdapCache(store.db, { maxAgeDays: 30 });
+      assertEquals(registrationLookupFor(off, cache, pacer), null);
       const on = loadRdapConfig({ RDAP: "on", RDAP_URL: server.url });
-      const lookup = registrationLookupFor(on, store.db, pacer)!;
+      const lookup = registrationLookupFor(on, cache, pacer)!;
       const found = await lookup.lookup("2001:db8::42");
       assertEquals(registrationColumns(found), {
         registered_org: "Joe User",

@@ -80,7 +80,7 @@ export async function batchCost(c: Context): Promise<number> {
 }
 
 export function batchRoutes(
-  deps: Pick<AppDeps, "engine" | "config" | "store" | "rdapPacer">,
+  deps: Pick<AppDeps, "engine" | "config" | "rdapPacer" | "rdapCache">,
 ) {
   const { engine } = deps;
   const app = apiRouter();

@@ -47,7 +47,7 @@ export const lookupRoute = createRoute({
 });
 
 export function lookupRoutes(
-  deps: Pick<AppDeps, "engine" | "config" | "store" | "rdapPacer">,
+  deps: Pick<AppDeps, "engine" | "config" | "rdapPacer" | "rdapCache">,
 ) {
   const { engine } = deps;
   const app = apiRouter();

@@ -24,7 +24,10 @@ export function rateLimiterFor(config: Config): RateLimiter {
 }
 
 export function publicApiRoutes(
-  deps: Pick<AppDeps, "config" | "engine" | "access" | "store" | "rdapPacer">,
+  deps: Pick<
+    AppDeps,
+    "config" | "engine" | "access" | "rdapPacer" | "rdapCache"
+  >,
 ) {
   const { trustProxy } = deps.config;
   const requireKey = deps.access.apiKeys.guard();

@@ -1,7 +1,6 @@
 // registration=1 on the lookup routes: the block's registration data over
 // RDAP, with the process's rate limit. A fresh RegistrationLookup per
 // request, so one request's failures never stop the next from asking.
-import { Store } from "../storage/store.ts";
 import type { AppDeps } from "../deps.ts";
 import type { NetworkAdjust } from "../enrichment/engine.ts";
 import { badRequest } from "../http_error.ts";
@@ -21,15 +20,15 @@ export function asksRegistration(flag: unknown): boolean {
 
 /** The adjust step for one request; throws a 400 when RDAP is off. */
 export function registrationFor(
-  { config, store, engine, rdapPacer }: Pick<
+  { config, engine, rdapPacer, rdapCache }: Pick<
     AppDeps,
-    "config" | "store" | "engine" | "rdapPacer"
+    "config" | "engine" | "rdapPacer" | "rdapCache"
   >,
 ): NetworkAdjust {
-  if (!config.rdap.enabled || !rdapPacer) throw badRequest(REGISTRATION_OFF);
-  // The RDAP cache lives in the embedded SQLite database.
-  if (!(store instanceof Store)) throw badRequest(REGISTRATION_OFF);
-  const lookup = registrationLookupFor(config.rdap, store.db, rdapPacer, {
+  if (!config.rdap.enabled || !rdapPacer || !rdapCache) {
+    throw badRequest(REGISTRATION_OFF);
+  }
+  const lookup = registrationLookupFor(config.rdap, rdapCache, rdapPacer, {
     // A lookup answers in seconds, not after a registry's long silence.
     timeoutMs: 5000,
   })!;

@@ -20,6 +20,7 @@ import {
 import { JobEvents } from "../jobs/job_events.ts";
 import { JobRunner } from "../jobs/runner.ts";
 import { RateLimiter } from "../rdap/rate_limiter.ts";
+import { SqliteRdapCache } from "../storage/rdap_cache.ts";
 import { Store } from "../storage/store.ts";
 
 type App = ReturnType<typeof createApp>;
@@ -114,6 +115,9 @@ export async function startTestApp(
     events,
     access,
     rdapPacer,
+    rdapCache: config.rdap.enabled
+      ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
+      : null,
   };
   const hono = createApp(deps);
   return {

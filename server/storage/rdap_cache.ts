@@ -1,9 +1,12 @@
 // RDAP answers kept by the address range they apply to, so one answer
 // serves every later address of its block, in this job and later ones.
-// Keys are fixed-width hex text per family (see ip_span.ts), which SQLite
-// compares in numeric order. Every stored range lies inside the asked
-// address's reuse block (ip_span.ts: REUSE_PREFIX), so a lookup scans the
-// primary key index over one block only, however large the cache grows.
+// RdapCache is what registration lookups use; SqliteRdapCache keeps it in
+// the embedded database, PgRdapCache (pg/pg_rdap_cache.ts) in PostgreSQL,
+// where every replica shares it. Both store the same rows: keys are
+// fixed-width hex text per family (see ip_span.ts), which compares in
+// numeric order. Every stored range lies inside the asked address's reuse
+// block (ip_span.ts: REUSE_PREFIX), so a lookup scans the primary key index
+// over one block only, however large the cache grows.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import {
   type Address,
@@ -47,23 +50,93 @@ export interface RdapCacheOptions {
   now?: () => number;
 }
 
-type Row = Record<string, string | number | null>;
+/** Registration answers by address range (see the top of this file). */
+export interface RdapCache {
+  /**
+   * The most specific cached range holding the address, when still fresh.
+   * A stale most-specific entry is a miss (it is asked again), never a
+   * reason to fall back to a broader, less accurate range.
+   */
+  lookup(address: Address): Promise<CachedNetwork | null>;
+  /**
+   * Keeps the answer to a query for `asked`: `network` (null for a 404,
+   * which covers the whole reuse block) cut to the asked address's reuse
+   * block, replacing an older answer for the same range. A network that
+   * does not hold the asked address is not kept (it would answer wrongly);
+   * resolves to whether anything was kept.
+   */
+  put(
+    asked: Address,
+    network: Span | null,
+    registration: Registration | null,
+  ): Promise<boolean>;
+  /** Drops entries too old to be used; resolves to how many. */
+  prune(): Promise<number>;
+  count(): Promise<number>;
+}
 
-export class RdapCache {
+/** A stored row, as both adapters read it back. */
+export type CacheRow = Record<string, string | number | bigint | null>;
+
+/** The expiry rules both adapters share. */
+export class CachePolicy {
+  readonly maxAgeMs: number;
+  readonly notFoundMaxAgeMs: number;
+  readonly now: () => number;
+
+  constructor(options: RdapCacheOptions) {
+    this.maxAgeMs = options.maxAgeDays * DAY_MS;
+    this.notFoundMaxAgeMs = Math.min(
+      options.notFoundMaxAgeDays ?? 1,
+      options.maxAgeDays,
+    ) * DAY_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The row as a CachedNetwork, or null when it is too old to use. */
+  fresh(row: CacheRow | undefined): CachedNetwork | null {
+    if (!row) return null;
+    const cached = toCached(row);
+    const maxAge = cached.registration ? this.maxAgeMs : this.notFoundMaxAgeMs;
+    return this.now() - cached.fetchedAt < maxAge ? cached : null;
+  }
+}
+
+/** The keys a lookup scans: from its reuse block's start to the address. */
+export function lookupKeys(address: Address) {
+  return {
+    key: addressKey(address.family, address.value),
+    floor: addressKey(address.family, reuseBlock(address).start),
+  };
+}
+
+/** The row `put` stores, or null when the network does not hold `asked`. */
+export function rowToKeep(
+  asked: Address,
+  network: Span | null,
+  registration: Registration | null,
+  fetchedAt: number,
+) {
+  const block = reuseBlock(asked);
+  const span = network ? intersect(network, block) : block;
+  if (!span || !contains(span, asked)) return null;
+  return {
+    family: span.family,
+    start_key: addressKey(span.family, span.start),
+    end_key: addressKey(span.family, span.end),
+    fetched_at: fetchedAt,
+    registration: registration ? JSON.stringify(registration) : null,
+  };
+}
+
+export class SqliteRdapCache implements RdapCache {
   readonly #db: DatabaseSync;
-  readonly #maxAgeMs: number;
-  readonly #notFoundMaxAgeMs: number;
-  readonly #now: () => number;
+  readonly #policy: CachePolicy;
   #statements = new Map<string, StatementSync>();
 
   constructor(db: DatabaseSync, options: RdapCacheOptions) {
     this.#db = db;
-    this.#maxAgeMs = options.maxAgeDays * DAY_MS;
-    this.#notFoundMaxAgeMs = Math.min(
-      options.notFoundMaxAgeDays ?? 1,
-      options.maxAgeDays,
-    ) * DAY_MS;
-    this.#now = options.now ?? Date.now;
+    this.#policy = new CachePolicy(options);
   }
 
   #sql(sql: string): StatementSync {
@@ -75,75 +148,55 @@ export class RdapCache {
     return statement;
   }
 
-  /**
-   * The most specific cached range holding the address, when still fresh.
-   * A stale most-specific entry is a miss (it is asked again), never a
-   * reason to fall back to a broader, less accurate range.
-   */
-  lookup(address: Address): CachedNetwork | null {
-    const key = addressKey(address.family, address.value);
-    const floor = addressKey(address.family, reuseBlock(address).start);
+  lookup(address: Address): Promise<CachedNetwork | null> {
+    const { key, floor } = lookupKeys(address);
     // Ranges are nested or disjoint: the containing one with the highest
     // start (then the lowest end) is the most specific.
     const row = this.#sql(
       `SELECT * FROM rdap_networks
         WHERE family = ? AND start_key >= ? AND start_key <= ? AND end_key >= ?
         ORDER BY start_key DESC, end_key ASC LIMIT 1`,
-    ).get(address.family, floor, key, key) as Row | undefined;
-    if (!row) return null;
-    const cached = toCached(row);
-    const maxAge = cached.registration
-      ? this.#maxAgeMs
-      : this.#notFoundMaxAgeMs;
-    return this.#now() - cached.fetchedAt < maxAge ? cached : null;
+    ).get(address.family, floor, key, key) as CacheRow | undefined;
+    return Promise.resolve(this.#policy.fresh(row));
   }
 
-  /**
-   * Keeps the answer to a query for `asked`: `network` (null for a 404,
-   * which covers the whole reuse block) cut to the asked address's reuse
-   * block, replacing an older answer for the same range. A network that
-   * does not hold the asked address is not kept (it would answer wrongly);
-   * returns whether anything was kept.
-   */
   put(
     asked: Address,
     network: Span | null,
     registration: Registration | null,
-  ): boolean {
-    const block = reuseBlock(asked);
-    const span = network ? intersect(network, block) : block;
-    if (!span || !contains(span, asked)) return false;
+  ): Promise<boolean> {
+    const row = rowToKeep(asked, network, registration, this.#policy.now());
+    if (!row) return Promise.resolve(false);
     this.#sql(
       `INSERT OR REPLACE INTO rdap_networks
         (family, start_key, end_key, fetched_at, registration)
         VALUES (?, ?, ?, ?, ?)`,
     ).run(
-      span.family,
-      addressKey(span.family, span.start),
-      addressKey(span.family, span.end),
-      this.#now(),
-      registration ? JSON.stringify(registration) : null,
+      row.family,
+      row.start_key,
+      row.end_key,
+      row.fetched_at,
+      row.registration,
     );
-    return true;
+    return Promise.resolve(true);
   }
 
-  /** Drops entries too old to be used; returns how many. */
-  prune(): number {
+  prune(): Promise<number> {
     const result = this.#sql(
       "DELETE FROM rdap_networks WHERE fetched_at < ?",
-    ).run(this.#now() - this.#maxAgeMs);
-    return Number(result.changes);
+    ).run(this.#policy.now() - this.#policy.maxAgeMs);
+    return Promise.resolve(Number(result.changes));
   }
 
-  count(): number {
+  count(): Promise<number> {
     const row = this.#sql("SELECT count(*) AS n FROM rdap_networks").get() as
-      | Row
+      | CacheRow
       | undefined;
-    return Number(row?.n ?? 0);
+    return Promise.resolve(Number(row?.n ?? 0));
   }
 }
 
-function toCached(row: Row): CachedNetwork {
+function toCached(row: CacheRow): CachedNetwork {
   const family = Number(row.family) as 4 | 6;
   return {
     span: {

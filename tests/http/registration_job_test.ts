@@ -5,7 +5,8 @@
 // inside it names ACME CORP as the company and keeps its rows, the
 // carrier's other rows keep the AS answer, one query serves a whole block,
 // a later job reuses the cache, and a registry that never answers costs
-// time-outs, not the job.
+// time-outs, not the job. With TEST_DATABASE=postgres the same runs in
+// PostgreSQL mode, where a second replica reads the same cache table.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type {
   Job,
@@ -23,7 +24,11 @@ import {
 } from "../helpers/client.ts";
 import { NO_DNS } from "../helpers/http.ts";
 import { startRdapServer } from "../helpers/rdap_server.ts";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import {
+  type RunningServer,
+  startServer,
+  usingPostgres,
+} from "../helpers/server.ts";
 
 const CUSTOMER = ["12.34.56.10", "12.34.56.11", "12.34.56.12"]; // ACME /26
 const CARRIER = ["12.1.2.3", "12.1.2.4", "12.200.1.1"]; // the rest of the /8
@@ -55,9 +60,8 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     const rdap = startRdapServer();
-    const server = await startServer({
-      env: { ...NO_DNS, RDAP: "on", RDAP_URL: rdap.url, RDAP_RATE: "50" },
-    });
+    const env = { ...NO_DNS, RDAP: "on", RDAP_URL: rdap.url, RDAP_RATE: "50" };
+    const server = await startServer({ env });
     try {
       await t.step("config says RDAP is on, with its rate", async () => {
         const config = await getJson<{ rdap: unknown }>(server, "/api/config");
@@ -156,6 +160,29 @@ Deno.test({
           null,
         ]);
         assertEquals(rdap.count(), 3, "all from the cache");
+      });
+
+      // PostgreSQL mode: the cache is a table every replica reads.
+      await t.step({
+        name: "another replica answers from the shared cache",
+        ignore: !usingPostgres,
+        fn: async () => {
+          const replica = await startServer({
+            dataDir: server.dataDir,
+            env: { ...env, ROLE: "api" },
+          });
+          try {
+            const one = await getJson<LookupResponse>(
+              replica,
+              "/api/lookup?ip=12.34.56.40&registration=1",
+            );
+            if (!one.body.success) throw new Error("lookup failed");
+            assertEquals(one.body.registered_org, "ACME CORP");
+            assertEquals(rdap.count(), 3, "no query from the replica");
+          } finally {
+            await replica.stop();
+          }
+        },
       });
     } finally {
       await server.stop();

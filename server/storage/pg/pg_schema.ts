@@ -7,6 +7,7 @@
 // the same records.
 import type postgres from "postgres";
 import { ENRICHMENT_FIELD_TABLE } from "../../../shared/enrichment_fields.ts";
+import { PG_RDAP_CACHE_SCHEMA } from "./pg_rdap_cache.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `  ${field.name} ${field.sql === "REAL" ? "double precision" : "text"},`
@@ -83,6 +84,11 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN registrations_cached integer NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN registrations_failed integer NOT NULL DEFAULT 0;
   `,
+  // --- RDAP cache: registration answers by address range, shared by every
+  // replica (pg_rdap_cache.ts). A step of its own, kept apart from the job
+  // tables' steps.
+  PG_RDAP_CACHE_SCHEMA,
+  // --- end of the RDAP cache step.
 ];
 
 /**
