@@ -3,7 +3,8 @@
 // them, itself included, so local subscribers see changes the same way as
 // remote ones. postgres.js re-issues LISTEN after a lost connection; since
 // notifications sent meanwhile are gone, resync listeners are told to re-read.
-import postgres from "postgres";
+import type postgres from "postgres";
+import { pgClient } from "../storage/pg/pg_connect.ts";
 import {
   ChangeThrottle,
   DEFAULT_MIN_INTERVAL_MS,
@@ -33,7 +34,7 @@ export class PgJobEventBus implements JobEventBus {
 
   constructor(options: PgJobEventBusOptions) {
     // One connection for NOTIFY, one held by LISTEN.
-    this.#sql = postgres(options.databaseUrl, {
+    this.#sql = pgClient(options.databaseUrl, {
       max: 2,
       onnotice: () => {},
       connection: { application_name: "ip-enrich-events" },

@@ -7,7 +7,8 @@
 // one module.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import postgres from "postgres";
+import type postgres from "postgres";
+import { pgClient } from "./pg_connect.ts";
 import {
   ENRICHMENT_FIELDS,
   type EnrichmentField,
@@ -88,7 +89,7 @@ export class PgStore implements JobStore {
 
   /** Connects and brings the schema up to date. */
   static async open(databaseUrl: string, max = 10): Promise<PgStore> {
-    const sql = postgres(databaseUrl, {
+    const sql = pgClient(databaseUrl, {
       max,
       onnotice: () => {},
       connection: { application_name: "ip-enrich-store" },
