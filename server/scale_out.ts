@@ -50,6 +50,8 @@ export async function openScaleOut(
     blobs,
     uploadsDir,
     checkpointRows: config.checkpointRows,
+    chunks: store.chunkProgress,
+    chunkRows: config.chunkRows,
   });
   await bus.ready();
   return {
