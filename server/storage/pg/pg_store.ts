@@ -37,6 +37,7 @@ import {
   withoutNul,
 } from "./pg_copy.ts";
 import { migratePg, partitionName } from "./pg_schema.ts";
+import { noDelaySocket } from "./pg_socket.ts";
 import { pgJobSummary, pgPreviewRows } from "./pg_summary.ts";
 
 const now = () => new Date().toISOString();
@@ -72,6 +73,8 @@ export class PgStore implements JobStore {
       max,
       onnotice: () => {},
       connection: { application_name: "ip-enrich-store" },
+      // Not in postgres.js's typings, but in its documented options.
+      ...{ socket: noDelaySocket } as Record<string, unknown>,
     });
     await migratePg(sql);
     return new PgStore(sql);
