@@ -52,9 +52,10 @@ export class PgChunkProgress implements ChunkProgressStore {
     jobId: number,
     plan: ChunkPlan[],
   ): Promise<ChunkProgress[]> {
-    if (plan.length > 0) {
-      await this.sql`INSERT INTO job_chunks ${
-        this.sql(plan.map((chunk) => ({
+    if (plan.length === 0) return await this.chunks(jobId);
+    await this.sql.begin(async (tx) => {
+      const added = await tx`INSERT INTO job_chunks ${
+        tx(plan.map((chunk) => ({
           job_id: jobId,
           chunk: chunk.chunk,
           first_row: chunk.firstRow,
@@ -63,8 +64,17 @@ export class PgChunkProgress implements ChunkProgressStore {
           end_byte: chunk.end,
           updated_at: now(),
         })))
-      } ON CONFLICT (job_id, chunk) DO NOTHING`;
-    }
+      } ON CONFLICT (job_id, chunk) DO NOTHING RETURNING chunk`;
+      // From now on the job's counters are the sum of its chunks': none
+      // yet (a job run whole before it was cut, by an older version,
+      // starts over; each chunk replaces the rows it stored).
+      if (added.length > 0) {
+        await tx`UPDATE jobs SET processed_ips = 0, successful_ips = 0,
+          failed_ips = 0, filtered_ips = 0, hostnames_answered = 0,
+          hostnames_no_name = 0, hostnames_timed_out = 0,
+          hostnames_skipped = 0 WHERE id = ${jobId}`;
+      }
+    });
     return await this.chunks(jobId);
   }
 

@@ -132,6 +132,31 @@ Deno.test("chunk commits: replace, refuse, complete", async () => {
   });
 });
 
+Deno.test("planning chunks starts a job's counters from none", async () => {
+  await withStore(async (store) => {
+    // A job an older version ran whole for 3 rows, then cut into chunks.
+    const job = await store.createJob({ ...newJob(), totalIPs: 7 });
+    await store.setStatus(job.id, "processing", ["pending"]);
+    await store.commitBatch(job.id, rows(0, 3), counters(rows(0, 3)));
+    await store.chunkProgress.planChunks(job.id, PLAN);
+    assertEquals((await store.getJob(job.id))!.processedIPs, 0);
+    // Its first chunk's checkpoint replaces the rows stored before.
+    await store.chunkProgress.commitChunk({
+      jobId: job.id,
+      chunk: 0,
+      results: rows(0, 4),
+      counters: after(rows(0, 4)),
+      last: true,
+      worker: "w",
+    });
+    assertEquals((await store.getJob(job.id))!.processedIPs, 4);
+    assertEquals((await store.resultsBetween(job.id, 0, 10)).length, 4);
+    // Planning again changes nothing.
+    await store.chunkProgress.planChunks(job.id, PLAN);
+    assertEquals((await store.getJob(job.id))!.processedIPs, 4);
+  });
+});
+
 Deno.test("chunk commits: a cancelled job's checkpoint is refused whole", async () => {
   await withStore(async (store) => {
     const chunks = store.chunkProgress;
