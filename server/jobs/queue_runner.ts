@@ -106,6 +106,14 @@ export class QueueRunner implements JobControl {
         jobId,
         ranges.map((range, chunk) => ({ chunk, ...range })),
       );
+      // The upload's reader counted the rows with the parser the chunks
+      // must agree with: a difference says the two disagree on rows.
+      const rows = ranges.reduce((sum, range) => sum + range.rows, 0);
+      if (rows !== job.totalIPs) {
+        console.warn(
+          `job ${jobId}: chunks hold ${rows} rows, the upload ${job.totalIPs}`,
+        );
+      }
     }
     await queue.enqueue(
       planned.filter((chunk) => !chunk.done).map((chunk) => ({
