@@ -1,5 +1,6 @@
-// Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly. (Some 360
+// Processes one job (or one chunk of it) from its last checkpoint to the
+// end. Runs inside a job worker (or a PostgreSQL-mode worker process); kept
+// free of Worker APIs so it can be tested directly. (Some 360
 // lines: one class whose steps share the run's state; reading cells lives
 // in pending_row.ts, the rows in flight in row_window.ts, registration
 // lookups in registration_slots.ts.)
