@@ -132,6 +132,29 @@ Deno.test("chunk commits: replace, refuse, complete", async () => {
   });
 });
 
+Deno.test("commits of all chunks announce a job's progress 4 times a second at most", async () => {
+  await withStore(async (store) => {
+    const job = await store.createJob({ ...newJob(), totalIPs: 7 });
+    await store.chunkProgress.planChunks(job.id, PLAN);
+    await store.setStatus(job.id, "processing", ["pending"]);
+    const commit = (chunk: number, done: StoredResult[], from: number) =>
+      store.chunkProgress.commitChunk({
+        jobId: job.id,
+        chunk,
+        results: done.slice(from),
+        counters: after(done),
+        last: false,
+        worker: `w${chunk}`,
+      });
+    // Two chunks (two workers) committing at once: one announcement.
+    const first = await commit(0, rows(0, 1), 0);
+    const second = await commit(1, rows(4, 5), 0);
+    assertEquals([first.announce, second.announce], [true, false]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assertEquals((await commit(1, rows(4, 6), 1)).announce, true);
+  });
+});
+
 Deno.test("planning chunks starts a job's counters from none", async () => {
   await withStore(async (store) => {
     // A job an older version ran whole for 3 rows, then cut into chunks.
