@@ -1,6 +1,7 @@
 // A chunked job's commits on a throwaway PostgreSQL: a redelivered
 // checkpoint replaces rows, a moved position and a stopped job are refused,
-// the last open chunk completes the job with the right totals.
+// the last open chunk completes the job with the right totals, and progress
+// is announced at most 4 times a second whichever chunk commits.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
 import type { Counters, StoredResult } from "../result_rows.ts";
