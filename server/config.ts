@@ -32,6 +32,8 @@ export interface Config {
   jobConcurrency: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
+  /** PostgreSQL mode: data rows per chunk of a job that a worker takes. */
+  chunkRows: number;
   webDir: string;
   /** Public lookup routes: lookups per minute per client address (0: off). */
   rateLimitPerMinute: number;
@@ -128,6 +130,7 @@ export function loadConfig(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
       100,
     ),
+    chunkRows: numberSetting(env, "CHUNK_ROWS", 50_000, 1),
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,
     rateLimitPerMinute: numberSetting(env, "RATE_LIMIT_PER_MINUTE", 600),
     rateLimitBurst: numberSetting(env, "RATE_LIMIT_BURST", 60),

@@ -191,6 +191,7 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
     DATABASE_URL: databaseUrl.replace(/\/\/[^@/]*@/, "//***@"),
     ROLE: role,
     JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
+    CHUNK_ROWS: config.chunkRows,
   });
   const { store, runner, events, blobs, rdapPacer, rdapCache } = parts;
   if (role !== "api") await runner.work(engine, config.jobConcurrency);

@@ -68,6 +68,8 @@ export async function openScaleOut(
       rdapPacer && rdapCache
         ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
         : null,
+    chunks: store.chunkProgress,
+    chunkRows: config.chunkRows,
   });
   await bus.ready();
   return {

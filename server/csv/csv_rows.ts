@@ -119,9 +119,13 @@ export interface ChunkParser {
 
 /**
  * A push-fed parser in papaparse's chunk mode, for text that arrives in
- * pieces (an upload): rows split across chunks come out whole.
+ * pieces (an upload): rows split across chunks come out whole. Without
+ * `newline`, papaparse guesses the line end from the first piece.
  */
-export function createChunkParser(delimiter: string): ChunkParser {
+export function createChunkParser(
+  delimiter: string,
+  newline?: "\n" | "\r\n" | "\r",
+): ChunkParser {
   const source = Object.assign(new EventEmitter(), {
     readable: true,
     read() {},
@@ -138,6 +142,7 @@ export function createChunkParser(delimiter: string): ChunkParser {
   ) => void;
   parse(source, {
     delimiter,
+    ...(newline ? { newline } : {}),
     skipEmptyLines: true,
     chunk: (results: Papa.ParseResult<string[]>) => {
       rows = rows.length === 0 ? results.data : rows.concat(results.data);

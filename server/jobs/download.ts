@@ -59,12 +59,22 @@ export function outputRow(
   return cells;
 }
 
+/**
+ * Rows of a job are stored below this index. A whole-file run stores rows
+ * [0, processedIPs); a job run in chunks (PostgreSQL mode) stores each
+ * chunk's rows from the chunk's first row on, so a cancelled or failed one
+ * may hold rows anywhere below its total.
+ */
+export function storedRowsEnd(job: JobRecord): number {
+  return Math.max(job.processedIPs, job.totalIPs);
+}
+
 /** Pages of kept rows, in input order, up to the rows committed now. */
 export async function* keptRows(
   store: JobStore,
   job: JobRecord,
 ): AsyncGenerator<StoredResult[]> {
-  const end = job.processedIPs;
+  const end = storedRowsEnd(job);
   for (let from = 0; from < end; from += PAGE_ROWS) {
     yield await store.resultsBetween(
       job.id,
@@ -128,7 +138,7 @@ async function csvPage(
 
 export function csvDownload(store: JobStore, job: JobRecord): Response {
   const columns = outputColumns(job);
-  const end = job.processedIPs;
+  const end = storedRowsEnd(job);
   let from = 0;
   const encoder = new TextEncoder();
   let headerSent = false;

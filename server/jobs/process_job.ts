@@ -1,16 +1,18 @@
-// Processes one job from its last checkpoint to the end. Runs inside a job
-// worker; kept free of Worker APIs so it can be tested directly. (Some 360
+// Processes one job (or one chunk of it) from its last checkpoint to the
+// end. Runs inside a job worker (or a PostgreSQL-mode worker process); kept
+// free of Worker APIs so it can be tested directly. (Some 360
 // lines: one class whose steps share the run's state; reading cells lives
 // in pending_row.ts, the rows in flight in row_window.ts, registration
 // lookups in registration_slots.ts.)
 import { join } from "node:path";
+import { readCsvRange } from "../csv/csv_range.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
-import type { JobRecord } from "../storage/store.ts";
+import type { Counters, JobRecord } from "../storage/store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
@@ -47,6 +49,17 @@ export interface ProcessContext {
   limits?: WindowLimits;
   /** A registration lookup for this run (null or absent: RDAP off). */
   registrationLookup?: () => RegistrationLookup | null;
+  /** Only these rows (a chunk of the job); absent: the whole file. */
+  range?: ChunkRange;
+}
+
+/** Bytes [start, end) of the upload, rows from firstRow, resumed. */
+export interface ChunkRange {
+  start: number;
+  end: number;
+  firstRow: number;
+  /** The chunk's counters at its last checkpoint (its resume position). */
+  resume: Counters;
 }
 
 export const FILE_GONE =
@@ -122,7 +135,7 @@ class JobProcess {
     }
     this.#job = job;
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
-    this.#processed = job.processedIPs;
+    this.#processed = this.#ctx.range?.resume.processed ?? job.processedIPs;
     const lookup = job.options.registration
       ? this.#ctx.registrationLookup?.() ?? null
       : null;
@@ -142,7 +155,7 @@ class JobProcess {
     this.#writer.begin({
       jobId: job.id,
       options: job.options,
-      counters: {
+      counters: this.#ctx.range?.resume ?? {
         processed: job.processedIPs,
         successful: job.successfulIPs,
         failed: job.failedIPs,
@@ -159,15 +172,22 @@ class JobProcess {
    */
   async #readRows(path: string): Promise<boolean> {
     const job = this.#job;
-    let rowIndex = -1; // the header row is -1
+    const range = this.#ctx.range;
+    // The index of the row before the next one read (the header is -1).
+    let rowIndex = range ? range.firstRow - 1 : -2;
+    const resumeAt = range
+      ? range.firstRow + range.resume.processed
+      : job.processedIPs;
     // Rows arrive a file chunk at a time: no promise per row.
-    for await (const rows of readCsvBatches(path, job.delimiter)) {
+    const batches = range
+      ? readCsvRange(path, job.delimiter, range)
+      : readCsvBatches(path, job.delimiter);
+    for await (const rows of batches) {
       for (const row of rows) {
         rowIndex++;
-        if (rowIndex === 0) continue; // header
-        const dataIndex = rowIndex - 1;
-        if (dataIndex < job.processedIPs) continue; // done before a restart
-        this.#window.push(this.#lookUp(dataIndex, row), row);
+        // The header, or done before a restart.
+        if (rowIndex < resumeAt) continue;
+        this.#window.push(this.#lookUp(rowIndex, row), row);
       }
       await this.#commitReady();
       // Read on unless the window is full; then commit as answers come.
@@ -349,6 +369,8 @@ class JobProcess {
     // Every checkpoint is committed before the job ends, whatever the ending.
     await this.#writer.waitForBacklogAtMost(0);
     if (this.#ctx.cancelled()) return "cancelled";
+    // A chunk's last checkpoint ended it (and the job, if it was the last).
+    if (this.#ctx.range) return "completed";
     if (this.#processed !== this.#job.totalIPs) {
       await store.setTotal(jobId, this.#processed);
     }

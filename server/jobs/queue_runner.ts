@@ -1,23 +1,26 @@
 // Runs jobs through a shared JobQueue (pg-boss on PostgreSQL) instead of the
 // in-process Deno KV queue, so API replicas and worker processes on several
-// machines share the work. First step of the work split: a queue message is
-// a whole job (chunk 0, the upload's whole byte range); a worker resumes it
-// from the job's last checkpoint, so a job whose worker died is redelivered
-// by the queue and loses at most one checkpoint's work. Changes go out on
-// the JobEventBus; every replica re-reads the job and tells its WebSocket
-// subscribers.
+// machines share the work. A job is cut into chunks of about `chunkRows`
+// rows (byte ranges of its upload at row starts, planned once when it is
+// first queued) and every chunk is a queue message any worker may take; a
+// chunk resumes from its own last checkpoint (job_chunks), so a worker that
+// dies loses only its chunk's uncommitted rows, and the queue hands that
+// chunk to another. Changes go out on the JobEventBus; every replica
+// re-reads the job and tells its WebSocket subscribers.
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
+import { planRowRanges } from "../csv/row_starts.ts";
+import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { CheckpointMoved, type JobRecord } from "../storage/store.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
-import { DirectWriter } from "./direct_writer.ts";
+import { ChunkWriter } from "./chunk_writer.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
-import { processJob } from "./process_job.ts";
+import { FILE_GONE, processJob } from "./process_job.ts";
 
 export interface QueueRunnerOptions {
   store: JobStore;
@@ -31,7 +34,14 @@ export interface QueueRunnerOptions {
   checkpointRows: number;
   /** A job's registration lookup (RDAP), or null or absent: off. */
   registrationLookup?: () => RegistrationLookup | null;
+  /** Each job's chunks, with their progress. */
+  chunks: ChunkProgressStore;
+  /** Data rows per chunk. */
+  chunkRows: number;
 }
+
+/** This process, as recorded with the chunks it commits. */
+const WORKER = `${Deno.hostname()}:${Deno.pid}`;
 
 /** The change announced on the bus: small, the job is re-read from storage. */
 const change = (job: JobRecord) => ({
@@ -39,23 +49,24 @@ const change = (job: JobRecord) => ({
   processedIPs: job.processedIPs,
 });
 
-/** Thrown to the queue so that it delivers the job again. */
+/** Thrown to the queue so that it delivers the chunk again. */
 class JobHandedBack extends Error {
-  constructor(jobId: number) {
-    super(`job ${jobId} stopped before its end; it resumes on redelivery`);
+  constructor(jobId: number, chunk: number) {
+    super(
+      `job ${jobId} chunk ${chunk} stopped before its end; it resumes on redelivery`,
+    );
   }
 }
 
 export class QueueRunner implements JobControl {
   #unsubscribe: (() => void)[] = [];
-  /** Jobs this process is running, with their cancel flags. */
-  #running = new Map<number, { cancelled: boolean }>();
+  /** The cancel flags of the chunks this process runs, by job. */
+  #running = new Map<number, Set<{ cancelled: boolean }>>();
 
   constructor(readonly options: QueueRunnerOptions) {
     const { bus, store, events } = options;
     this.#unsubscribe.push(bus.subscribe((jobId, changed) => {
-      const running = this.#running.get(jobId);
-      if (running && changed.status === "cancelled") running.cancelled = true;
+      if (changed.status === "cancelled") this.#stopChunks(jobId);
       if (!events) return;
       Promise.resolve(store.getJob(jobId)).then((job) => {
         if (job) events.emit(job);
@@ -68,18 +79,54 @@ export class QueueRunner implements JobControl {
     }));
   }
 
+  /**
+   * Queues the job's chunks not done yet, cutting its upload into chunks
+   * first if it has none (one pass over the file).
+   */
   async enqueue(jobId?: number): Promise<void> {
     if (jobId === undefined) return;
-    const job = await this.options.store.getJob(jobId);
+    const { store, chunks, chunkRows, uploadsDir, queue } = this.options;
+    const job = await store.getJob(jobId);
     if (!job) return;
-    // First step: one message per job (see the top of this file).
-    await this.options.queue.enqueue([{
-      jobId,
-      chunk: 0,
-      start: 0,
-      end: Number.MAX_SAFE_INTEGER,
-      firstRow: 0,
-    }]);
+    let planned = await chunks.chunks(jobId);
+    if (planned.length === 0) {
+      if (!await this.#fetchUpload(job.fileName)) {
+        await store.setStatus(
+          jobId,
+          "failed",
+          ["pending", "processing"],
+          FILE_GONE,
+        );
+        await this.#announce(jobId);
+        return;
+      }
+      const ranges = await planRowRanges(
+        join(uploadsDir, job.fileName),
+        job.delimiter,
+        chunkRows,
+      );
+      planned = await chunks.planChunks(
+        jobId,
+        ranges.map((range, chunk) => ({ chunk, ...range })),
+      );
+      // The upload's reader counted the rows with the parser the chunks
+      // must agree with: a difference says the two disagree on rows.
+      const rows = ranges.reduce((sum, range) => sum + range.rows, 0);
+      if (rows !== job.totalIPs) {
+        console.warn(
+          `job ${jobId}: chunks hold ${rows} rows, the upload ${job.totalIPs}`,
+        );
+      }
+    }
+    await queue.enqueue(
+      planned.filter((chunk) => !chunk.done).map((chunk) => ({
+        jobId,
+        chunk: chunk.chunk,
+        start: chunk.start,
+        end: chunk.end,
+        firstRow: chunk.firstRow,
+      })),
+    );
   }
 
   async cancel(jobId: number): Promise<boolean> {
@@ -88,8 +135,7 @@ export class QueueRunner implements JobControl {
       return false;
     }
     await queue.cancel(jobId);
-    const running = this.#running.get(jobId);
-    if (running) running.cancelled = true;
+    this.#stopChunks(jobId);
     await this.#announce(jobId);
     return true;
   }
@@ -111,10 +157,14 @@ export class QueueRunner implements JobControl {
     );
   }
 
-  /** Stops this process's jobs at their next checkpoint. */
+  /** Stops this process's chunks at their next checkpoint. */
   close(): void {
-    for (const running of this.#running.values()) running.cancelled = true;
+    for (const jobId of this.#running.keys()) this.#stopChunks(jobId);
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
+  }
+
+  #stopChunks(jobId: number): void {
+    for (const flag of this.#running.get(jobId) ?? []) flag.cancelled = true;
   }
 
   async #announce(jobId: number): Promise<void> {
@@ -122,24 +172,32 @@ export class QueueRunner implements JobControl {
     if (job) await this.options.bus.publish(jobId, change(job));
   }
 
+  /** Runs one chunk of a job from the chunk's last checkpoint. */
   async #run(
     engine: Engine,
     message: QueuedChunk,
     signal: AbortSignal,
   ): Promise<void> {
-    const { store, checkpointRows, uploadsDir } = this.options;
+    const { store, chunks, checkpointRows, uploadsDir } = this.options;
     const { jobId } = message;
     let job = await store.getJob(jobId);
     if (job?.status === "pending") {
-      await store.setStatus(jobId, "processing", ["pending"]);
+      // The job's first chunk taken.
+      if (await store.setStatus(jobId, "processing", ["pending"])) {
+        await this.#announce(jobId);
+      }
       job = await store.getJob(jobId);
     }
-    // Cancelled, finished or gone meanwhile: nothing to do.
+    // Cancelled, failed, finished or gone meanwhile: nothing to do.
     if (job?.status !== "processing") return;
+    const chunk = await chunks.getChunk(jobId, message.chunk);
+    // A message queued before its job was cut into chunks: cut it now.
+    if (!chunk) return await this.enqueue(jobId);
+    if (chunk.done) return; // a redelivery after the chunk was committed
     const flag = { cancelled: false };
-    this.#running.set(jobId, flag);
+    const flags = this.#running.get(jobId) ?? new Set();
+    this.#running.set(jobId, flags.add(flag));
     signal.addEventListener("abort", () => flag.cancelled = true);
-    await this.#announce(jobId);
     try {
       await this.#fetchUpload(job.fileName);
       const outcome = await processJob({
@@ -148,49 +206,62 @@ export class QueueRunner implements JobControl {
         uploadsDir,
         jobId,
         checkpointRows,
-        writer: new DirectWriter(store),
+        writer: new ChunkWriter(store, chunks, chunk.chunk, WORKER),
         registrationLookup: this.options.registrationLookup,
+        range: {
+          start: chunk.start,
+          end: chunk.end,
+          firstRow: chunk.firstRow,
+          resume: chunk.counters,
+        },
         cancelled: () => flag.cancelled,
         onProgress: (stored) => {
           this.options.bus.publish(jobId, change(stored)).catch(() => {});
         },
       });
-      // Stopped short though nobody cancelled it (this process is stopping,
-      // or the queue gave up on this delivery): hand the job back.
+      // Stopped short though nobody cancelled the job (this process is
+      // stopping, or the queue gave up on this delivery): hand it back.
       if (
         outcome === "cancelled" &&
         (await store.getJob(jobId))?.status === "processing"
       ) {
-        throw new JobHandedBack(jobId);
+        throw new JobHandedBack(jobId, chunk.chunk);
       }
     } catch (error) {
       if (error instanceof JobHandedBack) throw error;
-      // Another delivery of this job (the queue thought this worker gone)
-      // committed first: the job is its to finish.
+      // Another delivery of this chunk (the queue thought this worker
+      // gone) committed first: the chunk is its to finish.
       if (error instanceof CheckpointMoved) return;
-      // A job cancelled meanwhile ends with its next commit refused.
+      // A job cancelled or failed meanwhile ends with its next commit
+      // refused (JobStopped); otherwise this chunk fails the job.
       if ((await store.getJob(jobId))?.status === "processing") {
         const text = (error as Error).message;
-        console.error(`job ${jobId} failed: ${text}`);
-        await store.setStatus(
+        console.error(`job ${jobId} chunk ${chunk.chunk} failed: ${text}`);
+        const failed = await store.setStatus(
           jobId,
           "failed",
           ["processing"],
           `Processing stopped: ${text}`,
         );
+        // Its other chunks wait for a restart rather than run for nothing.
+        if (failed) await this.options.queue.cancel(jobId);
       }
     } finally {
-      this.#running.delete(jobId);
+      flags.delete(flag);
+      if (flags.size === 0) this.#running.delete(jobId);
     }
     await this.#announce(jobId);
   }
 
-  /** Copies the upload from the blob store when this machine lacks it. */
-  async #fetchUpload(fileName: string): Promise<void> {
+  /**
+   * Copies the upload from the blob store when this machine lacks it; true
+   * when the upload is here (then or already).
+   */
+  async #fetchUpload(fileName: string): Promise<boolean> {
     const { blobs, uploadsDir } = this.options;
     const path = join(uploadsDir, fileName);
-    if (!blobs || await Deno.stat(path).then(() => true, () => false)) return;
-    if (!await blobs.head(fileName)) return; // the job fails as "file gone"
+    if (await Deno.stat(path).then(() => true, () => false)) return true;
+    if (!blobs || !await blobs.head(fileName)) return false;
     const partial = `${path}.${crypto.randomUUID()}.part`;
     const file = await open(partial, "w");
     try {
@@ -201,5 +272,6 @@ export class QueueRunner implements JobControl {
       await file.close();
     }
     await Deno.rename(partial, path);
+    return true;
   }
 }

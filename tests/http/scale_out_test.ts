@@ -1,10 +1,12 @@
 // PostgreSQL mode across processes, as a scaled-out deployment runs: one
-// PostgreSQL, an S3-compatible store, two API replicas and workers, each its
-// own process with its own data directory. A job uploaded and started on
-// replica A, watched on replica B, survives its worker being SIGKILLed
-// mid-job (the queue hands it to another worker, which resumes from the last
-// checkpoint), and the download from either replica is byte-identical to a
-// single-process SQLite run of the same file.
+// PostgreSQL, an S3-compatible store, two API replicas and three workers,
+// each its own process with its own data directory. A 200,000-row job
+// uploaded and started on replica A is cut into chunks that all workers
+// take; it is watched on replica B; the worker holding a chunk is SIGKILLed
+// mid-job (the queue hands that chunk to another worker, which resumes it
+// from the chunk's last checkpoint); the download from either replica is
+// byte-identical to a single-process SQLite run of the same file. A second
+// job cancelled on B stops within a second or two with its queue emptied.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import postgres from "postgres";
 import type { ServerMessage } from "../../shared/wire.ts";
@@ -21,26 +23,35 @@ import { startPostgres } from "../helpers/postgres.ts";
 import { startS3 } from "../helpers/s3_server.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
-const ROWS = 20_000;
+const ROWS = 200_000;
+const CHUNK_ROWS = 20_000;
+// Addresses repeat: each chunk holds every one of them, and looks each up
+// once (reverse DNS), so the job's lookups count how often that happened.
+const ADDRESSES = 4_000;
 
 function csv(): string {
   const rows = ["ip,n"];
   for (let i = 0; i < ROWS; i++) {
-    rows.push(`81.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255},${i}`);
+    const a = (i * 7919) % ADDRESSES;
+    rows.push(`81.${(a >> 16) & 255}.${(a >> 8) & 255}.${a & 255},${i}`);
   }
   return rows.join("\n") + "\n";
 }
 
-async function waitUntil(test: () => boolean, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!test()) {
+async function waitUntil(
+  test: () => boolean | Promise<boolean>,
+  what: string,
+  ms = 5000,
+) {
+  const deadline = Date.now() + ms;
+  while (!await test()) {
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 Deno.test({
-  name: "scaled out: replicas, workers, a killed worker, same download",
+  name: "scaled out: one job's chunks on three workers, one killed",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -54,14 +65,18 @@ Deno.test({
       sql`SELECT count(*)::int AS n FROM pgboss.job
         WHERE (data->>'jobId')::int = ${jobId}
           AND state IN ('created', 'retry', 'active')`.then(([row]) => row.n);
+    const chunksOf = (jobId: number) =>
+      sql`SELECT chunk, processed, row_count, done, worker FROM job_chunks
+        WHERE job_id = ${jobId} ORDER BY chunk`;
     try {
       const common = {
         DATABASE_URL: pg.url,
         ...s3.env,
         QUEUE_HEARTBEAT_SECONDS: "10",
+        CHUNK_ROWS: String(CHUNK_ROWS),
         DNS_SERVERS: dns.address,
         DNS_TIMEOUT_MS: "10000",
-        DNS_CONCURRENCY: "2",
+        DNS_CONCURRENCY: "16",
         JOB_CONCURRENCY: "1",
       };
       const start = async (role: "api" | "worker") => {
@@ -73,7 +88,11 @@ Deno.test({
         return started;
       };
       const [a, b] = [await start("api"), await start("api")];
-      const first = await start("worker");
+      const workers = [
+        await start("worker"),
+        await start("worker"),
+        await start("worker"),
+      ];
 
       // One visitor on both replicas: jobs belong to the session that made
       // them, and the replicas share the secret that signs its cookie.
@@ -87,42 +106,54 @@ Deno.test({
       const uploaded = await uploadOk(a, "scale.csv", text);
       const job = await startJob(a, uploaded, "ip", { includeDomain: 1 });
       socket.send(JSON.stringify({ type: "subscribe", jobId: job.id }));
+      // Enqueueing cut the upload into chunks of CHUNK_ROWS rows.
+      const planned = await chunksOf(job.id);
+      assertEquals(planned.length, ROWS / CHUNK_ROWS);
+      ok(planned.every((c) => c.row_count === CHUNK_ROWS));
 
-      // B reports progress made by a worker for a job A started.
-      const running = await waitForJob(b, job.id, (j) => j.processedIPs >= 500);
-      ok(running.processedIPs < ROWS, "the job must still be running");
-      await first.kill();
+      // Kill a worker while it holds a chunk it has committed rows of.
+      let held: { worker: string } | undefined;
+      await waitUntil(
+        async () => {
+          [held] = await sql`SELECT worker FROM job_chunks
+          WHERE job_id = ${job.id} AND NOT done AND processed > 0 LIMIT 1`;
+          return held !== undefined;
+        },
+        "a worker committed rows of a chunk",
+        60_000,
+      );
+      const victim = workers.find((w) =>
+        held!.worker.endsWith(`:${w.process.pid}`)
+      )!;
+      ok(victim, `worker ${held!.worker} is one of ours`);
+      await victim.kill();
+      const orphans = (await chunksOf(job.id)).filter((c) =>
+        !c.done && c.worker === held!.worker
+      ).map((c) => c.chunk);
       const atKill = await getJob(b, job.id);
       assertEquals(atKill.status, "processing");
       ok(atKill.processedIPs < ROWS, `${atKill.processedIPs} rows at the kill`);
 
-      // With no worker alive a new job stays queued; cancelling it on B
-      // takes its message off the queue.
-      const small = await uploadOk(a, "small.csv", "ip\n8.8.8.8\n");
-      const queued = await startJob(a, small, "ip");
-      assertEquals(await inQueue(queued.id), 1);
-      const cancel = await sessionFetch(
-        `${b.url}/api/jobs/${queued.id}/cancel`,
-        {
-          method: "POST",
-        },
-      );
-      assertEquals(cancel.status, 200);
-      await cancel.body?.cancel();
-      assertEquals(await inQueue(queued.id), 0);
-
-      // Two fresh workers; the queue hands the lapsed job to one of them.
-      await start("worker");
-      await start("worker");
-      const done = await waitForJob(b, job.id, undefined, 120_000, 200);
+      const done = await waitForJob(b, job.id, undefined, 180_000, 200);
       assertEquals(done.status, "completed");
-      assertEquals(done.processedIPs, ROWS);
+      assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
       assertEquals(await inQueue(job.id), 0);
-      const cancelled = await getJob(a, queued.id);
-      assertEquals([cancelled.status, cancelled.processedIPs], [
-        "cancelled",
-        0,
-      ]);
+      const chunks = await chunksOf(job.id);
+      ok(chunks.every((c) => c.done && c.processed === CHUNK_ROWS));
+      const workersUsed = new Set(chunks.map((c) => c.worker));
+      ok(workersUsed.size > 1, `chunks ran on ${[...workersUsed]}`);
+      for (const chunk of orphans) {
+        ok(chunks[chunk].worker !== held!.worker, `chunk ${chunk} handed on`);
+      }
+      // Each address once per chunk; a redelivered chunk looks up again
+      // the addresses of the rows it had not committed.
+      const lookups = Object.values(done.hostnameLookups)
+        .reduce((sum, n) => sum + n, 0);
+      const least = ADDRESSES * (ROWS / CHUNK_ROWS);
+      ok(
+        lookups >= least && lookups <= least + ADDRESSES * orphans.length,
+        `${lookups} host-name lookups`,
+      );
       // Changes are coalesced for up to 250 ms before they go out.
       await waitUntil(
         () =>
@@ -139,7 +170,32 @@ Deno.test({
 
       const fromA = await downloadText(a, job.id);
       const fromB = await downloadText(b, job.id);
-      assertEquals(fromA, fromB);
+      ok(fromA === fromB, "the replicas' downloads differ");
+
+      // Cancel on B: the job's waiting chunks leave the queue, the running
+      // ones stop at their next checkpoint.
+      const second = await uploadOk(a, "cancel.csv", text);
+      const cancelJob = await startJob(a, second, "ip");
+      await waitForJob(b, cancelJob.id, (j) => j.processedIPs > 0, 60_000, 20);
+      const cancel = await sessionFetch(
+        `${b.url}/api/jobs/${cancelJob.id}/cancel`,
+        { method: "POST" },
+      );
+      assertEquals(cancel.status, 200);
+      await cancel.body?.cancel();
+      await waitUntil(
+        async () => await inQueue(cancelJob.id) === 0,
+        "the cancelled job's chunks stopped",
+        3000,
+      );
+      const stopped = await getJob(a, cancelJob.id);
+      assertEquals(stopped.status, "cancelled");
+      ok(stopped.processedIPs < ROWS);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assertEquals(
+        (await getJob(a, cancelJob.id)).processedIPs,
+        stopped.processedIPs,
+      );
 
       const single = await startServer({
         env: {
@@ -154,12 +210,13 @@ Deno.test({
       const localJob = await startJob(single, local, "ip", {
         includeDomain: 1,
       });
-      await waitForJob(single, localJob.id, undefined, 120_000, 200);
+      await waitForJob(single, localJob.id, undefined, 180_000, 200);
       const expected = await downloadText(single, localJob.id);
       assertEquals(fromA.length, expected.length);
       ok(fromA === expected, "PostgreSQL and SQLite downloads differ");
 
-      // Clearing drops the job's results partition and its shared upload.
+      // Clearing drops the job's results partition, its chunks and its
+      // shared upload.
       const inS3 = () =>
         fetch(`${s3.endpoint}/${s3.bucket}/${uploaded.fileName}`, {
           method: "HEAD",
@@ -175,6 +232,7 @@ Deno.test({
         });
         assertEquals(await cleared.json(), { cleared: 1 });
         assertEquals(await partition(), null);
+        assertEquals((await chunksOf(job.id)).length, 0);
         assertEquals(await inS3(), 404);
       }
     } finally {

@@ -89,6 +89,35 @@ ${FIELD_COLUMNS}
   // tables' steps.
   PG_RDAP_CACHE_SCHEMA,
   // --- end of the RDAP cache step.
+
+  // A job cut into chunks that several workers run: each chunk's rows,
+  // bytes of the upload and counters (its resume position); the job's
+  // counters are their sum. announced_at spaces out progress NOTIFYs of a
+  // job across all its workers. No foreign key: a commit locks its chunk
+  // before its job, and deleting jobs must not lock them the other way.
+  `
+  CREATE TABLE job_chunks (
+    job_id integer NOT NULL,
+    chunk integer NOT NULL,
+    first_row integer NOT NULL,
+    row_count integer NOT NULL,
+    start_byte bigint NOT NULL,
+    end_byte bigint NOT NULL,
+    processed integer NOT NULL DEFAULT 0,
+    successful integer NOT NULL DEFAULT 0,
+    failed integer NOT NULL DEFAULT 0,
+    filtered integer NOT NULL DEFAULT 0,
+    hostnames_answered integer NOT NULL DEFAULT 0,
+    hostnames_no_name integer NOT NULL DEFAULT 0,
+    hostnames_timed_out integer NOT NULL DEFAULT 0,
+    hostnames_skipped integer NOT NULL DEFAULT 0,
+    done boolean NOT NULL DEFAULT false,
+    worker text,
+    updated_at text,
+    PRIMARY KEY (job_id, chunk)
+  );
+  ALTER TABLE jobs ADD COLUMN announced_at timestamptz;
+  `,
 ];
 
 /**

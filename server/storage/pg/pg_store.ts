@@ -3,16 +3,12 @@
 // counters; rows already there from the checkpoint's position on are deleted
 // first, so a redelivered checkpoint replaces rather than duplicates.
 // Summaries and filtered previews are counted from the partition when asked
-// (pg_summary.ts). Just over 300 lines: every statement of this store in
-// one module.
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+// (pg_summary.ts); COPY is pg_copy.ts, a chunked job's progress
+// pg_chunks.ts. (A little over 300 lines: the JobStore's statements in one
+// module.)
 import type postgres from "postgres";
 import { pgClient } from "./pg_connect.ts";
-import {
-  ENRICHMENT_FIELDS,
-  type EnrichmentField,
-} from "../../../shared/enrichment_fields.ts";
+import type { EnrichmentField } from "../../../shared/enrichment_fields.ts";
 import type { JobSummary } from "../../../shared/summary.ts";
 import type { JobStatus, RegistrationLookups } from "../../../shared/wire.ts";
 import type { PreviewFilter } from "../preview_filters.ts";
@@ -27,39 +23,30 @@ import {
 import {
   CheckpointMoved,
   type Counters,
-  insertResultsSql,
   JobStopped,
   keptRowsSql,
-  resultPusher,
   type SqlValue,
   type StoredResult,
   toResult as resultFromRow,
 } from "../result_rows.ts";
+import type { ChunkProgressStore } from "../chunk_progress.ts";
 import type { JobStore, PreviewRows } from "../store_interface.ts";
+import { PgChunkProgress } from "./pg_chunks.ts";
+import {
+  copyResults,
+  ENCODED_JOB_COLUMNS,
+  encodeText,
+  withoutNul,
+} from "./pg_copy.ts";
 import { migratePg, partitionName } from "./pg_schema.ts";
 import { pgJobSummary, pgPreviewRows } from "./pg_summary.ts";
 
 const now = () => new Date().toISOString();
-const pushResult = resultPusher(ENRICHMENT_FIELDS);
-// The results columns in the order resultPusher gives values.
-const RESULT_COLUMNS = insertResultsSql(ENRICHMENT_FIELDS, 1)
-  .match(/\(([^)]*)\)/)![1];
-const WIDTH = RESULT_COLUMNS.split(",").length;
-const IP_VALUE = RESULT_COLUMNS.split(",").map((c) => c.trim()).indexOf("ip");
-
 /** `?` placeholders (SQLite's) as $1, $2, ... */
 const numbered = (text: string) => {
   let n = 0;
   return text.replace(/\?/g, () => `$${++n}`);
 };
-
-// PostgreSQL text cannot hold U+0000, which SQLite keeps and uploads may
-// carry (a header or an address cell of a binary file). Names and addresses
-// taken from the upload are stored as JSON, which escapes it; any other
-// text has it replaced by U+FFFD.
-const ENCODED_JOB_COLUMNS = ["original_file_name", "ip_column_name"];
-const encodeText = (text: string) => JSON.stringify(text);
-const withoutNul = (text: string) => text.replaceAll("\0", "\uFFFD");
 
 function decoded(row: Row, columns: string[]): Row {
   const copy = { ...row };
@@ -73,19 +60,13 @@ const toUpload = (row: Row) =>
   uploadFromRow(decoded(row, ["original_file_name"]));
 const toResult = (row: Row) => resultFromRow(decoded(row, ["ip"]));
 
-/** One value in COPY's text format. */
-function copyField(value: SqlValue): string {
-  if (value === null) return "\\N";
-  if (typeof value === "number") return String(value);
-  return withoutNul(value).replace(
-    /[\\\t\n\r]/g,
-    (c) =>
-      c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
-  );
-}
-
 export class PgStore implements JobStore {
-  private constructor(readonly sql: postgres.Sql) {}
+  /** A chunked job's progress (the queue runner's; not part of JobStore). */
+  readonly chunkProgress: ChunkProgressStore;
+
+  private constructor(readonly sql: postgres.Sql) {
+    this.chunkProgress = new PgChunkProgress(sql);
+  }
 
   /** Connects and brings the schema up to date. */
   static async open(databaseUrl: string, max = 10): Promise<PgStore> {
@@ -264,23 +245,11 @@ export class PgStore implements JobStore {
           hostnames_skipped = ${lookups.skipped} WHERE id = ${jobId}`;
       }
       if (results.length === 0) return;
-      const table = partitionName(jobId);
-      await tx.unsafe(`DELETE FROM ${table} WHERE row_index >= $1`, [before]);
-      const values: SqlValue[] = [];
-      let text = "";
-      for (const result of results) {
-        values.length = 0;
-        pushResult(values, jobId, result);
-        values[IP_VALUE] = encodeText(values[IP_VALUE] as string);
-        for (let i = 0; i < WIDTH; i++) {
-          text += (i === 0 ? "" : "\t") + copyField(values[i]);
-        }
-        text += "\n";
-      }
-      const writable = await tx.unsafe(
-        `COPY ${table} (${RESULT_COLUMNS}) FROM STDIN`,
-      ).writable();
-      await pipeline(Readable.from([text]), writable);
+      await tx.unsafe(
+        `DELETE FROM ${partitionName(jobId)} WHERE row_index >= $1`,
+        [before],
+      );
+      await copyResults(tx, jobId, results);
     });
   }
 
@@ -295,6 +264,11 @@ export class PgStore implements JobStore {
         await tx.unsafe(
           `DROP TABLE IF EXISTS ${partitionName(Number(row.id))}`,
         );
+      }
+      if (rows.length > 0) {
+        await tx`DELETE FROM job_chunks WHERE job_id IN ${
+          tx(rows.map((row) => Number(row.id)))
+        }`;
       }
       return rows;
     });

@@ -1,0 +1,194 @@
+// The queue runner on a throwaway PostgreSQL with pg-boss and this process's
+// engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
+// every row once in input order; a chunk of a cancelled job does nothing; a
+// restarted failed job runs only its chunks not done; an upload gone fails
+// the job when it is queued.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { startPostgres } from "../../tests/helpers/postgres.ts";
+import { loadConfig } from "../config.ts";
+import { Engine, loadEngineData } from "../enrichment/engine.ts";
+import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
+import { PgBossQueue } from "../queue/pg_boss_queue.ts";
+import { PgStore } from "../storage/pg/pg_store.ts";
+import { FILE_GONE } from "./process_job.ts";
+import { QueueRunner } from "./queue_runner.ts";
+
+const CHUNK = 10;
+const ROWS = 25;
+const pg = await startPostgres("runner");
+const engine = new Engine(await loadEngineData(loadConfig({})), {
+  servers: ["127.0.0.1:9"],
+  timeoutMs: 200,
+  concurrency: 8,
+});
+let databases = 0;
+
+async function setUp() {
+  const url = await pg.createDatabase(`runner_${++databases}`);
+  const dir = await Deno.makeTempDir({ prefix: "queue-runner-" });
+  const store = await PgStore.open(url, 4);
+  const queue = await PgBossQueue.open({
+    databaseUrl: url,
+    heartbeatSeconds: null,
+    expireInSeconds: 60,
+    monitorIntervalSeconds: 1,
+    pollingIntervalSeconds: 0.5,
+  });
+  const bus = new LocalJobEventBus();
+  const runner = new QueueRunner({
+    store,
+    queue,
+    bus,
+    events: null,
+    blobs: null,
+    uploadsDir: dir,
+    checkpointRows: 3,
+    chunks: store.chunkProgress,
+    chunkRows: CHUNK,
+  });
+  // Quoted line ends and an empty line: chunks must still cut at rows.
+  const lines = ["ip,note"];
+  for (let i = 0; i < ROWS; i++) {
+    lines.push(`8.8.${i}.8,"row ${i}${i % 4 === 0 ? "\r\nmore" : ""}"`);
+    if (i === 12) lines.push("");
+  }
+  await Deno.writeTextFile(join(dir, "in.csv"), lines.join("\r\n"));
+  const newJob = (fileName = "in.csv") =>
+    store.createJob({
+      fileName,
+      originalFileName: fileName,
+      ipColumnName: "ip",
+      ipColumnIndex: 0,
+      headers: ["ip", "note"],
+      delimiter: ",",
+      totalIPs: ROWS,
+      options: {
+        geolocation: true,
+        domain: false,
+        company: true,
+        network: true,
+      },
+    });
+  const queued = async (jobId: number) =>
+    (await store.sql`SELECT (data->>'chunk')::int AS chunk FROM pgboss.job
+      WHERE (data->>'jobId')::int = ${jobId}
+        AND state IN ('created', 'retry', 'active') ORDER BY 1`)
+      .map((row) => row.chunk);
+  return {
+    store,
+    queue,
+    runner,
+    newJob,
+    queued,
+    async close() {
+      runner.close();
+      await queue.close();
+      await bus.close();
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!await check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
+  const t = await setUp();
+  try {
+    const { store, runner } = t;
+    // Queued: cut into 3 chunks, all queued.
+    const job = await t.newJob();
+    await runner.enqueue(job.id);
+    const chunks = await store.chunkProgress.chunks(job.id);
+    assertEquals(chunks.map((c) => [c.firstRow, c.rows]), [
+      [0, 10],
+      [10, 10],
+      [20, 5],
+    ]);
+    assertEquals(await t.queued(job.id), [0, 1, 2]);
+
+    // Cancelled before any worker took it: its chunks leave the queue, and
+    // one delivered anyway does nothing.
+    const cancelled = await t.newJob();
+    await runner.enqueue(cancelled.id);
+    assertEquals(await runner.cancel(cancelled.id), true);
+    assertEquals(await t.queued(cancelled.id), []);
+    await t.queue.enqueue([{
+      jobId: cancelled.id,
+      chunk: 0,
+      start: chunks[0].start,
+      end: chunks[0].end,
+      firstRow: 0,
+    }]);
+
+    // A failed job with chunk 1 done: a restart queues chunks 0 and 2.
+    const failed = await t.newJob();
+    await runner.enqueue(failed.id);
+    await t.queue.cancel(failed.id);
+    await store.sql`UPDATE job_chunks SET done = true
+      WHERE job_id = ${failed.id} AND chunk = 1`;
+    await store.setStatus(failed.id, "failed", ["pending"], "broken");
+    assertEquals(await runner.restart(failed.id), true);
+    assertEquals(await t.queued(failed.id), [0, 2]);
+
+    // An upload gone when the job is queued fails the job plainly.
+    const lost = await t.newJob("gone.csv");
+    await runner.enqueue(lost.id);
+    const lostJob = (await store.getJob(lost.id))!;
+    assertEquals([lostJob.status, lostJob.error], ["failed", FILE_GONE]);
+
+    await runner.work(engine, 2);
+    await waitFor(async () =>
+      (await store.getJob(job.id))!.status === "completed" &&
+      (await store.getJob(failed.id))!.status === "completed"
+    );
+    const done = (await store.getJob(job.id))!;
+    assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
+    const rows = await store.resultsBetween(job.id, 0, 100);
+    assertEquals(rows.map((r) => r.rowIndex), [...Array(ROWS).keys()]);
+    for (const row of rows) {
+      const i = row.rowIndex;
+      assertEquals(row.original, [
+        `8.8.${i}.8`,
+        `row ${i}${i % 4 === 0 ? "\r\nmore" : ""}`,
+      ]);
+      assertEquals(row.enrichment.ip, `8.8.${i}.8`);
+    }
+    ok((await store.chunkProgress.chunks(job.id)).every((c) => c.done));
+
+    // Only chunks 0 and 2 ran: 15 rows, none of chunk 1's.
+    const restarted = (await store.getJob(failed.id))!;
+    assertEquals([restarted.processedIPs, restarted.totalIPs], [15, 15]);
+    const stored = await store.resultsBetween(failed.id, 0, 100);
+    assertEquals(stored.map((r) => r.rowIndex), [
+      ...[...Array(10).keys()],
+      20,
+      21,
+      22,
+      23,
+      24,
+    ]);
+
+    await waitFor(async () => (await t.queued(cancelled.id)).length === 0);
+    const stillCancelled = (await store.getJob(cancelled.id))!;
+    assertEquals([stillCancelled.status, stillCancelled.processedIPs], [
+      "cancelled",
+      0,
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test({
+  name: "postgres: stop the server",
+  sanitizeResources: false,
+  fn: () => pg.stop(),
+});
