@@ -364,6 +364,14 @@ class JobProcess {
   async #finish(): Promise<ProcessOutcome> {
     const { store, jobId } = this.#ctx;
     await this.#commitReady(true);
+    // Counted before the last checkpoint: in a chunk, that commit may end
+    // the job.
+    if (this.#registrations && !this.#ctx.cancelled()) {
+      await store.addRegistrationLookups(
+        jobId,
+        this.#registrations.outcomes(),
+      );
+    }
     // The last checkpoint (maybe empty) carries the job's final summary counts.
     this.#writer.write(this.#checkpoint.takeCheckpoint(true), () => {});
     // Every checkpoint is committed before the job ends, whatever the ending.
@@ -373,12 +381,6 @@ class JobProcess {
     if (this.#ctx.range) return "completed";
     if (this.#processed !== this.#job.totalIPs) {
       await store.setTotal(jobId, this.#processed);
-    }
-    if (this.#registrations) {
-      await store.addRegistrationLookups(
-        jobId,
-        this.#registrations.outcomes(),
-      );
     }
     await store.setStatus(jobId, "completed", ["processing"]);
     this.#ctx.onProgress((await store.getJob(jobId))!);
