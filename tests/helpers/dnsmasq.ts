@@ -44,15 +44,31 @@ export function reverseV4(ip: string): string {
   return `${ip.split(".").reverse().join(".")}.in-addr.arpa`;
 }
 
+/**
+ * A loopback port free for both UDP and TCP (dnsmasq listens on both); the
+ * probes close before dnsmasq binds, so another process may still take it.
+ */
+function probePort(): number {
+  for (;;) {
+    const probe = freeUdpPort();
+    const port = (probe.addr as Deno.NetAddr).port;
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch {
+      // In use over TCP: try another.
+    } finally {
+      probe.close();
+    }
+  }
+}
+
 export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
   if (!DNSMASQ) throw new Error("dnsmasq is not installed: run tests/setup.sh");
   // Holds a port open and never replies: the upstream of the silent zones.
   const blackhole = freeUdpPort();
   const blackholePort = (blackhole.addr as Deno.NetAddr).port;
-  const probe = freeUdpPort();
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const args = [
+  const args = (port: number) => [
     "--keep-in-foreground",
     "--no-daemon",
     `--port=${port}`,
@@ -80,36 +96,48 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
       `--ptr-record=${reverseV4(ip)},${name}`
     ),
   ];
-  const child = new Deno.Command(DNSMASQ, {
-    args,
-    stdout: "null",
-    stderr: "piped",
-    stdin: "null",
-  }).spawn();
-  // Ready when it answers a query for one of its records.
+  // Ready when it answers a query for one of its records; a port taken
+  // between the probe and dnsmasq's bind is tried again with another.
   const first = Object.keys(options.records)[0];
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await Deno.resolveDns(reverseV4(first ?? "127.0.0.1"), "PTR", {
-        nameServer: { ipAddr: "127.0.0.1", port },
-        signal: AbortSignal.timeout(200),
-      });
-      break;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) break;
-      if (Date.now() > deadline) {
-        child.kill();
-        const { stderr } = await child.output().catch(() => ({
-          stderr: new Uint8Array(),
-        }));
-        throw new Error(
-          `dnsmasq did not start: ${new TextDecoder().decode(stderr)}`,
-        );
+  let started: { child: Deno.ChildProcess; port: number } | null = null;
+  for (let attempt = 1; !started; attempt++) {
+    const port = probePort();
+    const child = new Deno.Command(DNSMASQ, {
+      args: args(port),
+      stdout: "null",
+      stderr: "piped",
+      stdin: "null",
+    }).spawn();
+    let exited = false;
+    child.status.then(() => exited = true);
+    const deadline = Date.now() + 10_000;
+    while (!exited && Date.now() < deadline) {
+      try {
+        await Deno.resolveDns(reverseV4(first ?? "127.0.0.1"), "PTR", {
+          nameServer: { ipAddr: "127.0.0.1", port },
+          signal: AbortSignal.timeout(200),
+        });
+        started = { child, port };
+        break;
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) {
+          started = { child, port };
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, 50));
     }
+    if (started) break;
+    if (!exited) child.kill();
+    const { stderr } = await child.output().catch(() => ({
+      stderr: new Uint8Array(),
+    }));
+    const text = new TextDecoder().decode(stderr);
+    if (attempt < 5 && /in use/i.test(text)) continue;
+    blackhole.close();
+    throw new Error(`dnsmasq did not start: ${text}`);
   }
+  const { child, port } = started;
   // dnsmasq logs each query to stderr: "query[PTR] 8.8.8.8.in-addr.arpa from ..."
   const log: string[] = [];
   const drained = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
