@@ -5,8 +5,12 @@
 // The chunk's last checkpoint marks it done (and completes the job when it
 // was the last open chunk). Progress is announced only when the store says
 // so, which keeps it to a few a second per job across all its workers.
+// Checkpoints that queue while a commit is out go together in the next one
+// (one transaction, one COPY): a worker then waits on the database once per
+// round trip rather than once per checkpoint, which had held one worker to
+// ~9,000 rows/s at a third of a core.
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
-import type { Counters } from "../storage/result_rows.ts";
+import type { Counters, StoredResult } from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
@@ -16,11 +20,21 @@ import {
   type JobStart,
 } from "./checkpoint_codec.ts";
 
+/** A checkpoint read and waiting for its commit. */
+interface Queued {
+  results: StoredResult[];
+  counters: Counters;
+  last: boolean;
+  committed: (job: JobRecord) => void;
+}
+
 export class ChunkWriter implements BatchWriter {
   #reader: CheckpointReader | null = null;
-  /** Commits not yet done, oldest first. */
-  #inFlight: Promise<void>[] = [];
-  #last: Promise<void> = Promise.resolve();
+  #queued: Queued[] = [];
+  /** Checkpoints written and not yet committed (queued or in a commit). */
+  #pending = 0;
+  #draining = false;
+  #waiters: (() => void)[] = [];
   #error: Error | null = null;
 
   constructor(
@@ -32,7 +46,7 @@ export class ChunkWriter implements BatchWriter {
   ) {}
 
   get backlog(): number {
-    return this.#inFlight.length;
+    return this.#pending;
   }
 
   /** `start.counters`: the chunk's counters as stored (its position). */
@@ -49,31 +63,50 @@ export class ChunkWriter implements BatchWriter {
     const counters: Counters = hostnameLookups
       ? { ...counts, hostnameLookups: { ...hostnameLookups } }
       : counts;
-    const { jobId } = checkpoint;
-    const commit = this.#last.then(async () => {
-      if (this.#error) return;
-      try {
-        const { announce } = await this.chunks.commitChunk({
-          jobId,
-          chunk: this.chunk,
-          results,
-          counters,
-          last: !!checkpoint.last,
-          worker: this.worker,
-        });
-        if (announce) committed((await this.store.getJob(jobId))!);
-      } catch (error) {
-        this.#error = error as Error;
-      }
+    this.#queued.push({
+      results,
+      counters,
+      last: !!checkpoint.last,
+      committed,
     });
-    this.#last = commit;
-    this.#inFlight.push(commit);
-    commit.then(() => this.#inFlight.splice(this.#inFlight.indexOf(commit), 1));
+    this.#pending++;
+    if (!this.#draining) this.#drain(checkpoint.jobId);
+  }
+
+  /** Commits what is queued, all of it at a time, until nothing is. */
+  async #drain(jobId: number): Promise<void> {
+    this.#draining = true;
+    while (this.#queued.length > 0) {
+      const group = this.#queued.splice(0);
+      if (!this.#error) {
+        const newest = group[group.length - 1];
+        try {
+          const { announce } = await this.chunks.commitChunk({
+            jobId,
+            chunk: this.chunk,
+            // In order: the store checks the chunk's position against the
+            // newest counters less all these rows.
+            results: group.length === 1
+              ? newest.results
+              : group.flatMap((queued) => queued.results),
+            counters: newest.counters,
+            last: group.some((queued) => queued.last),
+            worker: this.worker,
+          });
+          if (announce) newest.committed((await this.store.getJob(jobId))!);
+        } catch (error) {
+          this.#error = error as Error;
+        }
+      }
+      this.#pending -= group.length;
+      for (const wake of this.#waiters.splice(0)) wake();
+    }
+    this.#draining = false;
   }
 
   async waitForBacklogAtMost(count = 0): Promise<void> {
-    while (this.#inFlight.length > count) {
-      await this.#inFlight[this.#inFlight.length - count - 1];
+    while (this.#pending > count) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
     if (this.#error) throw this.#error;
   }

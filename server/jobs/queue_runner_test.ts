@@ -2,7 +2,7 @@
 // engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
 // every row once in input order; a chunk of a cancelled job does nothing; a
 // restarted failed job runs only its chunks not done; an upload gone fails
-// the job when it is queued.
+// the job when it is queued; checkpoints queued behind a commit go together.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
@@ -10,6 +10,7 @@ import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
 import { PgBossQueue } from "../queue/pg_boss_queue.ts";
+import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
 import { FILE_GONE } from "./process_job.ts";
 import { QueueRunner } from "./queue_runner.ts";
@@ -36,6 +37,23 @@ async function setUp() {
     pollingIntervalSeconds: 0.5,
   });
   const bus = new LocalJobEventBus();
+  // Each chunk's first commit is slow, so the checkpoints read meanwhile
+  // queue: they must go to the database together, in one commit.
+  const progress = store.chunkProgress;
+  const commitSizes: number[] = [];
+  const chunks: ChunkProgressStore = {
+    planChunks: (jobId, plan) => progress.planChunks(jobId, plan),
+    chunks: (jobId) => progress.chunks(jobId),
+    getChunk: (jobId, chunk) => progress.getChunk(jobId, chunk),
+    async commitChunk(checkpoint) {
+      const { results, counters } = checkpoint;
+      if (counters.processed === results.length) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      commitSizes.push(results.length);
+      return await progress.commitChunk(checkpoint);
+    },
+  };
   const runner = new QueueRunner({
     store,
     queue,
@@ -44,7 +62,7 @@ async function setUp() {
     blobs: null,
     uploadsDir: dir,
     checkpointRows: 3,
-    chunks: store.chunkProgress,
+    chunks,
     chunkRows: CHUNK,
   });
   // Quoted line ends and an empty line: chunks must still cut at rows.
@@ -81,6 +99,7 @@ async function setUp() {
     runner,
     newJob,
     queued,
+    commitSizes,
     async close() {
       runner.close();
       await queue.close();
@@ -162,6 +181,8 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
       assertEquals(row.enrichment.ip, `8.8.${i}.8`);
     }
     ok((await store.chunkProgress.chunks(job.id)).every((c) => c.done));
+    // Checkpoints of 3 rows; those queued behind a slow commit went as one.
+    ok(t.commitSizes.some((rows) => rows > 3), String(t.commitSizes));
 
     // Only chunks 0 and 2 ran: 15 rows, none of chunk 1's.
     const restarted = (await store.getJob(failed.id))!;
