@@ -79,10 +79,6 @@ function round(value: number | undefined): number | null {
 /** The answer for an address whose database record cannot be decoded. */
 export const CORRUPT_RECORD = "the database record for this address is corrupt";
 
-// Places by data pointer: a few flat fields each, and decoding a record was
-// most of a lookup's time.
-const CACHED_PLACES = 32_768;
-
 /** A place as the enrichment shows it: GeoFields and the country's name. */
 export interface Place extends GeoFields {
   country: string | null;
@@ -101,13 +97,15 @@ export interface Place extends GeoFields {
 }
 
 /**
- * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer.
+ * One MMDB file's search tree and records. A record's place is decoded at
+ * each lookup, not kept: a job looks each distinct address up once, and a
+ * cache of places (32,768 by record) saved no time on a 500,000-row job
+ * while its places, kept long enough to reach V8's old generation, raised
+ * the job's peak memory by some 150 MB (bench/RESULTS.md, issue 11).
  */
 class Tree {
   readonly ipVersion: number;
   #db: MmdbDatabase;
-  #places = new Map<number, Place | null>();
 
   /** `index` of `count` files: keys of places differ between files. */
   constructor(
@@ -127,13 +125,7 @@ class Tree {
   lookup(words: ArrayLike<number>): Place | null {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
-    let place = this.#places.get(node);
-    if (place === undefined) {
-      place = this.#decode(node, node * this.count + this.index);
-      if (this.#places.size >= CACHED_PLACES) this.#places.clear();
-      this.#places.set(node, place);
-    }
-    return place;
+    return this.#decode(node, node * this.count + this.index);
   }
 
   // A record that cannot be decoded, or whose fields are not what the
