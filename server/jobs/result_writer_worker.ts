@@ -5,9 +5,8 @@
 // setReturnArrays), for when this worker is type-checked on its own.
 /// <reference types="npm:@types/node@^24" />
 import { Store } from "../storage/store.ts";
-import type { StoredResult } from "../storage/store.ts";
 import type { Counters } from "../storage/result_rows.ts";
-import { CheckpointReader } from "./checkpoint_codec.ts";
+import { type Checkpoint, CheckpointReader } from "./checkpoint_codec.ts";
 import { SummaryTally } from "./summary_tally.ts";
 import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";
 
@@ -29,28 +28,26 @@ self.onmessage = (event: MessageEvent<WriterInit>) => {
    * this thread's time. Each is answered with the job as it stands after it.
    */
   const commitAll = (commits: Commit[]) => {
+    const after: Counters[] = [];
+    const jobId = commits[0].checkpoint.jobId;
     try {
-      if (!reader) throw new Error("a checkpoint before its job began");
-      const results: StoredResult[] = [];
-      const keys: number[] = [];
-      const after: Counters[] = [];
-      let last = false;
-      for (const { checkpoint } of commits) {
-        for (const result of reader.read(checkpoint)) results.push(result);
-        for (const key of reader.summaryKeys) keys.push(key);
-        const { hostnameLookups: lookups, ...counts } = reader.counters;
-        after.push(
-          lookups ? { ...counts, hostnameLookups: { ...lookups } } : counts,
-        );
-        last ||= !!checkpoint.last;
-      }
-      const { jobId } = commits[0].checkpoint;
-      store.commitBatch(
-        jobId,
-        results,
-        reader.counters,
-        () => summary.add(store.db, results, last, keys),
-      );
+      store.transaction(() => {
+        for (const commit of commits) {
+          if (!reader) throw new Error("a checkpoint before its job began");
+          // One checkpoint at a time, its rows let go before the next: a
+          // group's rows all alive at once outlived the young generation.
+          const { checkpoint } = commit;
+          (commit as { checkpoint: Checkpoint | null }).checkpoint = null;
+          const results = reader.read(checkpoint);
+          const counters = reader.counters;
+          store.commitRows(jobId, results, counters);
+          summary.add(store.db, results, !!checkpoint.last, reader.summaryKeys);
+          const { hostnameLookups: lookups, ...counts } = counters;
+          after.push(
+            lookups ? { ...counts, hostnameLookups: { ...lookups } } : counts,
+          );
+        }
+      });
       const job = store.getJob(jobId)!;
       commits.forEach(({ gen, seq }, i) => {
         const counters = after[i];
