@@ -48,6 +48,7 @@ export class DatabaseError extends Error {}
 export class Store {
   readonly db: DatabaseSync;
   #statements = new Map<string, StatementSync>();
+  #insertSql: string[] = [];
 
   /** `check`: run SQLite's quick_check first (the server does, workers not). */
   constructor(readonly path: string, options: { check?: boolean } = {}) {
@@ -78,6 +79,15 @@ export class Store {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** The results INSERT of `rows` rows (its text built once per count). */
+  #insertResults(rows: number): StatementSync {
+    let sql = this.#insertSql[rows];
+    if (sql === undefined) {
+      sql = this.#insertSql[rows] = insertResultsSql(ENRICHMENT_FIELDS, rows);
+    }
+    return this.#sql(sql);
   }
 
   transaction<T>(fn: () => T): T {
@@ -284,8 +294,7 @@ export class Store {
       for (const row of rows) {
         pushResult(values, jobId, row);
       }
-      this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
-        .run(...values);
+      this.#insertResults(rows.length).run(...values);
     }
   }
 
