@@ -3,7 +3,8 @@
 //   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
 // then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
 // With --threaded, checkpoints are committed on a writer thread as in the
-// server (the profile then shows the job worker's side only).
+// server (the profile then shows the job worker's side only). It prints the
+// CPU time of the processing, in all and per thread (Linux).
 import { join } from "node:path";
 import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
@@ -24,6 +25,26 @@ function processCpuMs(): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU time (ms) of each thread of this process, by name:id (Linux). */
+function threadCpu(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  try {
+    for (const { name: id } of Deno.readDirSync("/proc/self/task")) {
+      try {
+        const dir = `/proc/self/task/${id}`;
+        const name = Deno.readTextFileSync(`${dir}/comm`).trim();
+        const stat = Deno.readTextFileSync(`${dir}/stat`);
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        cpu.set(
+          `${name}:${id}`,
+          (Number(fields[11]) + Number(fields[12])) * 10,
+        );
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return cpu;
 }
 
 const OUT = new URL("./out", import.meta.url).pathname;
@@ -56,6 +77,7 @@ try {
   const dbPath = join(dataDir, "enrichment.db");
   const writer = threaded ? ThreadedWriter.spawn(dbPath) : undefined;
   const cpu0 = processCpuMs();
+  const th0 = threadCpu();
   const t0 = performance.now();
   const outcome = await processJob({
     writer,
@@ -69,6 +91,10 @@ try {
   });
   const t1 = performance.now();
   const cpu = processCpuMs() - cpu0;
+  for (const [thread, ms] of threadCpu()) {
+    const used = ms - (th0.get(thread) ?? 0);
+    if (used >= 50) console.log(`  CPU of thread ${thread}: ${used} ms`);
+  }
   writer?.close();
   const response = csvDownload(store, store.getJob(job.id)!);
   let bytes = 0;
