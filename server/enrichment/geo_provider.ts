@@ -96,25 +96,32 @@ export interface Place extends GeoFields {
   vendor?: VendorFields;
 }
 
+// Places by data pointer, for single lookups: decoding a record is most of
+// a lookup's time, and the same addresses come back.
+const CACHED_PLACES = 32_768;
+
 /**
- * One MMDB file's search tree and records. A record's place is decoded at
- * each lookup, not kept: a job looks each distinct address up once, and a
- * cache of places (32,768 by record) saved no time on a 500,000-row job
- * while its places, kept long enough to reach V8's old generation, raised
- * the job's peak memory by some 150 MB (bench/RESULTS.md, issue 11).
+ * One MMDB file's search tree and records. The place of each data record
+ * is built once and kept by its pointer, unless `cachePlaces` is false: a
+ * job looks each distinct address up once, so the cache saved a job no
+ * time, while its places, kept long enough to reach V8's old generation,
+ * raised a job worker's peak memory by ~150 MB (bench/RESULTS.md, issue 11).
  */
 class Tree {
   readonly ipVersion: number;
   #db: MmdbDatabase;
+  #places: Map<number, Place | null> | null;
 
   /** `index` of `count` files: keys of places differ between files. */
   constructor(
     bytes: Uint8Array,
     readonly index: number,
     readonly count: number,
+    cachePlaces: boolean,
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
+    this.#places = cachePlaces ? new Map() : null;
   }
 
   get databaseType(): string {
@@ -125,7 +132,15 @@ class Tree {
   lookup(words: ArrayLike<number>): Place | null {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
-    return this.#decode(node, node * this.count + this.index);
+    const places = this.#places;
+    if (!places) return this.#decode(node, node * this.count + this.index);
+    let place = places.get(node);
+    if (place === undefined) {
+      place = this.#decode(node, node * this.count + this.index);
+      if (places.size >= CACHED_PLACES) places.clear();
+      places.set(node, place);
+    }
+    return place;
   }
 
   // A record that cannot be decoded, or whose fields are not what the
@@ -229,11 +244,14 @@ export class GeoProvider {
   /** True when a file may carry traits (Enterprise): read even without geolocation. */
   readonly hasTraits: boolean;
 
-  /** `files` are MMDB contents, typically in shared memory. */
-  constructor(files: Uint8Array[]) {
+  /**
+   * `files` are MMDB contents, typically in shared memory; `cachePlaces`:
+   * keep the places of recent records (single lookups; not for jobs).
+   */
+  constructor(files: Uint8Array[], cachePlaces = true) {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length);
+      const tree = new Tree(bytes, index, files.length, cachePlaces);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {

@@ -32,7 +32,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
     setup = {
       store,
-      engine: new Engine(message.engineData, message.dns),
+      engine: new Engine(message.engineData, message.dns, true),
       uploadsDir: message.uploadsDir,
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
