@@ -156,13 +156,16 @@ export class SummaryCounter {
   /** Writes the counts when FLUSH_ROWS are pending, or always if `force`. */
   flush(db: DatabaseSync, jobId: number, force = false): void {
     if (this.#rows === 0 || (!force && this.#rows < this.flushRows)) return;
-    const entries: [string, string, string, number][] = [];
+    const entries: Entry[] = [];
     for (const [dim, byKey] of this.#counts) {
       for (const [key, byCode] of byKey) {
         for (const [code, n] of byCode) entries.push([dim, key, code, n]);
       }
       byKey.clear();
     }
+    // In the table's key order: SQLite then walks its index forward rather
+    // than all over it (a quarter less time a key measured).
+    entries.sort(byPrimaryKey);
     for (let from = 0; from < entries.length; from += UPSERT_ROWS) {
       const chunk = entries.slice(from, from + UPSERT_ROWS);
       const values: (string | number)[] = [];
@@ -176,6 +179,16 @@ export class SummaryCounter {
 }
 
 const SUMMARY_DIMS = ["kind", "company", "asn", "country", "city"];
+
+/** A count to upsert: dimension, key, code, rows. */
+type Entry = [string, string, string, number];
+// SQLite's BINARY order (bytes of UTF-8); code-unit order is close enough
+// for a hint, and the counts do not depend on it.
+const compareText = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+function byPrimaryKey(a: Entry, b: Entry): number {
+  return compareText(a[0], b[0]) || compareText(a[1], b[1]) ||
+    compareText(a[2], b[2]);
+}
 
 /**
  * Rows counted in memory before a flush to result_summary (a running job
