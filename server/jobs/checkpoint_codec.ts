@@ -5,6 +5,7 @@
 // organisation travels once per job, the first time a row refers to it. The
 // writer's side builds the results from them (CheckpointReader).
 // Types and compose.ts only: the writer's thread loads no lookup code.
+// (Over 300 lines: both sides of the one wire format, kept together.)
 import type { Failure, FailureKind } from "../../shared/failures.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
