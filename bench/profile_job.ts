@@ -3,7 +3,8 @@
 //   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
 // then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
 // With --threaded, checkpoints are committed on a writer thread as in the
-// server (the profile then shows the job worker's side only).
+// server (the profile then shows the job worker's side only). It prints the
+// CPU time of the processing, in all and per thread (Linux).
 import { join } from "node:path";
 import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
@@ -13,6 +14,38 @@ import { ThreadedWriter } from "../server/jobs/result_writer.ts";
 import { Store } from "../server/storage/store.ts";
 import { JOB_OPTIONS } from "./baselines.ts";
 import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
+
+/** CPU time of this process, every thread (Linux /proc; else 0). */
+function processCpuMs(): number {
+  try {
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime (fields 14 and 15), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (ms) of each thread of this process, by name:id (Linux). */
+function threadCpu(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  try {
+    for (const { name: id } of Deno.readDirSync("/proc/self/task")) {
+      try {
+        const dir = `/proc/self/task/${id}`;
+        const name = Deno.readTextFileSync(`${dir}/comm`).trim();
+        const stat = Deno.readTextFileSync(`${dir}/stat`);
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        cpu.set(
+          `${name}:${id}`,
+          (Number(fields[11]) + Number(fields[12])) * 10,
+        );
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return cpu;
+}
 
 const OUT = new URL("./out", import.meta.url).pathname;
 const threaded = Deno.args.includes("--threaded");
@@ -29,7 +62,7 @@ try {
     servers: [],
     timeoutMs: 1000,
     concurrency: 1,
-  });
+  }, true);
   const job = store.createJob({
     fileName: "bench.csv",
     originalFileName: "bench.csv",
@@ -43,6 +76,8 @@ try {
   store.setStatus(job.id, "processing", ["pending"]);
   const dbPath = join(dataDir, "enrichment.db");
   const writer = threaded ? ThreadedWriter.spawn(dbPath) : undefined;
+  const cpu0 = processCpuMs();
+  const th0 = threadCpu();
   const t0 = performance.now();
   const outcome = await processJob({
     writer,
@@ -55,6 +90,11 @@ try {
     onProgress: () => {},
   });
   const t1 = performance.now();
+  const cpu = processCpuMs() - cpu0;
+  for (const [thread, ms] of threadCpu()) {
+    const used = ms - (th0.get(thread) ?? 0);
+    if (used >= 50) console.log(`  CPU of thread ${thread}: ${used} ms`);
+  }
   writer?.close();
   const response = csvDownload(store, store.getJob(job.id)!);
   let bytes = 0;
@@ -63,7 +103,9 @@ try {
   console.log(
     `${outcome}: process ${Math.round(t1 - t0)} ms (${
       Math.round(rows / ((t1 - t0) / 1000))
-    } rows/s), download ${Math.round(t2 - t1)} ms (${bytes} bytes), ` +
+    } rows/s, ${(cpu / 1000).toFixed(2)} s CPU in all threads, ${
+      (cpu * 1000 / rows).toFixed(1)
+    } µs a row), download ${Math.round(t2 - t1)} ms (${bytes} bytes), ` +
       (await Deno.readTextFile("/proc/self/status")).match(/VmHWM:\s+\d+ kB/)
         ?.[0],
   );

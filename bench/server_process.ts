@@ -36,8 +36,13 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    // As `deno task start` runs it (young generations of 4 MB a thread).
-    args: ["run", "-A", "--v8-flags=--max-semi-space-size=4", "server/main.ts"],
+    // As `deno task start` runs it (V8's heap flags: see README).
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--max-semi-space-size=4,--max-old-space-size=1024",
+      "server/main.ts",
+    ],
     cwd: ROOT,
     env: {
       PORT: "0",

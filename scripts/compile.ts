@@ -25,8 +25,10 @@ const args = [
   "--unstable-cron",
   "--unstable-net",
   // Young generations of 4 MB per thread (HTTP, job workers, writers):
-  // V8's default grows each to tens of MB; measured in bench/RESULTS.md.
-  "--v8-flags=--max-semi-space-size=4",
+  // V8's default grows each to tens of MB; and a 1 GB old generation per
+  // thread, with which V8 lets a heap grow less far past what a collection
+  // kept (a job worker's peak 136 -> 88 MB); measured in bench/RESULTS.md.
+  "--v8-flags=--max-semi-space-size=4,--max-old-space-size=1024",
   "--include",
   "web/dist",
   "--include",

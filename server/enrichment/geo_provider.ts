@@ -79,10 +79,6 @@ function round(value: number | undefined): number | null {
 /** The answer for an address whose database record cannot be decoded. */
 export const CORRUPT_RECORD = "the database record for this address is corrupt";
 
-// Places by data pointer: a few flat fields each, and decoding a record was
-// most of a lookup's time.
-const CACHED_PLACES = 32_768;
-
 /** A place as the enrichment shows it: GeoFields and the country's name. */
 export interface Place extends GeoFields {
   country: string | null;
@@ -100,23 +96,32 @@ export interface Place extends GeoFields {
   vendor?: VendorFields;
 }
 
+// Places by data pointer, for single lookups: decoding a record is most of
+// a lookup's time, and the same addresses come back.
+const CACHED_PLACES = 32_768;
+
 /**
  * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer.
+ * is built once and kept by its pointer, unless `cachePlaces` is false: a
+ * job looks each distinct address up once, so the cache saved a job no
+ * time, while its places, kept long enough to reach V8's old generation,
+ * raised a job worker's peak memory by ~150 MB (bench/RESULTS.md, issue 11).
  */
 class Tree {
   readonly ipVersion: number;
   #db: MmdbDatabase;
-  #places = new Map<number, Place | null>();
+  #places: Map<number, Place | null> | null;
 
   /** `index` of `count` files: keys of places differ between files. */
   constructor(
     bytes: Uint8Array,
     readonly index: number,
     readonly count: number,
+    cachePlaces: boolean,
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
+    this.#places = cachePlaces ? new Map() : null;
   }
 
   get databaseType(): string {
@@ -127,11 +132,13 @@ class Tree {
   lookup(words: ArrayLike<number>): Place | null {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
-    let place = this.#places.get(node);
+    const places = this.#places;
+    if (!places) return this.#decode(node, node * this.count + this.index);
+    let place = places.get(node);
     if (place === undefined) {
       place = this.#decode(node, node * this.count + this.index);
-      if (this.#places.size >= CACHED_PLACES) this.#places.clear();
-      this.#places.set(node, place);
+      if (places.size >= CACHED_PLACES) places.clear();
+      places.set(node, place);
     }
     return place;
   }
@@ -237,11 +244,14 @@ export class GeoProvider {
   /** True when a file may carry traits (Enterprise): read even without geolocation. */
   readonly hasTraits: boolean;
 
-  /** `files` are MMDB contents, typically in shared memory. */
-  constructor(files: Uint8Array[]) {
+  /**
+   * `files` are MMDB contents, typically in shared memory; `cachePlaces`:
+   * keep the places of recent records (single lookups; not for jobs).
+   */
+  constructor(files: Uint8Array[], cachePlaces = true) {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length);
+      const tree = new Tree(bytes, index, files.length, cachePlaces);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {

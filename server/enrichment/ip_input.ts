@@ -129,23 +129,58 @@ export function ipv6ToWords(ip: string): [number, number, number, number] {
 /**
  * The eight groups of IPv6 text made only of hex groups and at most one
  * "::" (canonical text is), without ipaddr.js's general parser; null for
- * any other form.
+ * any other form. Read character by character: with a regular expression,
+ * splits and spreads it was a tenth of a job's lookups.
  */
 function hexGroups(ip: string): number[] | null {
-  if (!/^[0-9a-fA-F:]+$/.test(ip)) return null;
   const gap = ip.indexOf("::");
   if (gap !== ip.lastIndexOf("::")) return null;
-  const head = gap < 0 ? ip : ip.slice(0, gap);
-  const tail = gap < 0 ? "" : ip.slice(gap + 2);
-  const front = head === "" ? [] : head.split(":");
-  const back = tail === "" ? [] : tail.split(":");
-  const missing = 8 - front.length - back.length;
-  if (gap < 0 ? missing !== 0 : missing < 1) return null;
-  const groups = [...front, ...Array(gap < 0 ? 0 : missing).fill("0"), ...back];
   const parts: number[] = [];
-  for (const group of groups) {
-    if (group.length === 0 || group.length > 4) return null;
-    parts.push(parseInt(group, 16));
+  if (gap < 0) {
+    return readGroups(ip, 0, ip.length, parts) && parts.length === 8
+      ? parts
+      : null;
   }
+  if (!readGroups(ip, 0, gap, parts)) return null;
+  const front = parts.length;
+  if (!readGroups(ip, gap + 2, ip.length, parts)) return null;
+  const missing = 8 - parts.length;
+  if (missing < 1) return null;
+  parts.splice(front, 0, ...Array(missing).fill(0));
   return parts;
+}
+
+/**
+ * Appends the ":"-separated groups of 1-4 hex digits in ip[from, to) (none
+ * when empty) to `parts`; false on anything else.
+ */
+function readGroups(
+  ip: string,
+  from: number,
+  to: number,
+  parts: number[],
+): boolean {
+  if (from === to) return true;
+  let value = 0;
+  let digits = 0;
+  for (let i = from; i <= to; i++) {
+    const c = i === to ? 58 : ip.charCodeAt(i);
+    if (c === 58) { // ":"
+      if (digits === 0) return false;
+      parts.push(value);
+      value = 0;
+      digits = 0;
+      continue;
+    }
+    const d = c >= 48 && c <= 57
+      ? c - 48
+      : c >= 97 && c <= 102
+      ? c - 87
+      : c >= 65 && c <= 70
+      ? c - 55
+      : -1;
+    if (d < 0 || ++digits > 4) return false;
+    value = value * 16 + d;
+  }
+  return true;
 }

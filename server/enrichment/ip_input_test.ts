@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { failureMessage } from "../../shared/failures.ts";
-import { ipv4ToNumber, parseIp, stripPort } from "./ip_input.ts";
+import ipaddr from "ipaddr.js";
+import { ipv4ToNumber, ipv6ToWords, parseIp, stripPort } from "./ip_input.ts";
 
 Deno.test("stripPort takes the address out of host:port forms", () => {
   assertEquals(stripPort(" 1.2.3.4:80 "), "1.2.3.4");
@@ -77,4 +78,37 @@ Deno.test("parseIp gives private and reserved ranges a reason", () => {
 Deno.test("ipv4ToNumber", () => {
   assertEquals(ipv4ToNumber("1.0.0.0"), 16777216);
   assertEquals(ipv4ToNumber("255.255.255.255"), 4294967295);
+});
+
+Deno.test("ipv6ToWords reads every IPv6 form as ipaddr.js does", () => {
+  const words = (ip: string) => {
+    const p = ipaddr.IPv6.parse(ip).parts;
+    return [0, 2, 4, 6].map((i) => ((p[i] << 16) | p[i + 1]) >>> 0);
+  };
+  const texts = [
+    "::",
+    "::1",
+    "1::",
+    "2001:db8::",
+    "2001:DB8::8a2e:370:7334",
+    "2001:0db8:0000:0000:0000:ff00:0042:8329",
+    "fe80::1:2:3:4:5:6",
+    "1:2:3:4:5:6:7::",
+    "::2:3:4:5:6:7:8",
+    "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+    "::ffff:1.2.3.4",
+    "64:ff9b::192.0.2.33",
+  ];
+  // Seeded random addresses, in canonical and in full form.
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 65536;
+  for (let n = 0; n < 500; n++) {
+    const groups = Array.from(
+      { length: 8 },
+      () => (n % 3 === 0 && random() % 2 ? 0 : random()).toString(16),
+    );
+    texts.push(groups.join(":"));
+    texts.push(ipaddr.IPv6.parse(groups.join(":")).toRFC5952String());
+  }
+  for (const text of texts) assertEquals(ipv6ToWords(text), words(text), text);
 });

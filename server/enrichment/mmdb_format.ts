@@ -13,6 +13,8 @@ export const MAX_DEPTH = 512;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Strings up to this length are tried as ASCII first (see #string). */
 const ASCII_FAST_PATH = 64;
+/** Strings kept by the offset a pointer names (see Decoder.#decode). */
+const POINTED_STRINGS = 16_384;
 
 export type MmdbValue =
   | string
@@ -70,10 +72,20 @@ export class Decoder {
 
   /** The value at `offset` (relative to the section start). */
   decode(offset: number): MmdbValue {
-    return this.#decode(this.start + offset, 0).value;
+    return this.#decode(this.start + offset, 0);
   }
 
-  #decode(at: number, depth: number): { value: MmdbValue; next: number } {
+  // Where the value last decoded ends: kept here rather than returned with
+  // each value, as an object per value was much of a lookup's garbage.
+  #next = 0;
+  /**
+   * Strings reached through a pointer, by their offset: map keys and
+   * repeated names are pointers to one copy, decoded (and checked) once.
+   */
+  #pointedStrings = new Map<number, string>();
+
+  /** The value at `at`; sets #next to the byte after it. */
+  #decode(at: number, depth: number): MmdbValue {
     if (depth > MAX_DEPTH) {
       throw new MmdbError(
         `data nested deeper than ${MAX_DEPTH} levels (or a pointer loop)`,
@@ -99,7 +111,19 @@ export class Decoder {
       if (this.bytes[pointed] >> 5 === 1) {
         throw new MmdbError("a pointer points to another pointer");
       }
-      return { value: this.#decode(pointed, depth + 1).value, next };
+      let value: MmdbValue | undefined = depth < MAX_DEPTH
+        ? this.#pointedStrings.get(pointed)
+        : undefined;
+      if (value === undefined) {
+        value = this.#decode(pointed, depth + 1);
+        if (typeof value === "string") {
+          const strings = this.#pointedStrings;
+          if (strings.size >= POINTED_STRINGS) strings.clear();
+          strings.set(pointed, value);
+        }
+      }
+      this.#next = next;
+      return value;
     }
     if (type === 0) {
       const extended = this.#byte(at++);
@@ -120,101 +144,108 @@ export class Decoder {
     return this.#payload(type, size, at, depth);
   }
 
-  #payload(
-    type: number,
-    size: number,
-    at: number,
-    depth: number,
-  ): { value: MmdbValue; next: number } {
-    const fixed = (bytes: number) => {
-      if (size !== bytes) {
-        throw new MmdbError(
-          `a ${TYPE_NAMES[type]} of ${size} bytes (must be ${bytes})`,
-        );
-      }
-    };
-    const atMost = (bytes: number) => {
-      if (size > bytes) {
-        throw new MmdbError(
-          `a ${TYPE_NAMES[type]} of ${size} bytes (at most ${bytes})`,
-        );
-      }
-    };
-    const within = () => {
-      if (at + size > this.end) {
-        throw new MmdbError(
-          `a ${
-            TYPE_NAMES[type]
-          } of ${size} bytes runs past the end of its section`,
-        );
-      }
-    };
-    const view = () =>
-      new DataView(this.bytes.buffer, this.bytes.byteOffset + at, size);
+  #sizeError(type: number, size: number, bytes: number, exact: boolean) {
+    return new MmdbError(
+      `a ${TYPE_NAMES[type]} of ${size} bytes (${
+        exact ? "must be" : "at most"
+      } ${bytes})`,
+    );
+  }
+
+  /** Throws unless `size` bytes from `at` are within the section. */
+  #within(type: number, size: number, at: number): void {
+    if (at + size > this.end) {
+      throw new MmdbError(
+        `a ${
+          TYPE_NAMES[type]
+        } of ${size} bytes runs past the end of its section`,
+      );
+    }
+  }
+
+  #payload(type: number, size: number, at: number, depth: number): MmdbValue {
     switch (type) {
       case 2: {
-        within();
-        return { value: this.#string(at, size), next: at + size };
+        this.#within(type, size, at);
+        this.#next = at + size;
+        return this.#string(at, size);
       }
       case 3:
-        fixed(8);
-        within();
-        return { value: view().getFloat64(0), next: at + 8 };
+        if (size !== 8) throw this.#sizeError(type, size, 8, true);
+        this.#within(type, size, at);
+        this.#next = at + 8;
+        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 8)
+          .getFloat64(0);
       case 15:
-        fixed(4);
-        within();
-        return { value: view().getFloat32(0), next: at + 4 };
+        if (size !== 4) throw this.#sizeError(type, size, 4, true);
+        this.#within(type, size, at);
+        this.#next = at + 4;
+        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 4)
+          .getFloat32(0);
       case 4:
-        within();
-        return { value: this.bytes.slice(at, at + size), next: at + size };
+        this.#within(type, size, at);
+        this.#next = at + size;
+        return this.bytes.slice(at, at + size);
       case 5:
       case 6:
       case 9:
       case 10: {
-        atMost(type === 5 ? 2 : type === 6 ? 4 : type === 9 ? 8 : 16);
-        within();
+        const most = type === 5 ? 2 : type === 6 ? 4 : type === 9 ? 8 : 16;
+        if (size > most) throw this.#sizeError(type, size, most, false);
+        this.#within(type, size, at);
+        this.#next = at + size;
+        if (size <= 6) {
+          // Exact as a number: the common case without BigInt.
+          let small = 0;
+          for (let i = 0; i < size; i++) {
+            small = small * 256 + this.bytes[at + i];
+          }
+          return small;
+        }
         let n = 0n;
         for (let i = 0; i < size; i++) {
           n = (n << 8n) | BigInt(this.bytes[at + i]);
         }
-        const value = n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
-        return { value, next: at + size };
+        return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
       }
       case 8: {
-        atMost(4);
-        within();
+        if (size > 4) throw this.#sizeError(type, size, 4, false);
+        this.#within(type, size, at);
         let n = 0;
         for (let i = 0; i < size; i++) n = n * 256 + this.bytes[at + i];
-        return { value: size === 4 ? n | 0 : n, next: at + size };
+        this.#next = at + size;
+        return size === 4 ? n | 0 : n;
       }
       case 14:
         if (size > 1) {
           throw new MmdbError(`a boolean of value ${size} (must be 0 or 1)`);
         }
-        return { value: size === 1, next: at };
+        this.#next = at;
+        return size === 1;
       case 7: {
         this.#room(size, at, 2);
         const map: { [key: string]: MmdbValue } = {};
         for (let i = 0; i < size; i++) {
           const key = this.#decode(at, depth + 1);
-          if (typeof key.value !== "string") {
+          if (typeof key !== "string") {
             throw new MmdbError("a map key is not a string");
           }
-          const value = this.#decode(key.next, depth + 1);
-          map[key.value] = value.value;
-          at = value.next;
+          const value = this.#decode(this.#next, depth + 1);
+          map[key] = value;
+          at = this.#next;
         }
-        return { value: map, next: at };
+        this.#next = at;
+        return map;
       }
       case 11: {
         this.#room(size, at, 1);
         const array: MmdbValue[] = [];
         for (let i = 0; i < size; i++) {
-          const item = this.#decode(at, depth + 1);
-          array.push(item.value);
-          at = item.next;
+          array.push(this.#decode(at, depth + 1));
+          at = this.#next;
         }
-        return { value: array, next: at };
+        this.#next = at;
+        return array;
       }
       default:
         throw new MmdbError(`a value of type "${TYPE_NAMES[type]}" in data`);

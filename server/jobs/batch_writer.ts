@@ -1,9 +1,11 @@
 // Where a job's checkpoints go: committed at once in the job's own thread
 // (DirectWriter), or on a thread of their own (ThreadedWriter) while the job
-// worker goes on reading and looking up rows. Either way each checkpoint is
-// one transaction with the job's counters (Store.commitBatch), checkpoints
-// are committed in order, and a job ends only after its last one is
-// committed, so a crashed job resumes from its last checkpoint.
+// worker goes on reading and looking up rows. Either way a checkpoint is
+// committed in one transaction with the job's counters (Store.commitBatch;
+// the writer thread puts the checkpoints a job worker wrote together in one
+// transaction), checkpoints are committed in order, and a job ends only
+// after its last one is committed, so a crashed job resumes from its last
+// committed checkpoint.
 import type { JobRecord } from "../storage/store.ts";
 import type { Checkpoint, JobStart } from "./checkpoint_codec.ts";
 

@@ -5,6 +5,7 @@
 // organisation travels once per job, the first time a row refers to it. The
 // writer's side builds the results from them (CheckpointReader).
 // Types and compose.ts only: the writer's thread loads no lookup code.
+// (Over 300 lines: both sides of the one wire format, kept together.)
 import type { Failure, FailureKind } from "../../shared/failures.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
@@ -209,6 +210,20 @@ export class CheckpointReader {
   /** Places and organisations by number, as the checkpoints sent them. */
   #places: PlaceFields[] = [];
   #networks: Network[] = [];
+  /**
+   * One copy of each place name: each place arrives with its own copies of
+   * its strings ("United States" once per city), and a job's places are
+   * kept to its end (a million rows: some 300,000 places).
+   */
+  #names = new Map<string, string>();
+
+  #name(value: FlatValue): string | null {
+    if (typeof value !== "string") return value as null;
+    const known = this.#names.get(value);
+    if (known !== undefined) return known;
+    this.#names.set(value, value);
+    return value;
+  }
 
   constructor(readonly start: JobStart) {
     this.counters = { ...start.counters };
@@ -221,10 +236,10 @@ export class CheckpointReader {
     const places = checkpoint.places;
     for (let at = 0; at < places.length; at += PLACE_WIDTH) {
       this.#places.push({
-        country: places[at] as string | null,
-        country_code: places[at + 1] as string | null,
-        region: places[at + 2] as string | null,
-        city: places[at + 3] as string | null,
+        country: this.#name(places[at]),
+        country_code: this.#name(places[at + 1]),
+        region: this.#name(places[at + 2]),
+        city: this.#name(places[at + 3]),
         latitude: places[at + 4] as number | null,
         longitude: places[at + 5] as number | null,
       });

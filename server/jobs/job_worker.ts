@@ -36,7 +36,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     });
     setup = {
       store,
-      engine: new Engine(message.engineData, message.dns),
+      engine: new Engine(message.engineData, message.dns, true),
       uploadsDir: message.uploadsDir,
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>

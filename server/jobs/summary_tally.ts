@@ -1,8 +1,9 @@
 // A job's summary counts as its writer commits checkpoints: each committed
 // batch is added inside the batch's transaction, and written to
-// result_summary every FLUSH_ROWS rows, when the last write is over a second
-// old (so a running job's summary shows its first rows at once and grows at
-// the polling rate), and with the job's last checkpoint.
+// result_summary every FLUSH_ROWS rows, when the last write is over
+// SUMMARY_LAG_MS old (so a running job's summary shows its first rows at once
+// and grows at the page's polling rate, every 2 s), and with the job's last
+// checkpoint.
 import type { DatabaseSync } from "node:sqlite";
 import type { StoredResult } from "../storage/store.ts";
 import {
@@ -14,8 +15,13 @@ import {
 } from "../storage/summary_sql.ts";
 import type { JobStart } from "./checkpoint_codec.ts";
 
-/** Longest a committed row waits before the summary counts it. */
-export const SUMMARY_LAG_MS = 1000;
+/**
+ * Longest a committed row waits before the summary counts it: the page
+ * polls every 2 s. Each flush upserts every key (city, company, ASN) seen
+ * since the last, so flushing every second cost a quarter of the writer
+ * thread's time on a fast job (bench/RESULTS.md, issue 11 second pass).
+ */
+export const SUMMARY_LAG_MS = 2000;
 
 export class SummaryTally {
   #counter = new SummaryCounter();

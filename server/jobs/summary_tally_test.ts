@@ -33,7 +33,7 @@ async function withStore(fn: (store: Store) => Promise<void> | void) {
   }
 }
 
-Deno.test("the first batch shows at once, later ones within a second, the last at once", () =>
+Deno.test("the first batch shows at once, later ones within SUMMARY_LAG_MS, the last at once", () =>
   withStore(async (store) => {
     const tally = new SummaryTally();
     tally.begin(store.db, start(1, 0));

@@ -33,6 +33,11 @@ export class ThreadedWriter implements BatchWriter {
   #pending = new Map<number, (job: JobRecord) => void>();
   #waiters: { count: number; resolve(): void; reject(e: Error): void }[] = [];
   #error: Error | null = null;
+  /**
+   * Messages written in this turn of the event loop, posted together as one
+   * list: the writer thread commits a list's checkpoints in one transaction.
+   */
+  #outbox: ToWriter[] = [];
 
   constructor(port: MessagePort, thread: Worker | null = null) {
     this.#port = port;
@@ -71,24 +76,21 @@ export class ThreadedWriter implements BatchWriter {
   /** Forgets a failure and what was in flight (a new job). */
   reset(): void {
     this.#gen++;
+    this.#outbox = [];
     this.#error = null;
     this.#pending.clear();
   }
 
   begin(start: JobStart): void {
     if (this.#error) throw this.#error;
-    this.#port.postMessage(
-      { type: "begin", gen: this.#gen, start } satisfies ToWriter,
-    );
+    this.#send({ type: "begin", gen: this.#gen, start });
   }
 
   write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
     if (this.#error) throw this.#error;
     const seq = ++this.#seq;
     this.#pending.set(seq, committed);
-    this.#port.postMessage(
-      { type: "commit", gen: this.#gen, seq, checkpoint } satisfies ToWriter,
-    );
+    this.#send({ type: "commit", gen: this.#gen, seq, checkpoint });
   }
 
   waitForBacklogAtMost(count: number): Promise<void> {
@@ -103,6 +105,19 @@ export class ThreadedWriter implements BatchWriter {
     this.#fail(new Error("result writer closed"));
     this.#port.close();
     this.#thread?.terminate();
+  }
+
+  #send(message: ToWriter): void {
+    if (this.#outbox.push(message) > 1) return;
+    // Posted once the job worker's synchronous run ends (it writes the
+    // checkpoints of a file chunk in one run), before it waits for anything.
+    queueMicrotask(() => {
+      const messages = this.#outbox;
+      this.#outbox = [];
+      if (messages.length > 0 && !this.#error) {
+        this.#port.postMessage(messages);
+      }
+    });
   }
 
   #fail(error: Error): void {

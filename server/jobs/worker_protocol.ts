@@ -31,7 +31,10 @@ export type FromWorker =
   | { type: "done"; jobId: number; outcome: string }
   | { type: "error"; jobId: number; message: string };
 
-/** Messages on the port between a ThreadedWriter and its writer thread. */
+/**
+ * Messages on the port between a ThreadedWriter and its writer thread (to
+ * the thread: lists of them, in order).
+ */
 export type ToWriter =
   | { type: "begin"; gen: number; start: JobStart }
   | { type: "commit"; gen: number; seq: number; checkpoint: Checkpoint };

@@ -48,6 +48,7 @@ export class DatabaseError extends Error {}
 export class Store {
   readonly db: DatabaseSync;
   #statements = new Map<string, StatementSync>();
+  #insertSql: string[] = [];
 
   /** `check`: run SQLite's quick_check first (the server does, workers not). */
   constructor(readonly path: string, options: { check?: boolean } = {}) {
@@ -78,6 +79,15 @@ export class Store {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** The results INSERT of `rows` rows (its text built once per count). */
+  #insertResults(rows: number): StatementSync {
+    let sql = this.#insertSql[rows];
+    if (sql === undefined) {
+      sql = this.#insertSql[rows] = insertResultsSql(ENRICHMENT_FIELDS, rows);
+    }
+    return this.#sql(sql);
   }
 
   transaction<T>(fn: () => T): T {
@@ -229,56 +239,63 @@ export class Store {
     counters: Counters,
     alsoInTransaction?: () => void,
   ) {
+    this.transaction(() => {
+      this.commitRows(jobId, results, counters);
+      alsoInTransaction?.();
+    });
+  }
+
+  /**
+   * commitBatch's rows and counters, inside a transaction the caller holds
+   * (the writer thread commits several checkpoints in one).
+   */
+  commitRows(jobId: number, results: StoredResult[], counters: Counters) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
         filtered_ips = ?, updated_at = ?
         WHERE id = ? AND processed_ips = ? AND status = 'processing'`,
     );
-    this.transaction(() => {
-      const before = counters.processed - results.length;
-      const { changes } = update.run(
-        counters.processed,
-        counters.successful,
-        counters.failed,
-        counters.filtered,
-        now(),
+    const before = counters.processed - results.length;
+    const { changes } = update.run(
+      counters.processed,
+      counters.successful,
+      counters.failed,
+      counters.filtered,
+      now(),
+      jobId,
+      before,
+    );
+    // Another writer moved the checkpoint: this batch is not ours to add.
+    if (Number(changes) !== 1) {
+      // A cancelled job keeps exactly the rows it had when it was
+      // cancelled: later batches are refused, so its counts stay put.
+      const status = this.getJob(jobId)?.status;
+      if (status !== "processing") throw new JobStopped(jobId, status);
+      throw new CheckpointMoved(jobId);
+    }
+    const lookups = counters.hostnameLookups;
+    if (lookups) {
+      this.#sql(
+        `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
+          hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
+      ).run(
+        lookups.answered,
+        lookups.noName,
+        lookups.timedOut,
+        lookups.skipped,
         jobId,
-        before,
       );
-      // Another writer moved the checkpoint: this batch is not ours to add.
-      if (Number(changes) !== 1) {
-        // A cancelled job keeps exactly the rows it had when it was
-        // cancelled: later batches are refused, so its counts stay put.
-        const status = this.getJob(jobId)?.status;
-        if (status !== "processing") throw new JobStopped(jobId, status);
-        throw new CheckpointMoved(jobId);
+    }
+    // Multi-row INSERTs: a statement per row would cost more in calls
+    // into SQLite than the storing itself.
+    for (let from = 0; from < results.length; from += INSERT_ROWS) {
+      const rows = results.slice(from, from + INSERT_ROWS);
+      const values: SqlValue[] = [];
+      for (const row of rows) {
+        pushResult(values, jobId, row);
       }
-      const lookups = counters.hostnameLookups;
-      if (lookups) {
-        this.#sql(
-          `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
-            hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
-        ).run(
-          lookups.answered,
-          lookups.noName,
-          lookups.timedOut,
-          lookups.skipped,
-          jobId,
-        );
-      }
-      // Multi-row INSERTs: a statement per row would cost more in calls
-      // into SQLite than the storing itself.
-      for (let from = 0; from < results.length; from += INSERT_ROWS) {
-        const rows = results.slice(from, from + INSERT_ROWS);
-        const values: SqlValue[] = [];
-        for (const row of rows) {
-          pushResult(values, jobId, row);
-        }
-        this.#sql(insertResultsSql(ENRICHMENT_FIELDS, rows.length))
-          .run(...values);
-      }
-      alsoInTransaction?.();
-    });
+      this.#insertResults(rows.length).run(...values);
+    }
   }
 
   /** Deletes jobs in `status` (only `owner`'s when given); returns them. */

@@ -2,6 +2,7 @@
 // (by kind, company, ASN, country, city) in result_summary, so reading a
 // summary never scans the results. Covering indexes on results were
 // measured first: fast to read, but several times dearer per stored row.
+// (Just over 300 lines: the counts' SQL, kept live or rebuilt, in one place.)
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { type Failure, failureMessage } from "../../shared/failures.ts";
 import {
@@ -156,13 +157,16 @@ export class SummaryCounter {
   /** Writes the counts when FLUSH_ROWS are pending, or always if `force`. */
   flush(db: DatabaseSync, jobId: number, force = false): void {
     if (this.#rows === 0 || (!force && this.#rows < this.flushRows)) return;
-    const entries: [string, string, string, number][] = [];
+    const entries: Entry[] = [];
     for (const [dim, byKey] of this.#counts) {
       for (const [key, byCode] of byKey) {
         for (const [code, n] of byCode) entries.push([dim, key, code, n]);
       }
       byKey.clear();
     }
+    // In the table's key order: SQLite then walks its index forward rather
+    // than all over it (a quarter less time a key measured).
+    entries.sort(byPrimaryKey);
     for (let from = 0; from < entries.length; from += UPSERT_ROWS) {
       const chunk = entries.slice(from, from + UPSERT_ROWS);
       const values: (string | number)[] = [];
@@ -177,12 +181,23 @@ export class SummaryCounter {
 
 const SUMMARY_DIMS = ["kind", "company", "asn", "country", "city"];
 
+/** A count to upsert: dimension, key, code, rows. */
+type Entry = [string, string, string, number];
+// SQLite's BINARY order (bytes of UTF-8); code-unit order is close enough
+// for a hint, and the counts do not depend on it.
+const compareText = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+function byPrimaryKey(a: Entry, b: Entry): number {
+  return compareText(a[0], b[0]) || compareText(a[1], b[1]) ||
+    compareText(a[2], b[2]);
+}
+
 /**
  * Rows counted in memory before a flush to result_summary (a running job
- * also flushes every second). Each flush upserts every key counted since the
- * last: at 10,000 rows the upserts were a tenth of the writer thread's time.
+ * also flushes every SUMMARY_LAG_MS). Each flush upserts every key counted
+ * since the last: at 10,000 rows the upserts were a tenth of the writer
+ * thread's time, at 50,000 still a sixth; time, not rows, now sets the pace.
  */
-export const FLUSH_ROWS = 50_000;
+export const FLUSH_ROWS = 250_000;
 
 /** Adds rows' counts at once (a batch written outside a job's writer). */
 export function addToSummary(
