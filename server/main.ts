@@ -85,6 +85,9 @@ printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
 const access = await createAccess(config.access, config).catch((error) =>
   fatal((error as Error).message)
 );
+const rdapCache = config.rdap.enabled
+  ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
+  : null;
 const app = createApp({
   config,
   store,
@@ -93,12 +96,10 @@ const app = createApp({
   events,
   access,
   rdapPacer,
-  rdapCache: config.rdap.enabled
-    ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
-    : null,
+  rdapCache,
 });
 runner.start();
-scheduleHousekeeping({ store, runner, uploadsDir });
+scheduleHousekeeping({ store, runner, uploadsDir, rdapCache });
 const server = serve(app.fetch);
 
 let stopping = false;
@@ -213,7 +214,7 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
       rdapPacer,
       rdapCache,
     });
-    scheduleHousekeeping({ store, runner: null, uploadsDir, blobs });
+    scheduleHousekeeping({ store, runner: null, uploadsDir, blobs, rdapCache });
     server = serve(app.fetch);
   } else {
     console.log("worker ready: taking jobs from the queue");

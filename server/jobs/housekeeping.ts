@@ -1,8 +1,11 @@
 // Scheduled housekeeping (Deno.cron): uploads no job used are removed after a
-// day; jobs left in "processing" without a live worker are picked up again.
+// day; jobs left in "processing" without a live worker are picked up again;
+// registration answers past their age leave the RDAP cache once a day
+// (lookups already ignore them; this keeps the table from only growing).
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
+import type { RdapCache } from "../storage/rdap_cache.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
@@ -25,13 +28,15 @@ export async function removeStaleUploads(
 }
 
 export function scheduleHousekeeping(
-  { store, runner, uploadsDir, blobs = null }: {
+  { store, runner, uploadsDir, blobs = null, rdapCache = null }: {
     store: JobStore;
     /** Starts jobs left without a worker (null: another process does). */
     runner: { pump(): void } | null;
     uploadsDir: string;
     /** Shared copies of uploads (S3), removed with the local files. */
     blobs?: BlobStore | null;
+    /** The RDAP cache, when registration lookups are on. */
+    rdapCache?: RdapCache | null;
   },
 ): void {
   Deno.cron("remove unused uploads", "17 * * * *", async () => {
@@ -44,4 +49,12 @@ export function scheduleHousekeeping(
     if (removed > 0) console.log(`removed ${removed} unused upload(s)`);
   });
   if (runner) Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
+  if (rdapCache) {
+    Deno.cron("prune the RDAP cache", "41 3 * * *", async () => {
+      const pruned = await rdapCache.prune();
+      if (pruned > 0) {
+        console.log(`pruned ${pruned} old registration answer(s)`);
+      }
+    });
+  }
 }
