@@ -6,15 +6,8 @@ set -euo pipefail
 missing=()
 command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-has_postgres() {
-  local bin
-  for bin in /usr/lib/postgresql/*/bin/initdb; do
-    [ -x "$bin" ] || continue
-    local version=${bin#/usr/lib/postgresql/}
-    [ "${version%%/*}" -ge 15 ] 2>/dev/null && return 0
-  done
-  return 1
-}
+# shellcheck source=../scripts/has_postgres.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/has_postgres.sh"
 has_postgres || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "tests/setup.sh: installing ${missing[*]} from Debian's packages" >&2
