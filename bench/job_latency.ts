@@ -16,7 +16,7 @@ import {
   startResponder,
 } from "./dns_latency.ts";
 import { addressKind, hostFor } from "./dns_latency_zone.ts";
-import { startJob, upload } from "./end_to_end.ts";
+import { sessionFetch, startJob, upload } from "./end_to_end.ts";
 import { seededRandom } from "./generate.ts";
 import { startServer } from "./server_process.ts";
 
@@ -87,7 +87,8 @@ async function runJob(
       & { hostnameLookups?: Lookups };
     while (job.status === "pending" || job.status === "processing") {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      job = await (await fetch(`${server.url}/api/jobs/${job.id}`)).json();
+      job = await (await sessionFetch(`${server.url}/api/jobs/${job.id}`))
+        .json();
     }
     const jobMs = performance.now() - t0;
     if (job.status !== "completed") {
@@ -100,7 +101,7 @@ async function runJob(
     let named = 0;
     let answerable = answerableSet.size;
     if (domain) {
-      const text = await (await fetch(
+      const text = await (await sessionFetch(
         `${server.url}/api/jobs/${job.id}/download`,
       )).text();
       const [header, ...lines] = text.trimEnd().split("\n");
