@@ -1,7 +1,8 @@
 // Keeps `deno task bench` working: a few thousand rows through the whole
 // benchmark script (generation, baselines, real server, load, reverse DNS),
 // results to bench/out/. No timed assertions: only that it runs and reports.
-// The same for --scale (PostgreSQL mode with worker processes).
+// The same for --scale (PostgreSQL mode with worker processes) and for
+// --job-latency (a job against the delaying DNS responder).
 import { writeSection } from "../bench/report.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -101,6 +102,55 @@ Deno.test({
       text.split("<!-- bench:scale:start -->").length !== 2
     ) {
       throw new Error(`results file not as expected:\n${text}`);
+    }
+    await Deno.remove(results);
+  },
+});
+
+Deno.test({
+  name:
+    "bench --job-latency runs a small job at DNS latency through the server",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const results = `${ROOT}bench/out/RESULTS-job-latency-test.md`;
+    await Deno.mkdir(`${ROOT}bench/out`, { recursive: true });
+    await Deno.writeTextFile(results, "# Benchmark results\n");
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "bench/bench.ts",
+        "--job-latency",
+        "--rows=2000",
+        "--distinct=1000",
+        `--results=${results}`,
+      ],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    if (code !== 0) {
+      throw new Error(
+        `bench --job-latency exited ${code}\n${decoder.decode(stdout)}\n${
+          decoder.decode(stderr)
+        }`,
+      );
+    }
+    const text = await Deno.readTextFile(results);
+    const row = (mode: string) =>
+      text.split("\n").find((line) => line.startsWith(`| ${mode} `))
+        ?.split("|").map((cell) => cell.trim());
+    const off = row("domain off");
+    const defaults = row("defaults");
+    // Both jobs ran; with Domain on, names came back and nothing was skipped.
+    if (!off || !defaults || !/% \(\d+ of \d+\)$/.test(defaults[5])) {
+      throw new Error(`job latency table not as expected:\n${text}`);
+    }
+    if (defaults[6] !== "0" || Number(defaults[4].replace(/,/g, "")) <= 0) {
+      throw new Error(`lookups skipped or no PTR rate:\n${text}`);
     }
     await Deno.remove(results);
   },
