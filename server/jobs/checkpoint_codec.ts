@@ -18,6 +18,7 @@ import type { Place } from "../enrichment/geo_provider.ts";
 import type { NetworkKind } from "../classification/decide.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import type { Counters, StoredResult } from "../storage/store.ts";
+import { copyCounters } from "../storage/result_rows.ts";
 
 export type FlatValue = string | number | boolean | null;
 
@@ -226,10 +227,7 @@ export class CheckpointReader {
   }
 
   constructor(readonly start: JobStart) {
-    this.counters = { ...start.counters };
-    if (start.counters.hostnameLookups) {
-      this.counters.hostnameLookups = { ...start.counters.hostnameLookups };
-    }
+    this.counters = copyCounters(start.counters);
   }
 
   #learn(checkpoint: Checkpoint): void {

@@ -10,7 +10,11 @@
 // round trip rather than once per checkpoint, which had held one worker to
 // ~9,000 rows/s at a third of a core.
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
-import type { Counters, StoredResult } from "../storage/result_rows.ts";
+import {
+  copyCounters,
+  type Counters,
+  type StoredResult,
+} from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/store.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
@@ -59,13 +63,9 @@ export class ChunkWriter implements BatchWriter {
     const reader = this.#reader!;
     // Read now, in order; the counters are copied as they stand after it.
     const results = reader.read(checkpoint);
-    const { hostnameLookups, ...counts } = reader.counters;
-    const counters: Counters = hostnameLookups
-      ? { ...counts, hostnameLookups: { ...hostnameLookups } }
-      : counts;
     this.#queued.push({
       results,
-      counters,
+      counters: copyCounters(reader.counters),
       last: !!checkpoint.last,
       committed,
     });

@@ -6,6 +6,7 @@
 // PostgreSQL store counts a job's rows when its summary is asked for.
 import type { JobRecord } from "../storage/store.ts";
 import { Store } from "../storage/store.ts";
+import { copyCounters } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import { SummaryTally } from "./summary_tally.ts";
@@ -39,7 +40,7 @@ export class DirectWriter implements BatchWriter {
     const reader = this.#reader!;
     // Read now, in order: the reader's counters run on with each checkpoint.
     const results = reader.read(checkpoint);
-    const counters = { ...reader.counters };
+    const counters = copyCounters(reader.counters);
     const { jobId } = checkpoint;
     const sqlite = this.store instanceof Store ? this.store : null;
     // This checkpoint's keys: the reader makes a new list for the next one.

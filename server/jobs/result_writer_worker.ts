@@ -5,7 +5,7 @@
 // setReturnArrays), for when this worker is type-checked on its own.
 /// <reference types="npm:@types/node@^24" />
 import { Store } from "../storage/store.ts";
-import type { Counters } from "../storage/result_rows.ts";
+import { copyCounters, type Counters } from "../storage/result_rows.ts";
 import { type Checkpoint, CheckpointReader } from "./checkpoint_codec.ts";
 import { SummaryTally } from "./summary_tally.ts";
 import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";
@@ -39,13 +39,9 @@ self.onmessage = (event: MessageEvent<WriterInit>) => {
           const { checkpoint } = commit;
           (commit as { checkpoint: Checkpoint | null }).checkpoint = null;
           const results = reader.read(checkpoint);
-          const counters = reader.counters;
-          store.commitRows(jobId, results, counters);
+          store.commitRows(jobId, results, reader.counters);
           summary.add(store.db, results, !!checkpoint.last, reader.summaryKeys);
-          const { hostnameLookups: lookups, ...counts } = counters;
-          after.push(
-            lookups ? { ...counts, hostnameLookups: { ...lookups } } : counts,
-          );
+          after.push(copyCounters(reader.counters));
         }
       });
       const job = store.getJob(jobId)!;

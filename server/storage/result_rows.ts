@@ -26,6 +26,14 @@ export interface Counters {
   hostnameLookups?: HostnameLookups;
 }
 
+/** Counters as they stand now, host-name counts included (not shared). */
+export function copyCounters(counters: Counters): Counters {
+  const { hostnameLookups, ...counts } = counters;
+  return hostnameLookups
+    ? { ...counts, hostnameLookups: { ...hostnameLookups } }
+    : counts;
+}
+
 export type SqlValue = string | number | null;
 
 /** The results table's columns before the enrichment fields. */
