@@ -33,8 +33,8 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Reverse DNS goes nowhere: a closed loopback port with a short timeout. */
-export const NO_DNS = { DNS_SERVERS: "127.0.0.1:1", DNS_TIMEOUT_MS: "50" };
+// Reverse DNS goes nowhere: a closed loopback port with a short timeout.
+export { NO_DNS } from "../helpers/http.ts";
 
 /** Runs `body` with a fresh server (`env`) and browser, closing both after. */
 export async function withServerAndBrowser(
