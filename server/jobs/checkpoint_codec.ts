@@ -42,6 +42,11 @@ export interface Checkpoint {
   last?: boolean;
   /** Host-name lookups whose answers these rows are the first to store. */
   hostnameLookups?: HostnameLookups;
+  /**
+   * No row from here on refers to a place or organisation sent before
+   * this checkpoint: the reader lets them go (numbers go on, never reused).
+   */
+  startOver?: boolean;
 }
 
 const PLACE_WIDTH = 6;
@@ -57,11 +62,16 @@ const NONE = -1;
 /** The place number of a row whose address failed (invalid, private). */
 const FAILED = -2;
 
-/** Numbers the distinct values given to it, by identity. */
+/**
+ * Numbers the distinct values given to it, by identity; after forget(),
+ * numbers go on from where they were, for the values given from then on.
+ */
 class Interned<T> {
   #ids = new Map<T, number>();
   #values: T[] = [];
+  #base = 0;
 
+  /** Values numbered since the last forget(). */
   get size(): number {
     return this.#values.length;
   }
@@ -69,7 +79,7 @@ class Interned<T> {
   id(value: T): number {
     let id = this.#ids.get(value);
     if (id === undefined) {
-      id = this.#values.length;
+      id = this.#base + this.#values.length;
       this.#values.push(value);
       this.#ids.set(value, id);
     }
@@ -77,7 +87,18 @@ class Interned<T> {
   }
 
   get(id: number): T {
-    return this.#values[id];
+    return this.#values[id - this.#base];
+  }
+
+  /** The `i`th value numbered since the last forget(). */
+  at(i: number): T {
+    return this.#values[i];
+  }
+
+  forget(): void {
+    this.#base += this.#values.length;
+    this.#ids.clear();
+    this.#values = [];
   }
 }
 
@@ -85,11 +106,13 @@ class Interned<T> {
 export class CheckpointBuilder {
   /** Place numbers by Place.key: no place object is kept. */
   #placeIds = new Map<number, number>();
+  #placeCount = 0;
   #networks = new Interned<Network>();
   #newPlaces: FlatValue[] = [];
   #sentNetworks = 0;
   #rows: FlatValue[] = [];
   #count = 0;
+  #startOver = false;
 
   constructor(readonly jobId: number) {}
 
@@ -103,7 +126,7 @@ export class CheckpointBuilder {
     if (!place) return NONE;
     let id = this.#placeIds.get(place.key);
     if (id === undefined) {
-      id = this.#placeIds.size;
+      id = this.#placeCount++;
       this.#placeIds.set(place.key, id);
       this.#newPlaces.push(
         place.country,
@@ -169,13 +192,28 @@ export class CheckpointBuilder {
     );
   }
 
+  /**
+   * Forgets the places and organisations numbered so far, here and (with
+   * the next checkpoint) in the reader, so that a long job's tables stay
+   * bounded. Call between checkpoints, with no row in flight that refers
+   * to them.
+   */
+  startOver(): void {
+    if (this.#count > 0) throw new Error("start over inside a checkpoint");
+    this.#placeIds.clear();
+    this.#newPlaces = [];
+    this.#networks.forget();
+    this.#sentNetworks = 0;
+    this.#startOver = true;
+  }
+
   /** The checkpoint of the rows added since the last one taken. */
   takeCheckpoint(last = false): Checkpoint {
     const places = this.#newPlaces;
     this.#newPlaces = [];
     const networks: FlatValue[] = [];
     for (; this.#sentNetworks < this.#networks.size; this.#sentNetworks++) {
-      const n = this.#networks.get(this.#sentNetworks);
+      const n = this.#networks.at(this.#sentNetworks);
       networks.push(
         n.org,
         n.asnText,
@@ -195,7 +233,9 @@ export class CheckpointBuilder {
       networks,
       rows: this.#rows,
       ...(last ? { last } : {}),
+      ...(this.#startOver ? { startOver: true } : {}),
     };
+    this.#startOver = false;
     this.#rows = [];
     this.#count = 0;
     return checkpoint;
@@ -211,6 +251,9 @@ export class CheckpointReader {
   /** Places and organisations by number, as the checkpoints sent them. */
   #places: PlaceFields[] = [];
   #networks: Network[] = [];
+  /** The numbers of #places[0] and #networks[0] (see startOver). */
+  #placeBase = 0;
+  #networkBase = 0;
   /**
    * One copy of each place name: each place arrives with its own copies of
    * its strings ("United States" once per city), and a job's places are
@@ -231,6 +274,13 @@ export class CheckpointReader {
   }
 
   #learn(checkpoint: Checkpoint): void {
+    if (checkpoint.startOver) {
+      this.#placeBase += this.#places.length;
+      this.#networkBase += this.#networks.length;
+      this.#places = [];
+      this.#networks = [];
+      this.#names.clear();
+    }
     const places = checkpoint.places;
     for (let at = 0; at < places.length; at += PLACE_WIDTH) {
       this.#places.push({
@@ -323,8 +373,10 @@ export class CheckpointReader {
       const e = composeFinished(
         ip,
         {
-          place: place === NONE ? null : this.#places[place],
-          network: network === NONE ? null : this.#networks[network],
+          place: place === NONE ? null : this.#places[place - this.#placeBase],
+          network: network === NONE
+            ? null
+            : this.#networks[network - this.#networkBase],
         },
         { hostname, domain },
         options,

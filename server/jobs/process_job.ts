@@ -47,6 +47,8 @@ export interface ProcessContext {
   writer?: BatchWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
+  /** Distinct addresses kept before starting over (default ADDRESS_LIMIT). */
+  addressLimit?: number;
   /** A registration lookup for this run (null or absent: RDAP off). */
   registrationLookup?: () => RegistrationLookup | null;
   /** Only these rows (a chunk of the job); absent: the whole file. */
@@ -65,9 +67,13 @@ export interface ChunkRange {
 export const FILE_GONE =
   "The uploaded file is no longer available; upload it again";
 
-// Distinct addresses remembered per job (some 24 bytes each); beyond this
-// the numbering starts over, and an address seen again is looked up again.
-const ADDRESS_LIMIT = 2_000_000;
+// Distinct addresses remembered per job (some 16 bytes each, and their
+// places and organisations in both threads); past this, once the rows in
+// flight are committed, the job starts over (startOver) and an address seen
+// again is looked up again. Memory then stays flat however long the file: a
+// million rows have some 500,000 distinct addresses, and a file's next
+// batch may go a few thousand past it without the address table growing.
+export const ADDRESS_LIMIT = 500_000;
 // Checkpoints handed to the writer and not yet committed, at most.
 const WRITER_BACKLOG = 16;
 
@@ -102,6 +108,7 @@ class JobProcess {
   #hostNameOfSlot: HostSlots = [];
   #window = new RowWindow();
   #limits: WindowLimits;
+  #addressLimit: number;
   #hostnames: HostnameCache;
   /** Registration lookups, when the job asked and the server has RDAP on. */
   #registrations: JobRegistrations | null = null;
@@ -110,6 +117,7 @@ class JobProcess {
     this.#ctx = ctx;
     this.#checkpoint = new CheckpointBuilder(ctx.jobId);
     this.#limits = ctx.limits ?? WINDOW_LIMITS;
+    this.#addressLimit = ctx.addressLimit ?? ADDRESS_LIMIT;
     this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
   }
 
@@ -190,6 +198,7 @@ class JobProcess {
         this.#window.push(this.#lookUp(rowIndex, row), row);
       }
       await this.#commitReady();
+      if (this.#slots.size >= this.#addressLimit) await this.#startOver();
       // Read on unless the window is full; then commit as answers come.
       const { dns } = this.#ctx.engine;
       while (!this.#ctx.cancelled() && this.#window.full(this.#limits, dns)) {
@@ -231,11 +240,6 @@ class JobProcess {
     const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
     let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
     if (slot < 0) {
-      if (slots.size >= ADDRESS_LIMIT) {
-        slots.clear();
-        this.#hostNameOfSlot = []; // rows in flight keep the old list
-        if (this.#registrations) this.#registrations.slots = [];
-      }
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
       if (slot === this.#placeOfSlot.length) {
         this.#placeOfSlot = doubled(this.#placeOfSlot);
@@ -275,6 +279,19 @@ class JobProcess {
       ipUsed,
       registrations: this.#registrations?.slots ?? null,
     };
+  }
+
+  /**
+   * Forgets the job's addresses, places and organisations once every row
+   * in flight (which refers to them by number) is committed.
+   */
+  async #startOver(): Promise<void> {
+    await this.#commitReady(true);
+    if (this.#window.size > 0) return; // cancelled
+    this.#slots.clear();
+    this.#hostNameOfSlot = [];
+    if (this.#registrations) this.#registrations.slots = [];
+    this.#checkpoint.startOver();
   }
 
   /**

@@ -36,17 +36,16 @@ const CELLS = [
 const HOSTS: Record<string, string> = { "8.8.8.8": "dns.google" };
 
 /** Rows through a builder and a reader, as a job and its writer do. */
-function viaCheckpoint(options: EnrichOptions, counters = {
-  processed: 0,
-  successful: 0,
-  failed: 0,
-  filtered: 0,
-}) {
+function viaCheckpoint(options: EnrichOptions, startOver = false) {
+  const counters = { processed: 0, successful: 0, failed: 0, filtered: 0 };
   const builder = new CheckpointBuilder(1);
   const reader = new CheckpointReader({ jobId: 1, options, counters });
   const results = [];
-  // Two checkpoints: places and organisations travel once.
+  const keys: number[][] = [];
+  // Two checkpoints: places and organisations travel once (or, after a
+  // start-over, once more).
   for (const part of [CELLS.slice(0, 6), CELLS.slice(6)]) {
+    if (startOver && keys.length > 0) builder.startOver();
     for (const [i, cell] of part.entries()) {
       const parsed = parseIp(cell);
       const row = [cell, `row ${i}`];
@@ -71,8 +70,9 @@ function viaCheckpoint(options: EnrichOptions, counters = {
       );
     }
     results.push(...reader.read(builder.takeCheckpoint()));
+    keys.push(reader.summaryKeys);
   }
-  return { results, counters: reader.counters };
+  return { results, counters: reader.counters, keys };
 }
 
 /** The same rows through the engine's own enrich. */
@@ -110,6 +110,21 @@ Deno.test("checkpoints give the engine's results, for every choice of options", 
     });
     assertEquals(results[1].original, [CELLS[1], "row 1"]);
   }
+});
+
+Deno.test("after a start-over, places and organisations travel again under new numbers", () => {
+  const options = {
+    geolocation: true,
+    domain: true,
+    company: true,
+    network: true,
+  };
+  const { results, keys } = viaCheckpoint(options, true);
+  assertEquals(results.map((r) => r.enrichment), viaEngine(options));
+  // The summary counts rows by these numbers: none may mean two things.
+  const before = new Set(keys[0].filter((key) => key >= 0));
+  ok(before.size > 0);
+  assertEquals(keys[1].filter((key) => before.has(key)), []);
 });
 
 const newJob = {
