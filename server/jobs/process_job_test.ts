@@ -8,7 +8,7 @@ import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import { Store } from "../storage/store.ts";
-import { processJob } from "./process_job.ts";
+import { type ProcessContext, processJob } from "./process_job.ts";
 
 const engineData = await loadEngineData(loadConfig({}));
 const OPTIONS: EnrichOptions = {
@@ -42,7 +42,20 @@ async function jobOver(ips: string[]) {
     options: OPTIONS,
   });
   store.setStatus(job.id, "processing", ["pending"]);
-  return { dir, uploadsDir, store, jobId: job.id };
+  const jobId = job.id;
+  /** Processes the job in checkpoints of 100 rows; `extra` overrides. */
+  const run = (engine: Engine, extra: Partial<ProcessContext> = {}) =>
+    processJob({
+      store,
+      engine,
+      uploadsDir,
+      jobId,
+      checkpointRows: 100,
+      cancelled: () => false,
+      onProgress: () => {},
+      ...extra,
+    });
+  return { dir, store, jobId, run };
 }
 
 Deno.test("a silent address holds only its own rows", async () => {
@@ -64,16 +77,10 @@ Deno.test("a silent address holds only its own rows", async () => {
   for (let i = 0; i < 2523; i++) ips.push(answering(i), answering(i));
   ips.splice(5, 0, SILENT);
   ips.splice(10, 0, NO_NAME);
-  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  const { dir, store, jobId, run } = await jobOver(ips);
   const progress: { processed: number; at: number }[] = [];
   try {
-    const outcome = await processJob({
-      store,
-      engine,
-      uploadsDir,
-      jobId,
-      checkpointRows: 100,
-      cancelled: () => false,
+    const outcome = await run(engine, {
       // Each commit; then once more as the job completes.
       onProgress: (job) =>
         job.status === "processing" &&
@@ -131,17 +138,11 @@ Deno.test("reading pauses when the window of rows is full", async () => {
   // rows in flight (read a file chunk at a time: a few thousand more).
   const ips = [SILENT];
   for (let i = 0; i < 19_999; i++) ips.push(answering(i));
-  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  const { dir, store, jobId, run } = await jobOver(ips);
   let firstCommit = Infinity;
   try {
-    const outcome = await processJob({
-      store,
-      engine,
-      uploadsDir,
-      jobId,
-      checkpointRows: 100,
+    const outcome = await run(engine, {
       limits: { rows: 500, bytes: 1 << 30, queuedLookups: 1 << 30 },
-      cancelled: () => false,
       onProgress: () => firstCommit = Math.min(firstCommit, performance.now()),
     });
     assertEquals(outcome, "completed");
@@ -166,19 +167,13 @@ Deno.test("a cancel ends a job waiting on a silent address at once", async () =>
     concurrency: 64,
   });
   const ips = Array.from({ length: 300 }, (_, i) => answering(i));
-  const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+  const { dir, store, jobId, run } = await jobOver(ips);
   let cancelled = false;
   const cancelAt = performance.now() + 300;
   setTimeout(() => cancelled = true, 300);
   try {
-    const outcome = await processJob({
-      store,
-      engine,
-      uploadsDir,
-      jobId,
-      checkpointRows: 100,
+    const outcome = await run(engine, {
       cancelled: () => cancelled,
-      onProgress: () => {},
     });
     assertEquals(outcome, "cancelled");
     const late = performance.now() - cancelAt;
@@ -210,18 +205,9 @@ Deno.test("a job past its address limit starts over and stores the same results"
   const runs = [];
   try {
     for (const addressLimit of [1000, undefined]) {
-      const { dir, uploadsDir, store, jobId } = await jobOver(ips);
+      const { dir, store, jobId, run } = await jobOver(ips);
       try {
-        const outcome = await processJob({
-          store,
-          engine,
-          uploadsDir,
-          jobId,
-          checkpointRows: 100,
-          addressLimit,
-          cancelled: () => false,
-          onProgress: () => {},
-        });
+        const outcome = await run(engine, { addressLimit });
         assertEquals(outcome, "completed");
         const job = store.getJob(jobId)!;
         runs.push({
