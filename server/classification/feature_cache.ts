@@ -34,6 +34,12 @@ export interface LoadedFeatures {
   ms: number;
 }
 
+/** How the features are built when not cached (default: in this thread). */
+export type FeatureBuild = (
+  table: AsnTableData,
+  geo: PlaceSource,
+) => AsFeatureColumns | Promise<AsFeatureColumns>;
+
 /**
  * The features of these databases: read from DATA_DIR/as-features-KEY.json,
  * or built from the loaded tables and written there (older versions removed).
@@ -43,6 +49,7 @@ export async function loadAsFeatures(
   databasePaths: string[],
   table: AsnTableData,
   geo: PlaceSource,
+  build: FeatureBuild = buildAsFeatures,
 ): Promise<LoadedFeatures> {
   const started = performance.now();
   const key = await databaseVersionKey(databasePaths);
@@ -58,7 +65,7 @@ export async function loadAsFeatures(
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const columns = buildAsFeatures(table, geo);
+  const columns = await build(table, geo);
   await Deno.mkdir(dataDir, { recursive: true });
   for await (const entry of Deno.readDir(dataDir)) {
     if (/^as-features-[0-9a-f]+\.json$/.test(entry.name)) {

@@ -11,7 +11,7 @@ import {
   type Decision,
   refine,
 } from "./decide.ts";
-import { loadAsFeatures } from "./feature_cache.ts";
+import { type FeatureBuild, loadAsFeatures } from "./feature_cache.ts";
 import {
   DEFAULT_LIST_PATHS,
   type ListPaths,
@@ -39,6 +39,8 @@ export interface ClassifierSources {
   databasePaths: string[];
   table: AsnTableData;
   geo: PlaceSource;
+  /** How the AS features are built when not cached (default: here). */
+  buildFeatures?: FeatureBuild;
   /** CLASSIFY_OVERRIDES; default DATA_DIR/overrides.txt. */
   overridesPath?: string;
   listPaths?: ListPaths;
@@ -48,7 +50,13 @@ export async function loadNetworkClassifierData(
   s: ClassifierSources,
 ): Promise<NetworkClassifierData> {
   const [features, lists, overrides] = await Promise.all([
-    loadAsFeatures(s.dataDir, s.databasePaths, s.table, s.geo),
+    loadAsFeatures(
+      s.dataDir,
+      s.databasePaths,
+      s.table,
+      s.geo,
+      s.buildFeatures,
+    ),
     loadCuratedLists(s.listPaths ?? DEFAULT_LIST_PATHS),
     loadOverrides(s.overridesPath ?? `${s.dataDir}/overrides.txt`),
   ]);

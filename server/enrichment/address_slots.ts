@@ -49,9 +49,9 @@ export class AddressSlots {
     return slot;
   }
 
+  /** Forgets every address; the table keeps its size for the next ones. */
   clear(): void {
-    this.#keys = new Uint32Array(1024);
-    this.#values = new Int32Array(1024);
+    this.#values.fill(EMPTY);
     this.#v4Count = 0;
     this.#others.clear();
     this.#size = 0;

@@ -8,6 +8,7 @@ import {
 } from "./asn_table.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
+import { buildAsFeaturesInWorker } from "../classification/feature_build.ts";
 import type { ListPaths } from "../classification/lists.ts";
 import { vendorDecision } from "../classification/vendor_types.ts";
 import {
@@ -82,6 +83,7 @@ export async function loadEngineData(
     databasePaths: [...sources.asnDb, ...sources.geoDb],
     table: asn,
     geo: new GeoProvider(geo),
+    buildFeatures: (table) => buildAsFeaturesInWorker(table, geo),
     overridesPath: sources.overridesPath,
     listPaths: sources.lists,
   });
