@@ -67,7 +67,7 @@ export interface ChunkRange {
 export const FILE_GONE =
   "The uploaded file is no longer available; upload it again";
 
-// Distinct addresses remembered per job (some 16 bytes each, and their
+// Distinct addresses remembered per job (some 24 bytes each, and their
 // places and organisations in both threads); past this, once the rows in
 // flight are committed, the job starts over (startOver) and an address seen
 // again is looked up again. Memory then stays flat however long the file: a
