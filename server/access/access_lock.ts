@@ -131,7 +131,7 @@ export function signInRoutes(
         { "Cache-Control": "no-store" },
       );
     }
-    await sessions.issue(c, { id: c.get("sessionId"), unlocked: true });
+    sessions.issue(c, { id: c.get("sessionId"), unlocked: true });
     return c.redirect(next, 303);
   });
   return app;

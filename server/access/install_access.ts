@@ -40,7 +40,7 @@ export async function createAccess(
     server.dataDir,
   );
   const password = config.accessPassword;
-  const sessions = await VisitorSessions.create(secret, {
+  const sessions = VisitorSessions.create(secret, {
     trustProxy,
     accessPassword: password,
   });

@@ -48,24 +48,21 @@ export class VisitorSessions {
     private readonly unlockTag: string | undefined,
   ) {}
 
-  static async create(
-    secret: string,
-    options: SessionOptions,
-  ): Promise<VisitorSessions> {
-    const signer = await Signer.create(secret);
+  static create(secret: string, options: SessionOptions): VisitorSessions {
+    const signer = new Signer(secret);
     const unlockTag = options.accessPassword === undefined
       ? undefined
-      : (await signer.sign(`unlock\0${options.accessPassword}`)).slice(0, 22);
+      : signer.sign(`unlock\0${options.accessPassword}`).slice(0, 22);
     return new VisitorSessions(signer, options, unlockTag);
   }
 
   /** The session a cookie value stands for, or null if it is not ours. */
-  async parse(value: string | undefined): Promise<Session | null> {
+  parse(value: string | undefined): Session | null {
     const parts = (value ?? "").split(".");
     if (parts.length !== 3) return null;
     const [id, mark, signature] = parts;
     if (!SESSION_ID.test(id)) return null;
-    if (!(await this.signer.verify(`${id}.${mark}`, signature))) return null;
+    if (!this.signer.verify(`${id}.${mark}`, signature)) return null;
     return {
       id,
       unlocked: this.unlockTag !== undefined && mark === this.unlockTag,
@@ -73,15 +70,15 @@ export class VisitorSessions {
   }
 
   /** The signed cookie value for a session. */
-  async serialize(session: Session): Promise<string> {
+  serialize(session: Session): string {
     const mark = session.unlocked && this.unlockTag ? this.unlockTag : "-";
     const payload = `${session.id}.${mark}`;
-    return `${payload}.${await this.signer.sign(payload)}`;
+    return `${payload}.${this.signer.sign(payload)}`;
   }
 
   /** Sets the session cookie on the answer and in the context. */
-  async issue(c: Context, session: Session): Promise<void> {
-    setCookie(c, SESSION_COOKIE, await this.serialize(session), {
+  issue(c: Context, session: Session): void {
+    setCookie(c, SESSION_COOKIE, this.serialize(session), {
       httpOnly: true,
       sameSite: "Lax",
       secure: requestIsHttps(c, this.options.trustProxy),
@@ -95,12 +92,12 @@ export class VisitorSessions {
   /** Gives every request a session: the cookie's, or a new one. */
   middleware(): MiddlewareHandler {
     return async (c, next) => {
-      const session = await this.parse(getCookie(c, SESSION_COOKIE));
+      const session = this.parse(getCookie(c, SESSION_COOKIE));
       if (session) {
         c.set("sessionId", session.id);
         c.set("sessionUnlocked", session.unlocked);
       } else {
-        await this.issue(c, { id: newSessionId(), unlocked: false });
+        this.issue(c, { id: newSessionId(), unlocked: false });
       }
       await next();
     };

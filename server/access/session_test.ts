@@ -8,11 +8,11 @@ import { SESSION_COOKIE, VisitorSessions } from "./session.ts";
 
 const SECRET = "a-test-secret-that-is-long-enough-1234";
 
-async function appWith(
+function appWith(
   secret = SECRET,
   options: { trustProxy?: number; accessPassword?: string } = {},
 ) {
-  const sessions = await VisitorSessions.create(secret, {
+  const sessions = VisitorSessions.create(secret, {
     trustProxy: options.trustProxy ?? 0,
     accessPassword: options.accessPassword,
   });
@@ -23,8 +23,8 @@ async function appWith(
     (c) =>
       c.json({ id: c.get("sessionId"), unlocked: c.get("sessionUnlocked") }),
   );
-  app.get("/unlock", async (c) => {
-    await sessions.issue(c, { id: c.get("sessionId"), unlocked: true });
+  app.get("/unlock", (c) => {
+    sessions.issue(c, { id: c.get("sessionId"), unlocked: true });
     return c.body(null, 204);
   });
   return app;
@@ -58,7 +58,7 @@ const withCookie = (value: string) => ({
 });
 
 Deno.test("first contact sets an HttpOnly, SameSite=Lax, Path=/ session cookie", async () => {
-  const app = await appWith();
+  const app = appWith();
   const first = await who(app);
   ok(first.cookie, "a cookie was set");
   ok(/^[A-Za-z0-9_-]{22}$/.test(first.body.id));
@@ -76,24 +76,24 @@ Deno.test("first contact sets an HttpOnly, SameSite=Lax, Path=/ session cookie",
 });
 
 Deno.test("Secure over HTTPS, and behind a trusted proxy that says https", async () => {
-  const direct = await who(await appWith(), {}, "https://app.test/who");
+  const direct = await who(appWith(), {}, "https://app.test/who");
   ok(direct.cookie?.attributes.includes("secure"));
   const proxied = { headers: { "X-Forwarded-Proto": "https" } };
-  const trusted = await who(await appWith(SECRET, { trustProxy: 1 }), proxied);
+  const trusted = await who(appWith(SECRET, { trustProxy: 1 }), proxied);
   ok(trusted.cookie?.attributes.includes("secure"));
   // Without TRUST_PROXY the header is anyone's to send: ignored.
-  const untrusted = await who(await appWith(), proxied);
+  const untrusted = await who(appWith(), proxied);
   ok(!untrusted.cookie?.attributes.includes("secure"));
 });
 
 Deno.test("a tampered or forged cookie is replaced by a new session", async () => {
-  const app = await appWith();
+  const app = appWith();
   const { body, cookie } = await who(app);
   const [id, mark, signature] = cookie!.value.split(".");
   const otherId = (id[0] === "A" ? "B" : "A") + id.slice(1);
   const flipped = signature.slice(0, -2) +
     (signature.at(-2) === "A" ? "B" : "A") + signature.at(-1);
-  const forgedApp = await appWith("another-secret-that-is-long-enough-999");
+  const forgedApp = appWith("another-secret-that-is-long-enough-999");
   const forged = (await who(forgedApp)).cookie!.value; // signed with another key
   for (
     const bad of [
@@ -116,8 +116,8 @@ Deno.test("a tampered or forged cookie is replaced by a new session", async () =
 });
 
 Deno.test("replicas sharing the secret accept each other's cookies", async () => {
-  const one = await appWith();
-  const two = await appWith();
+  const one = appWith();
+  const two = appWith();
   const { body, cookie } = await who(one);
   const there = await who(two, withCookie(cookie!.value));
   assertEquals(there.body.id, body.id);
@@ -125,7 +125,7 @@ Deno.test("replicas sharing the secret accept each other's cookies", async () =>
 });
 
 Deno.test("the unlocked mark keeps the session and ends when the password changes", async () => {
-  const app = await appWith(SECRET, { accessPassword: "open sesame" });
+  const app = appWith(SECRET, { accessPassword: "open sesame" });
   const first = await who(app);
   const unlock = await app.request(
     "http://app.test/unlock",
@@ -135,14 +135,14 @@ Deno.test("the unlocked mark keeps the session and ends when the password change
   const after = await who(app, withCookie(unlocked));
   assertEquals(after.body, { id: first.body.id, unlocked: true });
   // Same secret, new password: still the same session, locked again.
-  const changed = await appWith(SECRET, { accessPassword: "new password" });
+  const changed = appWith(SECRET, { accessPassword: "new password" });
   assertEquals((await who(changed, withCookie(unlocked))).body, {
     id: first.body.id,
     unlocked: false,
   });
   // No password at all: nothing is unlocked (there is nothing to unlock).
   assertEquals(
-    (await who(await appWith(), withCookie(unlocked))).body.unlocked,
+    (await who(appWith(), withCookie(unlocked))).body.unlocked,
     false,
   );
 });

@@ -1,5 +1,8 @@
-// HMAC-SHA256 signatures with Web Crypto: the key is imported once, and a
-// signature is checked with crypto.subtle.verify (constant time).
+// HMAC-SHA256 signatures, computed in this thread (node:crypto) and compared
+// in constant time. Every request's session cookie is checked: Web Crypto's
+// sign and verify run on a thread pool, and while a job kept both cores busy
+// that hop alone put a few ms on a request (bench/RESULTS.md, issue 11).
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 const encoder = new TextEncoder();
 
@@ -20,38 +23,25 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
 }
 
 export class Signer {
-  private constructor(private readonly key: CryptoKey) {}
+  readonly #secret: Uint8Array;
 
-  static async create(secret: string): Promise<Signer> {
-    const key = await crypto.subtle.importKey(
-      "raw",
-      encoder.encode(secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
-    return new Signer(key);
+  constructor(secret: string) {
+    this.#secret = encoder.encode(secret);
+  }
+
+  #mac(value: string): Uint8Array {
+    return createHmac("sha256", this.#secret).update(value).digest();
   }
 
   /** The base64url signature of `value`. */
-  async sign(value: string): Promise<string> {
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      this.key,
-      encoder.encode(value),
-    );
-    return base64url(new Uint8Array(mac));
+  sign(value: string): string {
+    return base64url(this.#mac(value));
   }
 
   /** Whether `signature` is this key's signature of `value`. */
-  async verify(value: string, signature: string): Promise<boolean> {
+  verify(value: string, signature: string): boolean {
     const mac = fromBase64url(signature);
-    if (mac === null || mac.length !== 32) return false;
-    return await crypto.subtle.verify(
-      "HMAC",
-      this.key,
-      mac,
-      encoder.encode(value),
-    );
+    return mac !== null && mac.length === 32 &&
+      timingSafeEqual(mac, this.#mac(value));
   }
 }
