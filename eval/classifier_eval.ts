@@ -2,6 +2,7 @@
 // "filtered" decision (consumer_isp + mobile) on eval/networks.csv, for the
 // development part and the held-out part, new classifier and current one.
 import Papa from "papaparse";
+import { buildAsFeatures } from "../server/classification/as_features.ts";
 import { loadAsFeatures } from "../server/classification/feature_cache.ts";
 import {
   classify,
@@ -36,8 +37,7 @@ const dataDir = Deno.env.get("DATA_DIR") ?? `${here}../data`;
 const loaded = await loadAsFeatures(
   dataDir,
   [...ASN_PATHS, ...GEO_PATHS],
-  data,
-  geo,
+  () => buildAsFeatures(data, geo),
 );
 console.log(
   `features: ${loaded.index.size} ASes, ${

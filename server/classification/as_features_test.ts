@@ -68,14 +68,15 @@ Deno.test("features are cached per database version and rebuilt when it changes"
   const dir = await Deno.makeTempDir();
   try {
     const db = `${dir}/db.csv`;
+    const build = () => buildAsFeatures(table, places);
     await Deno.writeTextFile(db, "one");
-    const first = await loadAsFeatures(dir, [db], table, places);
+    const first = await loadAsFeatures(dir, [db], build);
     assertEquals(first.built, true);
-    const again = await loadAsFeatures(dir, [db], table, places);
+    const again = await loadAsFeatures(dir, [db], build);
     assertEquals([again.built, again.path], [false, first.path]);
     assertEquals(again.index.get(100), first.index.get(100));
     await Deno.writeTextFile(db, "a newer, longer version");
-    const rebuilt = await loadAsFeatures(dir, [db], table, places);
+    const rebuilt = await loadAsFeatures(dir, [db], build);
     assertEquals(rebuilt.built, true);
     const files = [...Deno.readDirSync(dir)].map((e) => e.name)
       .filter((n) => n.startsWith("as-features-"));

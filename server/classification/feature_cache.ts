@@ -2,13 +2,7 @@
 // walks every range (seconds), loading the cache file takes milliseconds.
 // The key is each database file's path, size and modification time, so a
 // new npm package version or a user's own file rebuilds it.
-import type { AsnTableData } from "../enrichment/asn_table.ts";
-import {
-  type AsFeatureColumns,
-  AsFeatureIndex,
-  buildAsFeatures,
-  type PlaceSource,
-} from "./as_features.ts";
+import { type AsFeatureColumns, AsFeatureIndex } from "./as_features.ts";
 
 const FORMAT = 1;
 
@@ -34,22 +28,20 @@ export interface LoadedFeatures {
   ms: number;
 }
 
-/** How the features are built when not cached (default: in this thread). */
-export type FeatureBuild = (
-  table: AsnTableData,
-  geo: PlaceSource,
-) => AsFeatureColumns | Promise<AsFeatureColumns>;
+/**
+ * How the features are built when not cached: buildAsFeatures over the
+ * loaded tables, here or on a thread of its own (feature_build.ts).
+ */
+export type FeatureBuild = () => AsFeatureColumns | Promise<AsFeatureColumns>;
 
 /**
  * The features of these databases: read from DATA_DIR/as-features-KEY.json,
- * or built from the loaded tables and written there (older versions removed).
+ * or built and written there (older versions removed).
  */
 export async function loadAsFeatures(
   dataDir: string,
   databasePaths: string[],
-  table: AsnTableData,
-  geo: PlaceSource,
-  build: FeatureBuild = buildAsFeatures,
+  build: FeatureBuild,
 ): Promise<LoadedFeatures> {
   const started = performance.now();
   const key = await databaseVersionKey(databasePaths);
@@ -65,7 +57,7 @@ export async function loadAsFeatures(
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const columns = await build(table, geo);
+  const columns = await build();
   await Deno.mkdir(dataDir, { recursive: true });
   for await (const entry of Deno.readDir(dataDir)) {
     if (/^as-features-[0-9a-f]+\.json$/.test(entry.name)) {

@@ -2,8 +2,7 @@
 // overrides loaded once; one call per address. The network's decision is
 // memoised by AS number and name, so a lookup is a Map probe plus the host
 // name's hint.
-import type { AsnTableData } from "../enrichment/asn_table.ts";
-import type { AsFeatureColumns, PlaceSource } from "./as_features.ts";
+import type { AsFeatureColumns } from "./as_features.ts";
 import { AsFeatureIndex } from "./as_features.ts";
 import {
   classifyNetwork,
@@ -37,10 +36,8 @@ export interface ClassifierSources {
   dataDir: string;
   /** The ASN and city database files: their sizes and times key the cache. */
   databasePaths: string[];
-  table: AsnTableData;
-  geo: PlaceSource;
-  /** How the AS features are built when not cached (default: here). */
-  buildFeatures?: FeatureBuild;
+  /** How the AS features are built when not cached. */
+  buildFeatures: FeatureBuild;
   /** CLASSIFY_OVERRIDES; default DATA_DIR/overrides.txt. */
   overridesPath?: string;
   listPaths?: ListPaths;
@@ -50,13 +47,7 @@ export async function loadNetworkClassifierData(
   s: ClassifierSources,
 ): Promise<NetworkClassifierData> {
   const [features, lists, overrides] = await Promise.all([
-    loadAsFeatures(
-      s.dataDir,
-      s.databasePaths,
-      s.table,
-      s.geo,
-      s.buildFeatures,
-    ),
+    loadAsFeatures(s.dataDir, s.databasePaths, s.buildFeatures),
     loadCuratedLists(s.listPaths ?? DEFAULT_LIST_PATHS),
     loadOverrides(s.overridesPath ?? `${s.dataDir}/overrides.txt`),
   ]);

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { AsnTable } from "../enrichment/asn_table.ts";
+import { buildAsFeatures } from "./as_features.ts";
 import {
   loadNetworkClassifierData,
   NetworkClassifier,
@@ -23,8 +24,7 @@ Deno.test("classifies real networks, applies overrides, PTR and keep lists", asy
         dataDir: "test-output/classifier",
         overridesPath: `${dir}/overrides.txt`,
         databasePaths: [...ASN_PATHS, ...GEO_PATHS],
-        table: data,
-        geo,
+        buildFeatures: () => buildAsFeatures(data, geo),
       }),
     );
     const at = (ip: string, host: string | null = null, keep = "") => {

@@ -81,9 +81,7 @@ export async function loadEngineData(
   const classifier = await loadNetworkClassifierData({
     dataDir: sources.dataDir,
     databasePaths: [...sources.asnDb, ...sources.geoDb],
-    table: asn,
-    geo: new GeoProvider(geo),
-    buildFeatures: (table) => buildAsFeaturesInWorker(table, geo),
+    buildFeatures: () => buildAsFeaturesInWorker(asn, geo),
     overridesPath: sources.overridesPath,
     listPaths: sources.lists,
   });
