@@ -6,6 +6,7 @@ import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
 import { processJob } from "./process_job.ts";
 import { ThreadedWriter } from "./threaded_writer.ts";
+import { lowerThisThread } from "./background_priority.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
@@ -25,6 +26,8 @@ let setup: {
 let writer: ThreadedWriter | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
+
+lowerThisThread();
 
 self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;

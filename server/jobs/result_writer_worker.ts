@@ -8,9 +8,12 @@ import { Store } from "../storage/store.ts";
 import { copyCounters, type Counters } from "../storage/result_rows.ts";
 import { type Checkpoint, CheckpointReader } from "./checkpoint_codec.ts";
 import { SummaryTally } from "./summary_tally.ts";
+import { lowerThisThread } from "./background_priority.ts";
 import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";
 
 type Commit = Extract<ToWriter, { type: "commit" }>;
+
+lowerThisThread();
 
 self.onmessage = (event: MessageEvent<WriterInit>) => {
   const { dbPath, port } = event.data;

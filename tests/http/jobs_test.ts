@@ -20,9 +20,10 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { startServer } from "../helpers/server.ts";
+import { startServer, usingPostgres } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
+import { JOB_THREAD_NICE } from "../../server/jobs/background_priority.ts";
 
 const server = await startServer({
   env: { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" },
@@ -63,6 +64,19 @@ Deno.test({
         ok(job.completedAt);
       },
     );
+
+    await t.step({
+      name: "the job ran on threads below the HTTP thread's priority",
+      // PostgreSQL mode runs chunks in the server's own thread; /proc: Linux.
+      ignore: usingPostgres || Deno.build.os !== "linux",
+      fn() {
+        const nice = threadNiceValues(server.process.pid);
+        assertEquals(nice.get(server.process.pid), 0);
+        // A job worker and its result writer, kept for the next job.
+        const lowered = [...nice.values()].filter((n) => n === JOB_THREAD_NICE);
+        assertEquals(lowered.length, 2);
+      },
+    });
 
     await t.step(
       "the download keeps original columns and leaves out consumer ISPs",
@@ -374,5 +388,17 @@ Deno.test({
     );
   },
 });
+
+/** Each thread of a process by id, with its nice value (proc(5), stat). */
+function threadNiceValues(pid: number): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const { name } of Deno.readDirSync(`/proc/${pid}/task`)) {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${name}/stat`);
+    // Fields after the command's closing parenthesis start at field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    nice.set(Number(name), Number(fields[19 - 3]));
+  }
+  return nice;
+}
 
 addEventListener("unload", () => server.stop());
