@@ -1,6 +1,7 @@
 // The real server as its own process (deno run server/main.ts) on a free
 // loopback port with a fresh data directory, as a user would run it. Job
 // workers are threads of that process, so its /proc status covers them.
+import { V8_FLAGS_ARG } from "../server/v8_flags.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -40,7 +41,7 @@ export async function startServer(
     args: [
       "run",
       "-A",
-      "--v8-flags=--max-semi-space-size=4,--max-old-space-size=1024",
+      V8_FLAGS_ARG,
       "server/main.ts",
     ],
     cwd: ROOT,

@@ -2,6 +2,8 @@
 // bundled databases and the worker threads embedded (migrations are code).
 // deno compile needs Deno's `denort` base binary: it downloads it from Deno's
 // own server unless DENORT_BIN names a local copy.
+import { V8_FLAGS_ARG } from "../server/v8_flags.ts";
+
 const output = Deno.args[0] ?? "dist/ip-enrich";
 
 async function exists(path: string): Promise<boolean> {
@@ -24,11 +26,7 @@ const args = [
   "--unstable-kv",
   "--unstable-cron",
   "--unstable-net",
-  // Young generations of 4 MB per thread (HTTP, job workers, writers):
-  // V8's default grows each to tens of MB; and a 1 GB old generation per
-  // thread, with which V8 lets a heap grow less far past what a collection
-  // kept (a job worker's peak 136 -> 88 MB); measured in bench/RESULTS.md.
-  "--v8-flags=--max-semi-space-size=4,--max-old-space-size=1024",
+  V8_FLAGS_ARG,
   "--include",
   "web/dist",
   "--include",

@@ -1,0 +1,20 @@
+// The V8 flags the server runs with: `deno task start` and `dev` (deno.json,
+// checked against these by v8_flags_test.ts), the compiled binary
+// (scripts/compile.ts) and the benchmark's server. Measured in
+// bench/RESULTS.md.
+export const V8_FLAGS = [
+  // Young generations of 4 MB per thread (HTTP, job workers, writers): V8's
+  // default grows each to tens of MB.
+  "--max-semi-space-size=4",
+  // A 1 GB old generation per thread, with which V8 lets a heap grow less
+  // far past what a collection kept (a job worker's peak 136 -> 88 MB).
+  "--max-old-space-size=1024",
+  // A worker's memory goes back to the system when the worker ends. By
+  // default V8 hands a torn-down isolate's pages to the pools of the others,
+  // released by a timer that an idle Deno server never runs: the AS-feature
+  // build's worker left some 85 MB in the server for its life.
+  "--no-memory-pool-share-memory-on-teardown",
+];
+
+/** The flags as one `deno run` / `deno compile` argument. */
+export const V8_FLAGS_ARG = `--v8-flags=${V8_FLAGS.join(",")}`;
