@@ -112,3 +112,78 @@ Deno.test("ipv6ToWords reads every IPv6 form as ipaddr.js does", () => {
   }
   for (const text of texts) assertEquals(ipv6ToWords(text), words(text), text);
 });
+
+Deno.test("parseIp reads IPv6 hex groups as ipaddr.js does", () => {
+  // What parseIp gave for IPv6 text through ipaddr.js alone.
+  const expected = (text: string) => {
+    if (!ipaddr.IPv6.isValid(text)) return { ok: false, ip: text };
+    const parsed = ipaddr.IPv6.parse(text);
+    const addr = parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+    const range = addr.range();
+    const ip = addr.toString();
+    return ["unicast", "6to4", "teredo"].includes(range)
+      ? { ok: true, ip, version: addr.kind() === "ipv4" ? 4 : 6 }
+      : { ok: false, ip, failure: { kind: "reserved", range } };
+  };
+  const texts = [
+    "::",
+    "::1",
+    "1::",
+    "::ffff:0:102:304",
+    "0:0:0:0:0:ffff:102:304",
+    "64:ff9b::c000:221",
+    "2001::1",
+    "2001:2::1",
+    "2001:db8::",
+    "2002:c000:221::1",
+    "fe80::1",
+    "FE80:0:0:0:0:0:0:1",
+    "ff02::1",
+    "fc00::",
+    "1:0:0:1:0:0:0:1",
+    "1:0:0:1:0:0:1:1",
+    "0:0:1:0:0:1:0:0",
+    "1:2:3:4:5:6:7:8:9",
+    "1::2::3",
+    "12345::1",
+    ":1:2:3:4:5:6:7",
+  ];
+  // Seeded random addresses: zero runs, special prefixes, upper case,
+  // leading zeros, and a zero run written as "::" wherever it is.
+  let seed = 11;
+  const random = (n: number) =>
+    (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const prefixes = [0x2001, 0x2002, 0xfe80, 0xff00, 0xfc00, 0x64, 0x100, 0];
+  for (let n = 0; n < 3000; n++) {
+    const groups = Array.from(
+      { length: 8 },
+      () => random(3) === 0 ? 0 : random(65536),
+    );
+    if (random(2)) groups[0] = prefixes[random(prefixes.length)];
+    if (random(4) === 0) groups[1] = random(40);
+    let hex = groups.map((g) =>
+      random(5) === 0 ? g.toString(16).padStart(4, "0") : g.toString(16)
+    );
+    if (random(3) === 0) hex = hex.map((g) => g.toUpperCase());
+    texts.push(hex.join(":"));
+    const zero = groups.indexOf(0);
+    if (zero >= 0) {
+      let end = zero + 1;
+      while (end < 8 && groups[end] === 0 && random(4)) end++;
+      texts.push(
+        `${hex.slice(0, zero).join(":")}::${hex.slice(end).join(":")}`,
+      );
+    }
+  }
+  for (const text of texts) {
+    const parsed = parseIp(text);
+    const want = expected(text);
+    assertEquals(
+      want.ok === false && !("failure" in want)
+        ? { ok: parsed.ok, ip: parsed.ip }
+        : parsed,
+      want,
+      text,
+    );
+  }
+});
