@@ -30,6 +30,8 @@ export interface Config {
   overridesPath: string;
   /** Jobs processed at once; further jobs wait as pending. */
   jobConcurrency: number;
+  /** Seconds a job worker with no job is kept for the next one. */
+  jobWorkerIdleSeconds: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
   /** PostgreSQL mode: data rows per chunk of a job that a worker takes. */
@@ -126,6 +128,7 @@ export function loadConfig(
     },
     overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
     jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
+    jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
     checkpointRows: Math.min(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
       100,

@@ -75,6 +75,7 @@ const runner = new JobRunner({
   dbPath,
   uploadsDir,
   concurrency: config.jobConcurrency,
+  idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
   checkpointRows: config.checkpointRows,
   rdap: config.rdap,
   rdapPacer,

@@ -27,6 +27,12 @@ export interface RunnerOptions {
   dbPath: string;
   uploadsDir: string;
   concurrency: number;
+  /**
+   * How long a job worker with no job is kept for the next one; then it
+   * ends with its writer thread, and their memory goes back to the system
+   * (server/v8_flags.ts). A new one takes some 0.2 s to start.
+   */
+  idleWorkerMs?: number;
   checkpointRows: number;
   /** Registration data settings (absent: off). */
   rdap?: RdapConfig;
@@ -42,10 +48,14 @@ interface Running {
 
 const WORK_MESSAGE = { type: "work" } as const;
 
+const DEFAULT_IDLE_WORKER_MS = 60_000;
+
 export class JobRunner {
   #running = new Map<number, Running>();
   /** Live workers with no job, kept for the next one. */
   #idle: Worker[] = [];
+  /** When each idle worker ends unless a job takes it first. */
+  #retirements = new Map<Worker, ReturnType<typeof setTimeout>>();
   /** Each job worker's result writer thread. */
   #writers = new Map<Worker, Worker>();
   #stopped = false;
@@ -135,13 +145,36 @@ export class JobRunner {
     for (const running of this.#running.values()) {
       this.#terminate(running.worker);
     }
-    for (const worker of this.#idle) this.#terminate(worker);
+    for (const worker of [...this.#idle]) this.#terminate(worker);
     this.#running.clear();
     this.#idle = [];
   }
 
+  /** Keeps a worker with no job for the next one, for idleWorkerMs. */
+  #park(worker: Worker): void {
+    this.#idle.push(worker);
+    const timer = setTimeout(
+      () => this.#terminate(worker),
+      this.options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
+    );
+    this.#retirements.set(worker, timer);
+  }
+
+  /** An idle worker for a job, or null. */
+  #takeIdle(): Worker | null {
+    const worker = this.#idle.pop() ?? null;
+    if (worker) {
+      clearTimeout(this.#retirements.get(worker));
+      this.#retirements.delete(worker);
+    }
+    return worker;
+  }
+
   /** Ends a job worker and its writer thread. */
   #terminate(worker: Worker): void {
+    clearTimeout(this.#retirements.get(worker));
+    this.#retirements.delete(worker);
+    this.#idle = this.#idle.filter((w) => w !== worker);
     worker.terminate();
     this.#writers.get(worker)?.terminate();
     this.#writers.delete(worker);
@@ -221,7 +254,6 @@ export class JobRunner {
     worker.onerror = (event) => {
       event.preventDefault();
       console.error(`job worker crashed: ${event.message}`);
-      this.#idle = this.#idle.filter((w) => w !== worker);
       for (const running of this.#running.values()) {
         if (running.worker === worker) {
           running.finish(`Processing stopped: ${event.message}`, true);
@@ -234,14 +266,14 @@ export class JobRunner {
 
   #spawn(job: JobRecord): void {
     const { store } = this.options;
-    const worker = this.#idle.pop() ?? this.#newWorker();
+    const worker = this.#takeIdle() ?? this.#newWorker();
     let resolveDone: () => void;
     const done = new Promise<void>((resolve) => resolveDone = resolve);
     const finish = (error?: string, crashed = false) => {
       if (this.#running.get(job.id)?.worker !== worker) return;
       this.#running.delete(job.id);
       if (crashed || this.#stopped) this.#terminate(worker);
-      else this.#idle.push(worker);
+      else this.#park(worker);
       if (error) {
         try {
           store.setStatus(job.id, "failed", ["processing"], error);

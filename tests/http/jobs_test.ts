@@ -23,7 +23,7 @@ import {
 import { startServer, usingPostgres } from "../helpers/server.ts";
 import ExcelJS from "exceljs";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { JOB_THREAD_NICE } from "../../server/jobs/background_priority.ts";
+import { jobThreads, threadNiceValues } from "../helpers/threads.ts";
 
 const server = await startServer({
   env: { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" },
@@ -73,8 +73,7 @@ Deno.test({
         const nice = threadNiceValues(server.process.pid);
         assertEquals(nice.get(server.process.pid), 0);
         // A job worker and its result writer, kept for the next job.
-        const lowered = [...nice.values()].filter((n) => n === JOB_THREAD_NICE);
-        assertEquals(lowered.length, 2);
+        assertEquals(jobThreads(server.process.pid), 2);
       },
     });
 
@@ -388,17 +387,5 @@ Deno.test({
     );
   },
 });
-
-/** Each thread of a process by id, with its nice value (proc(5), stat). */
-function threadNiceValues(pid: number): Map<number, number> {
-  const nice = new Map<number, number>();
-  for (const { name } of Deno.readDirSync(`/proc/${pid}/task`)) {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${name}/stat`);
-    // Fields after the command's closing parenthesis start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    nice.set(Number(name), Number(fields[19 - 3]));
-  }
-  return nice;
-}
 
 addEventListener("unload", () => server.stop());

@@ -1,0 +1,44 @@
+// A job worker with no job ends after JOB_WORKER_IDLE_SECONDS, with its
+// result writer, and the next job starts a new one. The server's threads
+// are read from /proc (Linux); PostgreSQL mode runs no job worker threads.
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { startJob, uploadOk, waitForJob } from "../helpers/client.ts";
+import { startServer, usingPostgres } from "../helpers/server.ts";
+import { jobThreads } from "../helpers/threads.ts";
+
+const CSV = "ip_address\n8.8.8.8\n1.1.1.1\n";
+
+/** Waits until the server runs `count` job threads; false after 15 s. */
+async function untilJobThreads(pid: number, count: number) {
+  for (const end = Date.now() + 15_000; Date.now() < end;) {
+    if (jobThreads(pid) === count) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+Deno.test({
+  name: "an idle job worker ends, and the next job starts another",
+  ignore: usingPostgres || Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const server = await startServer({
+      env: { JOB_WORKER_IDLE_SECONDS: "3" },
+    });
+    try {
+      const pid = server.process.pid;
+      assertEquals(jobThreads(pid), 0);
+      for (let run = 0; run < 2; run++) {
+        const uploaded = await uploadOk(server, "ips.csv", CSV);
+        const job = await startJob(server, uploaded, "ip_address");
+        assertEquals((await waitForJob(server, job.id)).status, "completed");
+        // The job's worker and writer, until they have been idle 3 s.
+        assertEquals(jobThreads(pid) > 0, true);
+        assertEquals(await untilJobThreads(pid, 0), true);
+      }
+    } finally {
+      await server.stop();
+    }
+  },
+});
