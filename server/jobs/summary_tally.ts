@@ -3,7 +3,8 @@
 // result_summary every FLUSH_ROWS rows, when the last write is over
 // SUMMARY_LAG_MS old (so a running job's summary shows its first rows at once
 // and grows at the page's polling rate, every 2 s), and with the job's last
-// checkpoint.
+// checkpoint. Until that last one, only what the summary shows is written
+// (SummaryCounter).
 import type { DatabaseSync } from "node:sqlite";
 import type { StoredResult } from "../storage/store.ts";
 import {
@@ -44,8 +45,10 @@ export class SummaryTally {
     this.#lastFlush = 0;
     db.exec("BEGIN IMMEDIATE");
     try {
-      if (start.counters.processed > 0) rebuildSummary(db, start.jobId);
-      else deleteSummary(db, start.jobId);
+      if (start.counters.processed > 0) {
+        rebuildSummary(db, start.jobId);
+        this.#counter.load(db, start.jobId);
+      } else deleteSummary(db, start.jobId);
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");
@@ -85,7 +88,8 @@ export class SummaryTally {
     for (const { row, n } of byKey.values()) counter.addRows(row, n);
     byKey.clear();
     this.#keyed = 0;
-    counter.flush(db, this.#jobId, true);
+    // A running job writes what its summary shows; its last flush, all.
+    counter.flush(db, this.#jobId, true, !last);
     this.#lastFlush = now;
   }
 }

@@ -74,3 +74,25 @@ Deno.test("a resumed job recounts its stored rows; a fresh one starts empty", ()
     tally.begin(store.db, start(2, 0));
     assertEquals(summarize(store.db, 2).rows.total, 0);
   }));
+
+Deno.test("a resumed job's running summary counts its stored rows too", () =>
+  withStore((store) => {
+    seedResults(
+      store.db,
+      3,
+      Array(10).fill({ company: "Acme", network_type: "business" }),
+      0,
+      false,
+    );
+    const tally = new SummaryTally();
+    tally.begin(store.db, start(3, 10));
+    // One more Acme row, and 25 companies of 2 rows each: Acme's new row
+    // alone would rank below them, its 11 rows in all above.
+    const rows = results(1, "Acme");
+    for (let k = 0; k < 25; k++) rows.push(...results(2, `Other ${k}`));
+    tally.add(store.db, rows, false);
+    assertEquals(summarize(store.db, 3).topCompanies[0], {
+      company: "Acme",
+      count: 11,
+    });
+  }));

@@ -100,17 +100,26 @@ function upsert(db: DatabaseSync, rows: number): StatementSync {
  * rows (companies and cities repeat), where upserting per 100-row
  * checkpoint cost several times more per row. After a crash the counts lag
  * the rows; a resumed job rebuilds them with rebuildSummary.
+ *
+ * A running job's flushes may write only what its summary shows (flush's
+ * `onlyTop`): every kind, and in each top list every key whose count is at
+ * least the SUMMARY_TOP_N-th largest. A key left out lags below that count,
+ * so the lists read from the table are exact; the job's last flush writes
+ * every count. Upserting every key seen since the last flush was most of
+ * the summary's cost (bench/RESULTS.md, issue 11 fourth pass).
  */
 export class SummaryCounter {
   // Counts by dimension, key and code, in nested maps: the keys are the
   // rows' own strings (a company's name is one string for all its rows),
   // so counting a row builds no string; a joined key per row cost more
   // than the rest of the writer's work on it.
-  #counts = new Map<string, Map<string, Map<string, number>>>(
+  #counts = new Map<string, Map<string, Map<string, Count>>>(
     SUMMARY_DIMS.map((dim) => [dim, new Map()]),
   );
   #kindKeys = new Map<string | null, string[]>();
   #rows = 0;
+  /** Whether an `onlyTop` flush held counts back. */
+  #held = false;
 
   constructor(readonly flushRows = FLUSH_ROWS) {}
 
@@ -129,41 +138,77 @@ export class SummaryCounter {
     return keys[(success ? 2 : 0) + (filtered ? 1 : 0)];
   }
 
+  #count(dim: string, key: string, code: string, n: number, stored = 0) {
+    const byKey = this.#counts.get(dim)!;
+    let byCode = byKey.get(key);
+    if (!byCode) byKey.set(key, byCode = new Map());
+    const count = byCode.get(code);
+    if (count) {
+      count.total += n;
+      count.pending += n;
+    } else byCode.set(code, { total: stored + n, pending: n });
+  }
+
   add(rows: Iterable<SummaryInput>): void {
     for (const r of rows) this.addRows(r, 1);
   }
 
   /** Counts `n` rows whose counted fields are those of `r`. */
   addRows(r: SummaryInput, n: number): void {
-    const counts = this.#counts;
-    const add = (dim: string, key: string, code: string) => {
-      const byKey = counts.get(dim)!;
-      let byCode = byKey.get(key);
-      if (!byCode) byKey.set(key, byCode = new Map());
-      byCode.set(code, (byCode.get(code) ?? 0) + n);
-    };
     this.#rows += n;
-    add(
+    this.#count(
       "kind",
       this.#kindKey(r.success, r.ispFiltered, r.network_type),
       r.failure ? failureMessage(r.failure, "job") : "",
+      n,
     );
-    if (r.company !== null && !r.ispFiltered) add("company", r.company, "");
-    if (r.asn !== null) add("asn", r.asn, "");
-    if (r.country !== null) add("country", r.country, r.country_code ?? "");
-    if (r.city !== null) add("city", r.city, r.country_code ?? "");
+    if (r.company !== null && !r.ispFiltered) {
+      this.#count("company", r.company, "", n);
+    }
+    if (r.asn !== null) this.#count("asn", r.asn, "", n);
+    if (r.country !== null) {
+      this.#count("country", r.country, r.country_code ?? "", n);
+    }
+    if (r.city !== null) this.#count("city", r.city, r.country_code ?? "", n);
   }
 
-  /** Writes the counts when FLUSH_ROWS are pending, or always if `force`. */
-  flush(db: DatabaseSync, jobId: number, force = false): void {
-    if (this.#rows === 0 || (!force && this.#rows < this.flushRows)) return;
-    const entries: Entry[] = [];
-    for (const [dim, byKey] of this.#counts) {
-      for (const [key, byCode] of byKey) {
-        for (const [code, n] of byCode) entries.push([dim, key, code, n]);
-      }
-      byKey.clear();
+  /**
+   * Counts already in result_summary for the job (a resumed job's, rebuilt
+   * from its rows), so that `onlyTop` flushes rank keys by their totals.
+   */
+  load(db: DatabaseSync, jobId: number): void {
+    const rows = db.prepare(
+      "SELECT dim, key, code, n FROM result_summary WHERE job_id = ?",
+    ).all(jobId) as { dim: string; key: string; code: string; n: number }[];
+    for (const { dim, key, code, n } of rows) {
+      if (this.#counts.has(dim)) this.#count(dim, key, code, 0, Number(n));
     }
+  }
+
+  /**
+   * Writes the counts when FLUSH_ROWS are pending, or always if `force`;
+   * `onlyTop`: only what the summary shows (see the class).
+   */
+  flush(db: DatabaseSync, jobId: number, force = false, onlyTop = false): void {
+    const nothing = this.#rows === 0 && (onlyTop || !this.#held);
+    if (nothing || (!force && this.#rows < this.flushRows)) return;
+    const entries: Entry[] = [];
+    let held = false;
+    for (const [dim, byKey] of this.#counts) {
+      const least = onlyTop && dim !== "kind" ? topThreshold(byKey) : 0;
+      for (const [key, byCode] of byKey) {
+        for (const [code, count] of byCode) {
+          if (count.pending === 0) continue;
+          if (count.total < least) {
+            held = true;
+            continue;
+          }
+          entries.push([dim, key, code, count.pending]);
+          count.pending = 0;
+        }
+      }
+    }
+    this.#held = held;
     // In the table's key order: SQLite then walks its index forward rather
     // than all over it (a quarter less time a key measured).
     entries.sort(byPrimaryKey);
@@ -177,6 +222,28 @@ export class SummaryCounter {
     }
     this.#rows = 0;
   }
+}
+
+/** A key's rows counted in all, and those not yet written. */
+type Count = { total: number; pending: number };
+
+/**
+ * The SUMMARY_TOP_N-th largest total of a dimension (0 with fewer keys):
+ * the top list holds no key below it.
+ */
+function topThreshold(byKey: Map<string, Map<string, Count>>): number {
+  // The largest totals so far, smallest first.
+  const top: number[] = [];
+  for (const byCode of byKey.values()) {
+    for (const { total } of byCode.values()) {
+      if (top.length === SUMMARY_TOP_N && total <= top[0]) continue;
+      let at = 0;
+      while (at < top.length && top[at] < total) at++;
+      top.splice(at, 0, total);
+      if (top.length > SUMMARY_TOP_N) top.shift();
+    }
+  }
+  return top.length < SUMMARY_TOP_N ? 0 : top[0];
 }
 
 const SUMMARY_DIMS = ["kind", "company", "asn", "country", "city"];

@@ -1,4 +1,7 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import {
+  deepStrictEqual as assertEquals,
+  notDeepStrictEqual,
+} from "node:assert/strict";
 import { join } from "node:path";
 import { Store } from "./store.ts";
 import {
@@ -235,4 +238,77 @@ Deno.test("a resumed job rebuilds its counts from its rows", () =>
     assertEquals(rebuilt.rows.total, exact.rows.total + 40);
     assertEquals(rebuilt.topCompanies[0], { company: "Acme GmbH", count: 52 });
     assertEquals(summarize(store.db, 2).rows.total, 100);
+  }));
+
+/** A row of `company` in `city` (the counted fields of a stored row). */
+const input = (company: string, city = "Berlin") => ({
+  success: true,
+  failure: null,
+  ispFiltered: false,
+  network_type: "business",
+  company,
+  asn: `AS1 ${company}`,
+  country: "Germany",
+  country_code: "DE",
+  city,
+});
+
+/** Every count a job has in result_summary, in key order. */
+const storedCounts = (store: Store, jobId: number) =>
+  store.db.prepare(
+    `SELECT dim, key, code, n FROM result_summary WHERE job_id = ?
+      ORDER BY dim, key, code`,
+  ).all(jobId);
+
+Deno.test("a running job's flushes write only what its summary shows, exactly", () =>
+  withDb((store) => {
+    // Job 5 flushes as a running job does; job 6 writes every count.
+    const running = new SummaryCounter(1);
+    const full = new SummaryCounter(1);
+    let seed = 3;
+    const random = (n: number) =>
+      Math.floor((seed = (seed * 16807) % 2147483647) / 2147483647 * n);
+    for (let batch = 0; batch < 12; batch++) {
+      const rows = [];
+      // 60 companies and cities with uneven counts, ties included; from
+      // batch 6 on, a late company grows into the top list.
+      for (let i = 0; i < 200; i++) {
+        const k = Math.min(random(60), random(60));
+        rows.push(input(`Company ${k}`, `City ${k % 45}`));
+      }
+      if (batch >= 6) { for (let i = 0; i < 40; i++) rows.push(input("Late")); }
+      running.add(rows);
+      full.add(rows);
+      running.flush(store.db, 5, true, true);
+      full.flush(store.db, 6, true);
+      const shown = summarize(store.db, 5);
+      const exact = summarize(store.db, 6);
+      assertEquals({ ...shown, jobId: 6 }, exact, `batch ${batch}`);
+    }
+    // Counts held back (stale or missing): the job's last flush writes them.
+    const counts = (jobId: number) =>
+      storedCounts(store, jobId).map((row) => ({ ...row, job_id: 0 }));
+    notDeepStrictEqual(counts(5), counts(6));
+    running.flush(store.db, 5, true);
+    assertEquals(counts(5), counts(6));
+  }));
+
+Deno.test("a resumed job's flushes rank keys by their counts before the crash", () =>
+  withDb((store) => {
+    // Stored before the crash and rebuilt: Acme 10 rows.
+    seedResults(store.db, 7, repeat(10, acme));
+    rebuildSummary(store.db, 7);
+    const counter = new SummaryCounter(1);
+    counter.load(store.db, 7);
+    // Then one more Acme row and 25 other companies of 2 rows each.
+    const rows = [input("Acme GmbH")];
+    for (let k = 0; k < 25; k++) {
+      rows.push(input(`Other ${k}`), input(`Other ${k}`));
+    }
+    counter.add(rows);
+    counter.flush(store.db, 7, true, true);
+    assertEquals(summarize(store.db, 7).topCompanies[0], {
+      company: "Acme GmbH",
+      count: 11,
+    });
   }));
