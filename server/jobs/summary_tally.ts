@@ -91,5 +91,7 @@ export class SummaryTally {
     // A running job writes what its summary shows; its last flush, all.
     counter.flush(db, this.#jobId, true, !last);
     this.#lastFlush = now;
+    // The job's counts are written: not kept while the worker waits.
+    if (last) this.#counter = new SummaryCounter(FLUSH_ROWS);
   }
 }

@@ -109,10 +109,11 @@ function upsert(db: DatabaseSync, rows: number): StatementSync {
  * the summary's cost (bench/RESULTS.md, issue 11 fourth pass).
  */
 export class SummaryCounter {
-  // Counts by dimension, key and code, in nested maps: the keys are the
+  // Counts by dimension, code and key, in nested maps: the keys are the
   // rows' own strings (a company's name is one string for all its rows),
   // so counting a row builds no string; a joined key per row cost more
-  // than the rest of the writer's work on it.
+  // than the rest of the writer's work on it. Codes are few (country codes,
+  // failures), so a key costs one entry, kept to the job's end.
   #counts = new Map<string, Map<string, Map<string, Count>>>(
     SUMMARY_DIMS.map((dim) => [dim, new Map()]),
   );
@@ -139,14 +140,14 @@ export class SummaryCounter {
   }
 
   #count(dim: string, key: string, code: string, n: number, stored = 0) {
-    const byKey = this.#counts.get(dim)!;
-    let byCode = byKey.get(key);
-    if (!byCode) byKey.set(key, byCode = new Map());
-    const count = byCode.get(code);
+    const byCode = this.#counts.get(dim)!;
+    let byKey = byCode.get(code);
+    if (!byKey) byCode.set(code, byKey = new Map());
+    const count = byKey.get(key);
     if (count) {
       count.total += n;
       count.pending += n;
-    } else byCode.set(code, { total: stored + n, pending: n });
+    } else byKey.set(key, { total: stored + n, pending: n });
   }
 
   add(rows: Iterable<SummaryInput>): void {
@@ -194,10 +195,10 @@ export class SummaryCounter {
     if (nothing || (!force && this.#rows < this.flushRows)) return;
     const entries: Entry[] = [];
     let held = false;
-    for (const [dim, byKey] of this.#counts) {
-      const least = onlyTop && dim !== "kind" ? topThreshold(byKey) : 0;
-      for (const [key, byCode] of byKey) {
-        for (const [code, count] of byCode) {
+    for (const [dim, byCode] of this.#counts) {
+      const least = onlyTop && dim !== "kind" ? topThreshold(byCode) : 0;
+      for (const [code, byKey] of byCode) {
+        for (const [key, count] of byKey) {
           if (count.pending === 0) continue;
           if (count.total < least) {
             held = true;
@@ -231,11 +232,11 @@ type Count = { total: number; pending: number };
  * The SUMMARY_TOP_N-th largest total of a dimension (0 with fewer keys):
  * the top list holds no key below it.
  */
-function topThreshold(byKey: Map<string, Map<string, Count>>): number {
+function topThreshold(byCode: Map<string, Map<string, Count>>): number {
   // The largest totals so far, smallest first.
   const top: number[] = [];
-  for (const byCode of byKey.values()) {
-    for (const { total } of byCode.values()) {
+  for (const byKey of byCode.values()) {
+    for (const { total } of byKey.values()) {
       if (top.length === SUMMARY_TOP_N && total <= top[0]) continue;
       let at = 0;
       while (at < top.length && top[at] < total) at++;
