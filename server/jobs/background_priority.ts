@@ -3,25 +3,23 @@
 // busy; at equal priority a request waited behind it for a scheduler slice,
 // several milliseconds at the 99th percentile (bench/RESULTS.md, issue 11).
 // With nothing else to run, a job still gets every core it can use.
-import { getPriority, setPriority } from "node:os";
+import { setPriority } from "node:os";
 
 /** The nice value of a job's threads (Linux: -20 highest .. 19 lowest). */
 export const JOB_THREAD_NICE = 10;
 
 /**
- * Lowers the calling thread's priority to `nice`; false where that is not
- * possible (no /proc/thread-self, or not permitted), and the thread runs on
- * as it was. On Linux setpriority(2) given a thread id moves that thread
+ * Lowers the calling thread's priority to `nice`. Where that is not
+ * possible (no /proc/thread-self, or not permitted) the thread runs on as
+ * it was. On Linux setpriority(2) given a thread id moves that thread
  * alone, so this is called from the thread to lower.
  */
-export function lowerThisThread(nice = JOB_THREAD_NICE): boolean {
+export function lowerThisThread(nice = JOB_THREAD_NICE): void {
   try {
     const self = Deno.readLinkSync("/proc/thread-self");
     const tid = Number(self.slice(self.lastIndexOf("/") + 1));
-    if (!Number.isSafeInteger(tid) || tid <= 0) return false;
-    setPriority(tid, nice);
-    return getPriority(tid) === nice;
+    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, nice);
   } catch {
-    return false;
+    // Not Linux, or not permitted: a normal priority.
   }
 }
