@@ -8,6 +8,7 @@ import { ApiError } from "./http_error.ts";
 import { apiRouter } from "./routes/api_router.ts";
 import { configRoutes } from "./routes/config.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { unmatchedApiRequest } from "./routes/method_not_allowed.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { publicApiRoutes } from "./routes/public_api.ts";
 import { uploadRoutes } from "./routes/upload.ts";
@@ -63,10 +64,8 @@ export function createApp(deps: AppDeps): Hono {
   api.route("/", jobRoutes(deps));
   api.route("/", configRoutes(deps));
   api.route("/", openApiRoutes(api, deps));
-  api.all(
-    "*",
-    (c) => c.json({ message: `Not found: ${c.req.method} ${c.req.path}` }, 404),
-  );
+  // Read at request time: by then every route of the app is declared.
+  api.all("*", (c) => unmatchedApiRequest(app, c));
   // /api itself is the API documentation page; everything below it is JSON.
   app.get("/api", async (c, next) => {
     const page = await prerenderedPage(deps.config.webDir, "api");
