@@ -26,6 +26,7 @@ const args = [
   "--unstable-kv",
   "--unstable-cron",
   "--unstable-net",
+  "--unstable-no-legacy-abort",
   V8_FLAGS_ARG,
   "--include",
   "web/dist",

@@ -17,6 +17,7 @@ import { openScaleOut, type ScaleOut } from "./scale_out.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
+import { openableUrl } from "./listen_address.ts";
 
 function fatal(message: string): never {
   console.error(`error: ${message}`);
@@ -103,18 +104,12 @@ runner.start();
 scheduleHousekeeping({ store, runner, uploadsDir, rdapCache });
 const server = serve(app.fetch);
 
-let stopping = false;
-const shutdown = async () => {
-  if (stopping) return;
-  stopping = true;
+onStopSignal(async () => {
   await runner.stop();
   await server.shutdown();
   kv.close();
   store.close();
-  Deno.exit(0);
-};
-Deno.addSignalListener("SIGTERM", shutdown);
-Deno.addSignalListener("SIGINT", shutdown);
+});
 
 function printSettings(
   engine: Engine,
@@ -165,10 +160,29 @@ function serve(fetch: (request: Request) => Response | Promise<Response>) {
     hostname: config.host,
     port: config.port,
     onListen: ({ hostname, port }) => {
-      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-      console.log(`listening on http://${host}:${port}`);
+      console.log(`listening on ${openableUrl(hostname, port)}`);
     },
   }, fetch);
+}
+
+/**
+ * On SIGTERM or SIGINT (once): says so, runs `stop`, says when it is done
+ * and exits; a second signal while stopping is ignored.
+ */
+function onStopSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: Deno.Signal) => async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(
+      `${signal}: stopping; jobs in progress resume from their last checkpoint`,
+    );
+    await stop();
+    console.log("stopped");
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGTERM", handle("SIGTERM"));
+  Deno.addSignalListener("SIGINT", handle("SIGINT"));
 }
 
 /** DATABASE_URL set: PostgreSQL, pg-boss and LISTEN/NOTIFY; ROLE decides. */
@@ -220,12 +234,9 @@ async function runScaledOut(databaseUrl: string): Promise<never> {
   } else {
     console.log("worker ready: taking jobs from the queue");
   }
-  const stop = async () => {
+  onStopSignal(async () => {
     await server?.shutdown();
     await parts.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGTERM", stop);
-  Deno.addSignalListener("SIGINT", stop);
+  });
   return await new Promise<never>(() => {});
 }
