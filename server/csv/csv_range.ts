@@ -1,22 +1,52 @@
-// Reads the rows of one byte range of a CSV upload (a chunk of a job, cut at
-// row starts by row_starts.ts) as readCsvBatches reads the whole file: the
-// same delimiter, and the line end papaparse guessed for the whole file
-// rather than one guessed from the range's own first piece.
-import { createChunkParser } from "./csv_rows.ts";
-import { fileNewline } from "./row_starts.ts";
+// Reads the rows of one chunk of a CSV upload (bytes cut at row ends by the
+// upload's reader, row_chunks.ts) as readCsvBatches reads the whole file:
+// the same delimiter, and the line end papaparse takes for the whole file
+// rather than one guessed from the chunk's own first piece.
+import { createChunkParser, decodeText, type Newline } from "./csv_rows.ts";
 
 const READ_BYTES = 1 << 16;
 
-/** The rows of bytes [start, end) of a CSV file, in batches. */
+/**
+ * The line end papaparse takes for the whole file: guessed from the first
+ * piece of text, which is readCsvBatches' first read.
+ */
+async function fileNewline(
+  path: string,
+  delimiter: string,
+): Promise<Newline | undefined> {
+  const file = await Deno.open(path, { read: true });
+  const reader = decodeText(file.readable).getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      if (value) {
+        const parser = createChunkParser(delimiter);
+        parser.push(value);
+        return parser.newline;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * The rows of bytes [start, end) of a CSV file, in batches (from byte 0:
+ * the header row first).
+ */
 export async function* readCsvRange(
   path: string,
   delimiter: string,
   range: { start: number; end: number },
 ): AsyncGenerator<string[][]> {
-  const parser = createChunkParser(delimiter, await fileNewline(path));
+  const parser = createChunkParser(
+    delimiter,
+    await fileNewline(path, delimiter),
+  );
   // A byte order mark inside the file is a character of a row, as it is
   // for the whole file's decoder (which drops only the file's first).
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: range.start > 0 });
   const file = await Deno.open(path, { read: true });
   try {
     await file.seek(range.start, Deno.SeekMode.Start);

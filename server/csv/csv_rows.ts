@@ -110,11 +110,17 @@ export function detectDelimiter(sample: string): string {
   return DELIMITERS.includes(meta.delimiter) ? meta.delimiter : ",";
 }
 
+export type Newline = "\n" | "\r\n" | "\r";
+
 export interface ChunkParser {
   /** Parses a chunk of text; returns the rows it completed. */
   push(text: string): string[][];
   /** Ends the input; returns the last rows. */
   end(): string[][];
+  /** Characters of the input through the end of the last row returned. */
+  readonly cursor: number;
+  /** The line end in use: given, or guessed from the first chunk. */
+  readonly newline: Newline | undefined;
 }
 
 /**
@@ -124,7 +130,7 @@ export interface ChunkParser {
  */
 export function createChunkParser(
   delimiter: string,
-  newline?: "\n" | "\r\n" | "\r",
+  newline?: Newline,
 ): ChunkParser {
   const source = Object.assign(new EventEmitter(), {
     readable: true,
@@ -133,6 +139,8 @@ export function createChunkParser(
     resume() {},
   });
   let rows: string[][] = [];
+  let cursor = 0;
+  let guessed = newline;
   // The typings know no Readable-like input; papaparse accepts one.
   const parse = Papa.parse as unknown as (
     input: unknown,
@@ -146,6 +154,8 @@ export function createChunkParser(
     skipEmptyLines: true,
     chunk: (results: Papa.ParseResult<string[]>) => {
       rows = rows.length === 0 ? results.data : rows.concat(results.data);
+      cursor = results.meta.cursor;
+      guessed = results.meta.linebreak as Newline;
     },
   });
   const take = () => {
@@ -161,6 +171,12 @@ export function createChunkParser(
     end() {
       source.emit("end");
       return take();
+    },
+    get cursor() {
+      return cursor;
+    },
+    get newline() {
+      return guessed;
     },
   };
 }

@@ -181,8 +181,9 @@ class JobProcess {
   async #readRows(path: string): Promise<boolean> {
     const job = this.#job;
     const range = this.#ctx.range;
-    // The index of the row before the next one read (the header is -1).
-    let rowIndex = range ? range.firstRow - 1 : -2;
+    // The index of the row before the next one read (the header is -1; a
+    // chunk from byte 0 starts with it).
+    let rowIndex = range && range.start > 0 ? range.firstRow - 1 : -2;
     const resumeAt = range
       ? range.firstRow + range.resume.processed
       : job.processedIPs;

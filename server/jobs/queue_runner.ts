@@ -13,7 +13,7 @@ import type { BlobStore } from "../blobs/blob_store.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
-import { planRowRanges } from "../csv/row_starts.ts";
+import { chunksOfStoredCsv } from "../routes/csv_upload_reader.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { CheckpointMoved, type JobRecord } from "../storage/store.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
@@ -80,8 +80,9 @@ export class QueueRunner implements JobControl {
   }
 
   /**
-   * Queues the job's chunks not done yet, cutting its upload into chunks
-   * first if it has none (one pass over the file).
+   * Queues the job's chunks not done yet, planning them first if it has
+   * none: as its upload's reader cut the upload, or for an upload stored
+   * before its chunks were noted, by counting it again.
    */
   async enqueue(jobId?: number): Promise<void> {
     if (jobId === undefined) return;
@@ -100,23 +101,16 @@ export class QueueRunner implements JobControl {
         await this.#announce(jobId);
         return;
       }
-      const ranges = await planRowRanges(
-        join(uploadsDir, job.fileName),
-        job.delimiter,
-        chunkRows,
-      );
+      const ranges = (await store.getUpload(job.fileName))?.chunks ??
+        await chunksOfStoredCsv(
+          join(uploadsDir, job.fileName),
+          job.delimiter,
+          chunkRows,
+        );
       planned = await chunks.planChunks(
         jobId,
         ranges.map((range, chunk) => ({ chunk, ...range })),
       );
-      // The upload's reader counted the rows with the parser the chunks
-      // must agree with: a difference says the two disagree on rows.
-      const rows = ranges.reduce((sum, range) => sum + range.rows, 0);
-      if (rows !== job.totalIPs) {
-        console.warn(
-          `job ${jobId}: chunks hold ${rows} rows, the upload ${job.totalIPs}`,
-        );
-      }
     }
     await queue.enqueue(
       planned.filter((chunk) => !chunk.done).map((chunk) => ({

@@ -71,7 +71,37 @@ async function setUp() {
     lines.push(`8.8.${i}.8,"row ${i}${i % 4 === 0 ? "\r\nmore" : ""}"`);
     if (i === 12) lines.push("");
   }
-  await Deno.writeTextFile(join(dir, "in.csv"), lines.join("\r\n"));
+  const text = lines.join("\r\n");
+  await Deno.writeTextFile(join(dir, "in.csv"), text);
+  // A copy with no upload record, as uploaded before chunks were noted.
+  await Deno.writeTextFile(join(dir, "old.csv"), text);
+  // The chunks the upload's reader notes (row_chunks_test.ts), here of
+  // exactly CHUNK rows: the first from byte 0 with the header row.
+  // (The text is ASCII: a character is a byte.)
+  const rowStarts: number[] = [];
+  let offset = 0;
+  for (const [i, line] of lines.entries()) {
+    if (i > 0 && line !== "") rowStarts.push(offset);
+    offset += line.length + 2;
+  }
+  const firsts = [0, CHUNK, 2 * CHUNK];
+  const chunkPlan = firsts.map((firstRow, i) => ({
+    start: i === 0 ? 0 : rowStarts[firstRow],
+    end: i + 1 < firsts.length ? rowStarts[firsts[i + 1]] : text.length,
+    firstRow,
+    rows: Math.min(CHUNK, ROWS - firstRow),
+  }));
+  await store.addUpload({
+    fileName: "in.csv",
+    originalFileName: "in.csv",
+    size: text.length,
+    headers: ["ip", "note"],
+    rowCount: ROWS,
+    delimiter: ",",
+    createdAt: new Date().toISOString(),
+    owner: null,
+    chunks: chunkPlan,
+  });
   const newJob = (fileName = "in.csv") =>
     store.createJob({
       fileName,
@@ -157,6 +187,18 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     assertEquals(await runner.restart(failed.id), true);
     assertEquals(await t.queued(failed.id), [0, 2]);
 
+    // An upload stored before its chunks were noted is counted again (the
+    // reader cuts where its parser's batches end: here after 24 rows).
+    const old = await t.newJob("old.csv");
+    await runner.enqueue(old.id);
+    const oldChunks = await store.chunkProgress.chunks(old.id);
+    assertEquals(oldChunks.map((c) => [c.firstRow, c.rows]), [[0, 24], [
+      24,
+      1,
+    ]]);
+    assertEquals(oldChunks[1].start, oldChunks[0].end);
+    assertEquals([oldChunks[0].start, oldChunks[1].end], [0, chunks[2].end]);
+
     // An upload gone when the job is queued fails the job plainly.
     const lost = await t.newJob("gone.csv");
     await runner.enqueue(lost.id);
@@ -166,7 +208,12 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     await runner.work(engine, 2);
     await waitFor(async () =>
       (await store.getJob(job.id))!.status === "completed" &&
-      (await store.getJob(failed.id))!.status === "completed"
+      (await store.getJob(failed.id))!.status === "completed" &&
+      (await store.getJob(old.id))!.status === "completed"
+    );
+    assertEquals(
+      (await store.resultsBetween(old.id, 0, 100)).map((r) => r.original),
+      (await store.resultsBetween(job.id, 0, 100)).map((r) => r.original),
     );
     const done = (await store.getJob(job.id))!;
     assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);

@@ -1,12 +1,14 @@
 // Reads an uploaded CSV as it streams in: decodes it (UTF-8, or UTF-16 by
 // its byte order mark) into the UTF-8 text that is stored, and on the way
 // finds the delimiter, the header row, the number of data rows and the
-// widest row. The job later reads the stored file exactly as counted here.
+// widest row, and where the stored file is cut into a job's chunks. The job
+// later reads the stored file exactly as counted here.
 import {
   type ChunkParser,
   createChunkParser,
   detectDelimiter,
 } from "../csv/csv_rows.ts";
+import { type RowChunk, RowChunker } from "../csv/row_chunks.ts";
 
 /** The delimiter is guessed from this much text, then fixed. */
 const DELIMITER_SAMPLE_CHARS = 65536;
@@ -40,6 +42,8 @@ export interface CountedCsv {
   delimiter: string;
   /** The first data rows (SAMPLE_ROWS at most), as parsed. */
   sampleRows: string[][];
+  /** The stored file's chunks of about `chunkRows` data rows. */
+  chunks: RowChunk[];
 }
 
 export class CsvUploadReader {
@@ -53,15 +57,20 @@ export class CsvUploadReader {
   #sample = "";
   #decoder: TextDecoder | null = null;
   readonly #encoder = new TextEncoder();
+  readonly #chunker: RowChunker;
 
   /**
    * @param store receives the UTF-8 bytes to write to the file.
    * @param delimiter the separator when the format fixes it; else guessed.
+   * @param chunkRows data rows per chunk of the job (CHUNK_ROWS).
    */
   constructor(
     private readonly store: (bytes: Uint8Array) => void,
     private readonly delimiter?: string,
-  ) {}
+    chunkRows = Infinity,
+  ) {
+    this.#chunker = new RowChunker(chunkRows);
+  }
 
   /** One chunk of the upload as it arrived. */
   push(chunk: Uint8Array): void {
@@ -76,6 +85,7 @@ export class CsvUploadReader {
     if (!this.#rows) this.#startRows();
     this.#count(this.#rows!.end());
     return {
+      chunks: this.#chunker.end(this.#rowCount),
       size: this.#size,
       headerRow: this.#headers ?? [],
       headers: withExtraColumns(this.#headers ?? [], this.#widestRow),
@@ -87,7 +97,9 @@ export class CsvUploadReader {
 
   #text(text: string): void {
     if (!text) return;
-    this.store(this.#encoder.encode(text));
+    const bytes = this.#encoder.encode(text);
+    this.store(bytes);
+    this.#chunker.text(text, bytes.length);
     if (this.#rows) this.#count(this.#rows.push(text));
     else {
       this.#sample += text;
@@ -110,5 +122,21 @@ export class CsvUploadReader {
         if (row.length > this.#widestRow) this.#widestRow = row.length;
       }
     }
+    this.#chunker.rowsThrough(this.#rows!.cursor, this.#rowCount);
   }
+}
+
+/**
+ * The chunks of a stored upload, counted again as at its upload (for an
+ * upload stored before its chunks were noted with it).
+ */
+export async function chunksOfStoredCsv(
+  path: string,
+  delimiter: string,
+  chunkRows: number,
+): Promise<RowChunk[]> {
+  const reader = new CsvUploadReader(() => {}, delimiter, chunkRows);
+  const file = await Deno.open(path, { read: true });
+  for await (const bytes of file.readable) reader.push(bytes);
+  return reader.end().chunks;
 }

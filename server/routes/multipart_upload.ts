@@ -43,6 +43,8 @@ export interface UploadLimits {
   maxUploadMb: number;
   /** MAX_UNCOMPRESSED_MB in bytes: what a decoded upload may come to. */
   maxUncompressedBytes: number;
+  /** Data rows per chunk of a job from this upload (CHUNK_ROWS). */
+  chunkRows?: number;
 }
 
 /** A decoder's refusal as the answer: 413 when the file expands too far. */
@@ -198,6 +200,7 @@ export function receiveCsvUpload(
       const reader = new CsvUploadReader(
         (bytes) => out.write(bytes),
         decoded.delimiter,
+        limits.chunkRows,
       );
       let failure: unknown = null;
       try {

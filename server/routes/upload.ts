@@ -63,6 +63,7 @@ export function uploadRoutes(
     maxBytes,
     maxUploadMb: config.maxUploadMb,
     maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
+    chunkRows: config.chunkRows,
   };
   const uploadsDir = join(config.dataDir, "uploads");
 
@@ -98,6 +99,7 @@ export function uploadRoutes(
       rowCount: received.rowCount,
       sampleRows: received.sampleRows,
     };
+    const { chunks } = received;
     // Workers on other machines read the upload from shared storage.
     if (blobs) await blobs.put(fileName, (await Deno.open(path)).readable);
     const { sampleRows: _, ...upload } = answer;
@@ -105,6 +107,7 @@ export function uploadRoutes(
       await store.addUpload({
         ...upload,
         delimiter: received.delimiter,
+        chunks,
         createdAt: new Date().toISOString(),
         // Only this session may start a job from it (canUseUpload).
         owner: c.get("sessionId"),

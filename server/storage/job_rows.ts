@@ -1,5 +1,6 @@
 // Rows of the uploads and jobs tables as records, and a job's wire form.
 import type { Job, JobStatus } from "../../shared/wire.ts";
+import type { RowChunk } from "../csv/row_chunks.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 
 export type Row = Record<string, string | number | null>;
@@ -15,6 +16,8 @@ export interface UploadRecord {
   createdAt: string;
   /** Session id of the uploader; null for uploads from before sessions. */
   owner: string | null;
+  /** Where its reader cut it into a job's chunks (absent before that). */
+  chunks?: RowChunk[];
 }
 
 export interface NewJob {
@@ -54,6 +57,9 @@ export function toUpload(row: Row): UploadRecord {
     delimiter: String(row.delimiter),
     createdAt: String(row.created_at),
     owner: ownerOf(row),
+    ...(row.row_chunks == null
+      ? {}
+      : { chunks: JSON.parse(String(row.row_chunks)) }),
   };
 }
 

@@ -130,6 +130,9 @@ ${FIELD_COLUMNS}
   ALTER TABLE jobs ADD COLUMN registrations_cached INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN registrations_failed INTEGER NOT NULL DEFAULT 0;
   `,
+  // Where an upload's reader cut it into a job's chunks (JSON); uploads
+  // from before are cut at their job's start (chunksOfStoredCsv).
+  `ALTER TABLE uploads ADD COLUMN row_chunks TEXT;`,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -109,8 +109,8 @@ export class Store {
   addUpload(upload: UploadRecord): void {
     this.#sql(
       `INSERT INTO uploads (file_name, original_file_name, size, headers,
-        row_count, delimiter, created_at, owner)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        row_count, delimiter, created_at, owner, row_chunks)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       upload.fileName,
       upload.originalFileName,
@@ -120,6 +120,7 @@ export class Store {
       upload.delimiter,
       upload.createdAt,
       upload.owner,
+      upload.chunks ? JSON.stringify(upload.chunks) : null,
     );
   }
 

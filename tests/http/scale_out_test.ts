@@ -106,10 +106,12 @@ Deno.test({
       const uploaded = await uploadOk(a, "scale.csv", text);
       const job = await startJob(a, uploaded, "ip", { includeDomain: 1 });
       socket.send(JSON.stringify({ type: "subscribe", jobId: job.id }));
-      // Enqueueing cut the upload into chunks of CHUNK_ROWS rows.
+      // The upload's reader cut it into chunks of about CHUNK_ROWS rows
+      // (at least that many, cut where its parser's batches end).
       const planned = await chunksOf(job.id);
-      assertEquals(planned.length, ROWS / CHUNK_ROWS);
-      ok(planned.every((c) => c.row_count === CHUNK_ROWS));
+      ok(planned.length > 1 && planned.length <= ROWS / CHUNK_ROWS);
+      ok(planned.slice(0, -1).every((c) => c.row_count >= CHUNK_ROWS));
+      assertEquals(planned.reduce((sum, c) => sum + c.row_count, 0), ROWS);
 
       // Kill a worker while it holds a chunk it has committed rows of.
       let held: { worker: string } | undefined;
@@ -139,7 +141,7 @@ Deno.test({
       assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
       assertEquals(await inQueue(job.id), 0);
       const chunks = await chunksOf(job.id);
-      ok(chunks.every((c) => c.done && c.processed === CHUNK_ROWS));
+      ok(chunks.every((c) => c.done && c.processed === c.row_count));
       const workersUsed = new Set(chunks.map((c) => c.worker));
       ok(workersUsed.size > 1, `chunks ran on ${[...workersUsed]}`);
       for (const chunk of orphans) {
@@ -149,7 +151,7 @@ Deno.test({
       // the addresses of the rows it had not committed.
       const lookups = Object.values(done.hostnameLookups)
         .reduce((sum, n) => sum + n, 0);
-      const least = ADDRESSES * (ROWS / CHUNK_ROWS);
+      const least = ADDRESSES * chunks.length;
       ok(
         lookups >= least && lookups <= least + ADDRESSES * orphans.length,
         `${lookups} host-name lookups`,

@@ -118,6 +118,9 @@ ${FIELD_COLUMNS}
   );
   ALTER TABLE jobs ADD COLUMN announced_at timestamptz;
   `,
+  // Where an upload's reader cut it into a job's chunks (JSON); uploads
+  // from before are cut when their job is queued (chunksOfStoredCsv).
+  `ALTER TABLE uploads ADD COLUMN row_chunks text;`,
 ];
 
 /**

@@ -96,6 +96,7 @@ export class PgStore implements JobStore {
         delimiter: upload.delimiter,
         created_at: upload.createdAt,
         owner: upload.owner,
+        row_chunks: upload.chunks ? JSON.stringify(upload.chunks) : null,
       })
     }`;
   }
