@@ -5,6 +5,8 @@ import { secureHeaders } from "hono/secure-headers";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps } from "./deps.ts";
 import { ApiError } from "./http_error.ts";
+import { logError } from "./log.ts";
+import { wellFormedPath } from "./middleware/well_formed_path.ts";
 import { apiRouter } from "./routes/api_router.ts";
 import { configRoutes } from "./routes/config.ts";
 import { jobRoutes } from "./routes/jobs.ts";
@@ -36,6 +38,8 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
+  app.use("*", wellFormedPath());
+
   // Sessions, the ACCESS_PASSWORD lock, the cross-site guard and /signin:
   // before every route, so no route is reachable without them.
   deps.access.install(app);
@@ -50,7 +54,7 @@ export function createApp(deps: AppDeps): Hono {
     if (error instanceof HTTPException) {
       return c.json({ message: error.message || "Bad request" }, error.status);
     }
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    logError(c.req.method, c.req.path, "failed:", error);
     return c.json(
       { message: "Something went wrong on the server; it has been logged." },
       500,

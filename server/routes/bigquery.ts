@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { BATCH_MAX_IPS, type LookupField } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
+import { logError } from "../log.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   BigQueryError,
@@ -81,7 +82,7 @@ export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
     if (error instanceof HTTPException) {
       return c.json({ errorMessage: error.message }, error.status);
     }
-    console.error("POST /api/bigquery failed:", error);
+    logError("POST /api/bigquery failed:", error);
     return c.json({ errorMessage: "Internal error in the IP lookup" }, 500);
   });
   app.openapi(

@@ -56,7 +56,9 @@ export function webRoutes(webDir: string) {
   );
   app.use("*", serveStatic({ root: webDir }));
   app.get("*", async (c) => {
-    const path = normalize(decodeURIComponent(c.req.path)).replace(/\/+$/, "");
+    // c.req.path is decoded already; decoding again would turn "%25ff"
+    // into a broken escape.
+    const path = normalize(c.req.path).replace(/\/+$/, "");
     const page = !path.includes("..") && path !== ""
       ? await readPage(join(webDir, path, "index.html"))
       : null;

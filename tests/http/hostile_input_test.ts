@@ -180,6 +180,34 @@ Deno.test({
       }
     });
 
+    await t.step(
+      "a path that does not decode: 400, no forged log line",
+      async () => {
+        const paths = [
+          "/%ff%0a2026-11-25%20ADMIN%20LOGIN%20OK%0a",
+          "/%25ff", // decodes once to "%ff", which must not be decoded again
+          "/assets/%c0%af.js",
+          "/api/jobs/%e2%82",
+        ];
+        for (const path of paths) {
+          const response = await sessionFetch(`${server.url}${path}`);
+          const body = await response.json().catch(() => ({}));
+          if (path === "/%25ff") {
+            assertEquals(response.status, 404, path);
+            continue;
+          }
+          assertEquals(response.status, 400, path);
+          match(body.message, /%-escape in its path/, path);
+        }
+        ok(
+          !server.output.some((line) =>
+            /ADMIN LOGIN OK|^GET \S* failed:/.test(line)
+          ),
+          server.output.join("\n"),
+        );
+      },
+    );
+
     await t.step("security headers on pages and API answers", async () => {
       for (const path of ["/", "/api/jobs", "/api/nothing"]) {
         const response = await sessionFetch(`${server.url}${path}`);
