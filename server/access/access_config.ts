@@ -18,6 +18,11 @@ export interface AccessConfig {
 
 /** Shorter secrets are guessable offline from one signed cookie. */
 export const MIN_SECRET_LENGTH = 32;
+/**
+ * Guessing is throttled per address (access_lock.ts), but an attacker may
+ * have many addresses; a passphrase of a few words is as easy to type.
+ */
+export const MIN_PASSWORD_LENGTH = 12;
 /** API keys travel in URLs (?key=) too: printable, no separators. */
 const API_KEY = /^[A-Za-z0-9._~+/=-]{16,200}$/;
 
@@ -34,6 +39,18 @@ export function loadAccessConfig(
       `SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters ` +
         `(got ${sessionSecret.length}); unset it to have one generated ` +
         `into the data directory`,
+    );
+  }
+
+  const accessPassword = optional(env.ACCESS_PASSWORD);
+  if (
+    accessPassword !== undefined && accessPassword.length < MIN_PASSWORD_LENGTH
+  ) {
+    // The password itself is not echoed: it is a credential.
+    throw new Error(
+      `ACCESS_PASSWORD must be at least ${MIN_PASSWORD_LENGTH} characters ` +
+        `(got ${accessPassword.length}); a few words with spaces are easy ` +
+        `to type and hard to guess`,
     );
   }
 
@@ -60,7 +77,7 @@ export function loadAccessConfig(
   return {
     sessionSecret,
     jobsVisibility: visibility,
-    accessPassword: optional(env.ACCESS_PASSWORD),
+    accessPassword,
     lookupApiKeys: [...new Set(lookupApiKeys)],
   };
 }

@@ -47,6 +47,13 @@ Deno.test("bad values stop the server with the variable named", () => {
     /SESSION_SECRET must be at least 32 characters \(got 5\)/,
   );
   throws(
+    () => loadAccessConfig({ ACCESS_PASSWORD: "hunter2" }),
+    (error: Error) =>
+      /ACCESS_PASSWORD must be at least 12 characters \(got 7\)/.test(
+        error.message,
+      ) && !error.message.includes("hunter2"),
+  );
+  throws(
     () => loadAccessConfig({ JOBS_VISIBILITY: "public" }),
     /JOBS_VISIBILITY must be "private" or "shared", got "public"/,
   );

@@ -3,7 +3,7 @@
 // "unlocked" mark. API clients send the password with HTTP Basic (any user
 // name) on each request. The public lookup API is not behind this lock.
 import { Hono } from "hono";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { clientAddress, clientKey } from "../middleware/client_address.ts";
 import { RateLimiter } from "../middleware/rate_limit.ts";
 import type { VisitorSessions } from "./session.ts";
@@ -25,6 +25,44 @@ export async function sameSecret(a: string, b: string): Promise<boolean> {
   let difference = 0;
   for (let i = 0; i < x.length; i++) difference |= x[i] ^ y[i];
   return difference === 0;
+}
+
+/** The 429 text when a client has used up its wrong passwords. */
+export function tooManyPasswordsMessage(waitSeconds: number): string {
+  return `Too many wrong passwords from your address; try again in ` +
+    `${waitSeconds} s.`;
+}
+
+export type PasswordCheck =
+  | { kind: "right" }
+  | { kind: "wrong" }
+  | { kind: "wait"; seconds: number };
+
+/**
+ * Checks passwords against ACCESS_PASSWORD and counts the wrong ones per
+ * client address, wherever they come from (the sign-in form or HTTP Basic):
+ * ten tries a minute, so guessing stays slow and typos are fine.
+ */
+export class PasswordAttempts {
+  readonly #limiter = new RateLimiter({ perMinute: 10, burst: 10 });
+
+  constructor(
+    private readonly password: string,
+    private readonly trustProxy: number,
+  ) {}
+
+  async check(c: Context, given: string): Promise<PasswordCheck> {
+    const key = clientKey(clientAddress(c, this.trustProxy));
+    // The try is taken before the (asynchronous) comparison, so guesses
+    // sent in parallel all count; a right password gives it back.
+    const decision = this.#limiter.take(key);
+    if (!decision.allowed) {
+      return { kind: "wait", seconds: decision.retryAfterSeconds };
+    }
+    if (!(await sameSecret(given, this.password))) return { kind: "wrong" };
+    this.#limiter.refund(key);
+    return { kind: "right" };
+  }
 }
 
 /** The password of an `Authorization: Basic` header, or undefined. */
@@ -59,15 +97,23 @@ function wantsPage(method: string, path: string): boolean {
  * paths that stay open (the sign-in page, the public lookup API).
  */
 export function accessLock(
-  password: string | undefined,
+  attempts: PasswordAttempts | undefined,
   isOpen: (path: string) => boolean,
 ): MiddlewareHandler {
   return async (c, next) => {
-    if (password === undefined || isOpen(c.req.path)) return await next();
+    if (attempts === undefined || isOpen(c.req.path)) return await next();
     if (c.get("sessionUnlocked")) return await next();
     const given = basicPassword(c.req.header("authorization"));
-    if (given !== undefined && await sameSecret(given, password)) {
-      return await next();
+    const check = given === undefined
+      ? undefined
+      : await attempts.check(c, given);
+    if (check?.kind === "right") return await next();
+    if (check?.kind === "wait") {
+      return c.json(
+        { message: tooManyPasswordsMessage(check.seconds) },
+        429,
+        { "Retry-After": String(check.seconds), "Cache-Control": "no-store" },
+      );
     }
     if (wantsPage(c.req.method, c.req.path)) {
       const url = new URL(c.req.url);
@@ -87,18 +133,15 @@ export function accessLock(
   };
 }
 
-/** GET and POST /signin. Attempts are limited per client address. */
+/** GET and POST /signin. Wrong passwords count as in the lock. */
 export function signInRoutes(
   sessions: VisitorSessions,
-  password: string | undefined,
-  trustProxy: number,
+  attempts: PasswordAttempts | undefined,
 ): Hono {
-  // Ten tries a minute per address: guessing stays slow, typos are fine.
-  const attempts = new RateLimiter({ perMinute: 10, burst: 10 });
   const app = new Hono();
   app.get("/signin", (c) => {
     const next = safeReturnPath(c.req.query("next"));
-    if (password === undefined || c.get("sessionUnlocked")) {
+    if (attempts === undefined || c.get("sessionUnlocked")) {
       return c.redirect(next, 303);
     }
     return c.html(signInPage({ next }), 200, { "Cache-Control": "no-store" });
@@ -110,21 +153,16 @@ export function signInRoutes(
       return typeof value === "string" ? value : undefined;
     };
     const next = safeReturnPath(field("next"));
-    if (password === undefined) return c.redirect(next, 303);
-    const decision = attempts.take(clientKey(clientAddress(c, trustProxy)));
-    if (!decision.allowed) {
-      const wait = decision.retryAfterSeconds;
+    if (attempts === undefined) return c.redirect(next, 303);
+    const check = await attempts.check(c, field("password") ?? "");
+    if (check.kind === "wait") {
       return c.html(
-        signInPage({
-          next,
-          error: `Too many attempts; try again in ${wait} s.`,
-        }),
+        signInPage({ next, error: tooManyPasswordsMessage(check.seconds) }),
         429,
-        { "Retry-After": String(wait), "Cache-Control": "no-store" },
+        { "Retry-After": String(check.seconds), "Cache-Control": "no-store" },
       );
     }
-    const given = field("password") ?? "";
-    if (!(await sameSecret(given, password))) {
+    if (check.kind === "wrong") {
       return c.html(
         signInPage({ next, error: "That is not the access password." }),
         401,

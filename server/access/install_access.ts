@@ -9,7 +9,7 @@
 // browser, and before the rate limiter, which then counts per key).
 import type { Hono } from "hono";
 import type { AccessConfig, JobsVisibility } from "./access_config.ts";
-import { accessLock, signInRoutes } from "./access_lock.ts";
+import { accessLock, PasswordAttempts, signInRoutes } from "./access_lock.ts";
 import { LookupApiKeys } from "./api_keys.ts";
 import { sameSiteOnly, STATE_CHANGING_ROUTES } from "./cross_site.ts";
 import { VisitorSessions } from "./session.ts";
@@ -46,6 +46,9 @@ export async function createAccess(
   });
   const apiKeys = await LookupApiKeys.create(config.lookupApiKeys);
   const isPublic = (path: string) => PUBLIC_API_PATHS.has(path);
+  const attempts = password === undefined
+    ? undefined
+    : new PasswordAttempts(password, trustProxy);
 
   function install(app: Hono): void {
     const session = sessions.middleware();
@@ -55,13 +58,13 @@ export async function createAccess(
     });
     app.use(
       "*",
-      accessLock(password, (path) => isPublic(path) || path === "/signin"),
+      accessLock(attempts, (path) => isPublic(path) || path === "/signin"),
     );
     const guard = sameSiteOnly({ trustProxy });
     for (const [method, path] of STATE_CHANGING_ROUTES) {
       app.on(method, path, guard);
     }
-    app.route("/", signInRoutes(sessions, password, trustProxy));
+    app.route("/", signInRoutes(sessions, attempts));
   }
 
   return { visibility: config.jobsVisibility, sessions, apiKeys, install };

@@ -236,6 +236,61 @@ Deno.test("sign-in attempts are limited per address", async () => {
   }
 });
 
+Deno.test("wrong passwords count alike from /signin and HTTP Basic", async () => {
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
+  const basic = (password: string) => ({
+    headers: { Authorization: `Basic ${btoa(`script:${password}`)}` },
+  });
+  try {
+    // A right password does not use up tries, however often it is sent.
+    for (let i = 0; i < 20; i++) {
+      const right = await app.request(
+        "http://app.test/api/jobs",
+        basic(PASSWORD),
+      );
+      assertEquals(right.status, 200);
+    }
+    for (let i = 0; i < 5; i++) {
+      const wrong = await client(app).request(
+        "/signin",
+        form({ password: `guess ${i}` }),
+      );
+      assertEquals(wrong.status, 401);
+    }
+    // 300 guesses at once: the five tries left, then every one refused.
+    const guesses = await Promise.all(
+      Array.from(
+        { length: 300 },
+        (_, i) => app.request("http://app.test/api/jobs", basic(`guess ${i}`)),
+      ),
+    );
+    const statuses = guesses.map((r) => r.status);
+    assertEquals(statuses.filter((s) => s === 401).length, 5);
+    assertEquals(statuses.filter((s) => s === 429).length, 295);
+    const refused = guesses.find((r) => r.status === 429)!;
+    ok(Number(refused.headers.get("retry-after")) >= 1);
+    assertEquals(
+      (await refused.json()).message,
+      `Too many wrong passwords from your address; try again in ${
+        refused.headers.get("retry-after")
+      } s.`,
+    );
+    // The lock holds for the right password too, and for the sign-in page.
+    assertEquals(
+      (await app.request("http://app.test/api/jobs", basic(PASSWORD))).status,
+      429,
+    );
+    const page = await client(app).request(
+      "/signin",
+      form({ password: PASSWORD }),
+    );
+    assertEquals(page.status, 429);
+    ok(page.headers.get("retry-after"));
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("state-changing routes and /signin refuse another site's page", async () => {
   const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
   try {

@@ -76,6 +76,13 @@ export class RateLimiter {
     };
   }
 
+  /** Gives back what take() took for a request that turned out not to count. */
+  refund(key: string, cost = 1): void {
+    const bucket = this.#buckets.get(key);
+    if (!bucket) return;
+    bucket.tokens = Math.min(this.settings.burst, bucket.tokens + cost);
+  }
+
   #refilled(bucket: Bucket, now: number): number {
     const elapsed = Math.max(0, now - bucket.updated);
     return Math.min(this.settings.burst, bucket.tokens + elapsed * this.#perMs);

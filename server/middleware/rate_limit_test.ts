@@ -104,3 +104,15 @@ Deno.test("middleware: off means no headers and no limit", async () => {
     await response.body?.cancel();
   }
 });
+
+Deno.test("a refund gives a token back, never past the bucket", () => {
+  const time = clock();
+  const limiter = new RateLimiter({ perMinute: 1, burst: 2 }, time.now);
+  limiter.take("a");
+  limiter.take("a");
+  assertEquals(limiter.take("a").allowed, false);
+  limiter.refund("a");
+  assertEquals(limiter.take("a").allowed, true);
+  limiter.refund("a", 10);
+  assertEquals(limiter.take("a").remaining, 1);
+});
