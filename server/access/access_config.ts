@@ -2,6 +2,7 @@
 // with the same rule as the rest of the configuration: unset or empty means
 // the default, a value that cannot be right stops the server with a message
 // naming the variable.
+import { allowedHostEntry } from "./allowed_hosts.ts";
 
 export type JobsVisibility = "private" | "shared";
 
@@ -14,6 +15,8 @@ export interface AccessConfig {
   accessPassword: string | undefined;
   /** When non-empty, the public lookup API requires one of these keys. */
   lookupApiKeys: string[];
+  /** When non-empty, requests for other Host names are refused (421). */
+  allowedHosts: string[];
 }
 
 /** Shorter secrets are guessable offline from one signed cookie. */
@@ -74,11 +77,25 @@ export function loadAccessConfig(
     }
   }
 
+  const allowedHosts = (optional(env.ALLOWED_HOSTS) ?? "")
+    .split(",").map((s) => s.trim()).filter(Boolean).map((text, index) => {
+      const entry = allowedHostEntry(text);
+      if (entry === null) {
+        throw new Error(
+          `ALLOWED_HOSTS entry ${index + 1} ("${text}") must be a host name ` +
+            `or address, optionally with :port, such as enrich.example.com ` +
+            `or 10.0.0.5:5000 (entries are separated by commas)`,
+        );
+      }
+      return entry;
+    });
+
   return {
     sessionSecret,
     jobsVisibility: visibility,
     accessPassword,
     lookupApiKeys: [...new Set(lookupApiKeys)],
+    allowedHosts: [...new Set(allowedHosts)],
   };
 }
 
@@ -89,5 +106,6 @@ export function describeAccessConfig(config: AccessConfig): string {
     `jobsVisibility=${config.jobsVisibility}`,
     `accessPassword=${config.accessPassword ? "set" : "none"}`,
     `lookupApiKeys=${config.lookupApiKeys.length}`,
+    `allowedHosts=${config.allowedHosts.join(",") || "any"}`,
   ].join(" ");
 }

@@ -7,6 +7,7 @@ Deno.test("defaults: private jobs, no lock, open lookup API, generated secret", 
     jobsVisibility: "private",
     accessPassword: undefined,
     lookupApiKeys: [],
+    allowedHosts: [],
   });
   // Empty values are unset, as for every other variable.
   assertEquals(
@@ -15,6 +16,7 @@ Deno.test("defaults: private jobs, no lock, open lookup API, generated secret", 
       JOBS_VISIBILITY: " ",
       ACCESS_PASSWORD: "",
       LOOKUP_API_KEYS: " , ",
+      ALLOWED_HOSTS: "",
     }),
     loadAccessConfig({}),
   );
@@ -27,6 +29,7 @@ Deno.test("values are read, keys split on commas and deduplicated", () => {
     ACCESS_PASSWORD: "correct horse",
     LOOKUP_API_KEYS:
       "key-aaaaaaaaaaaaaaaa, key-bbbbbbbbbbbbbbbb,key-aaaaaaaaaaaaaaaa",
+    ALLOWED_HOSTS: "Enrich.Example.com, 10.0.0.5:5000,[fd00::1]",
   });
   assertEquals(config.sessionSecret, "s".repeat(40));
   assertEquals(config.jobsVisibility, "shared");
@@ -35,9 +38,15 @@ Deno.test("values are read, keys split on commas and deduplicated", () => {
     "key-aaaaaaaaaaaaaaaa",
     "key-bbbbbbbbbbbbbbbb",
   ]);
+  assertEquals(config.allowedHosts, [
+    "enrich.example.com",
+    "10.0.0.5:5000",
+    "[fd00::1]",
+  ]);
   assertEquals(
     describeAccessConfig(config),
-    "sessionSecret=set jobsVisibility=shared accessPassword=set lookupApiKeys=2",
+    "sessionSecret=set jobsVisibility=shared accessPassword=set " +
+      "lookupApiKeys=2 allowedHosts=enrich.example.com,10.0.0.5:5000,[fd00::1]",
   );
 });
 
@@ -53,6 +62,15 @@ Deno.test("bad values stop the server with the variable named", () => {
         error.message,
       ) && !error.message.includes("hunter2"),
   );
+  for (
+    const bad of ["http://a.example", "a.example/path", "a b", "x@a.example"]
+  ) {
+    throws(
+      () => loadAccessConfig({ ALLOWED_HOSTS: `ok.example,${bad}` }),
+      /ALLOWED_HOSTS entry 2 \(".*"\) must be a host name or address/,
+      bad,
+    );
+  }
   throws(
     () => loadAccessConfig({ JOBS_VISIBILITY: "public" }),
     /JOBS_VISIBILITY must be "private" or "shared", got "public"/,

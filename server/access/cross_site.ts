@@ -1,8 +1,10 @@
-// Refuses state-changing requests that a page on another site made the
-// browser send (with the visitor's cookie). Browsers send Origin on every
-// POST and DELETE, and Sec-Fetch-Site on every request; a request with
-// neither is not from a browser page (curl, scripts) and carries no ambient
-// cookie risk, so it passes.
+// Refuses requests that a page on another origin made the browser send with
+// the visitor's cookie: state-changing ones, and the WebSocket upgrade, which
+// reads the visitor's jobs (a page on a sibling subdomain is the same site,
+// so SameSite=Lax still sends the cookie; its Origin differs). Browsers send
+// Origin on every POST, DELETE and WebSocket upgrade, and Sec-Fetch-Site on
+// every request; a request with neither is not from a browser page (curl,
+// scripts) and carries no ambient cookie risk, so it passes.
 import type { MiddlewareHandler } from "hono";
 import { requestHost } from "./request_origin.ts";
 
@@ -10,13 +12,14 @@ export const CROSS_SITE_MESSAGE =
   "Cross-site request refused: this action must come from the app's own pages";
 
 /** The routes this guards (method and path pattern), for the record. */
-export const STATE_CHANGING_ROUTES = [
+export const SAME_ORIGIN_ROUTES = [
   ["POST", "/api/upload"],
   ["POST", "/api/enrich"],
   ["POST", "/api/jobs/:id/cancel"],
   ["POST", "/api/jobs/:id/restart"],
   ["DELETE", "/api/jobs/completed"],
   ["POST", "/signin"],
+  ["GET", "/ws"],
 ] as const;
 
 /** Origin's host:port, with the scheme's default port left out; or null. */

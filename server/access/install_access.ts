@@ -1,4 +1,4 @@
-// Puts sessions, the ACCESS_PASSWORD lock, the cross-site guard and the
+// Puts the ALLOWED_HOSTS check, sessions, the ACCESS_PASSWORD lock, the cross-site guard and the
 // sign-in page in front of the app's routes. Call install() on the root app
 // after its header middleware and before any route is added: Hono runs
 // middleware in the order it was registered.
@@ -9,9 +9,10 @@
 // browser, and before the rate limiter, which then counts per key).
 import type { Hono } from "hono";
 import type { AccessConfig, JobsVisibility } from "./access_config.ts";
+import { allowedHostsOnly } from "./allowed_hosts.ts";
 import { accessLock, PasswordAttempts, signInRoutes } from "./access_lock.ts";
 import { LookupApiKeys } from "./api_keys.ts";
-import { sameSiteOnly, STATE_CHANGING_ROUTES } from "./cross_site.ts";
+import { SAME_ORIGIN_ROUTES, sameSiteOnly } from "./cross_site.ts";
 import { VisitorSessions } from "./session.ts";
 import { resolveSessionSecret } from "./session_secret.ts";
 
@@ -51,6 +52,8 @@ export async function createAccess(
     : new PasswordAttempts(password, trustProxy);
 
   function install(app: Hono): void {
+    // First: a request for another host name gets no session either.
+    app.use("*", allowedHostsOnly(config.allowedHosts, trustProxy));
     const session = sessions.middleware();
     app.use("*", async (c, next) => {
       if (isPublic(c.req.path)) return await next();
@@ -61,7 +64,7 @@ export async function createAccess(
       accessLock(attempts, (path) => isPublic(path) || path === "/signin"),
     );
     const guard = sameSiteOnly({ trustProxy });
-    for (const [method, path] of STATE_CHANGING_ROUTES) {
+    for (const [method, path] of SAME_ORIGIN_ROUTES) {
       app.on(method, path, guard);
     }
     app.route("/", signInRoutes(sessions, attempts));

@@ -291,6 +291,76 @@ Deno.test("wrong passwords count alike from /signin and HTTP Basic", async () =>
   }
 });
 
+Deno.test("the WebSocket upgrade refuses another origin, even of the same site", async () => {
+  const { app, cleanup } = await appWith({});
+  try {
+    const upgrade = (headers: Record<string, string>) =>
+      app.request("http://app.example.com/ws", {
+        headers: { Upgrade: "websocket", ...headers },
+      });
+    for (
+      const from of [
+        { Origin: "https://evil.example" },
+        // A sibling subdomain: same site, so SameSite=Lax sends the cookie.
+        { Origin: "http://blog.example.com", "Sec-Fetch-Site": "same-site" },
+        { Origin: "null" },
+        { "Sec-Fetch-Site": "cross-site" },
+      ] as Record<string, string>[]
+    ) {
+      const response = await upgrade(from);
+      assertEquals(response.status, 403, JSON.stringify(from));
+    }
+    for (
+      const from of [
+        { Origin: "http://app.example.com" },
+        { Origin: "http://app.example.com", "Sec-Fetch-Site": "same-origin" },
+        {}, // not a browser page
+      ] as Record<string, string>[]
+    ) {
+      assertEquals((await upgrade(from)).status, 200, JSON.stringify(from));
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("ALLOWED_HOSTS refuses other Host names before any session", async () => {
+  const { app, cleanup } = await appWith({
+    ALLOWED_HOSTS: "enrich.example.com,10.0.0.5:5000",
+  });
+  try {
+    const get = (url: string) => app.request(url);
+    for (
+      const url of [
+        "http://rebind.evil.example/api/jobs",
+        "http://rebind.evil.example/api/lookup?ip=8.8.8.8",
+        "http://10.0.0.5:8080/",
+        "http://enrich.example.com.evil.example/",
+      ]
+    ) {
+      const response = await get(url);
+      assertEquals(response.status, 421, url);
+      assertEquals(response.headers.get("set-cookie"), null, url);
+      const { message } = await response.json();
+      ok(/does not answer to the host name/.test(message), message);
+    }
+    for (
+      const url of [
+        "http://enrich.example.com/api/jobs",
+        "http://ENRICH.example.com:8443/api/jobs",
+        "http://10.0.0.5:5000/api/jobs",
+        "http://localhost:5000/api/jobs",
+        "http://127.0.0.1/api/jobs",
+        "http://[::1]:5000/api/jobs",
+      ]
+    ) {
+      assertEquals((await get(url)).status, 200, url);
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("state-changing routes and /signin refuse another site's page", async () => {
   const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
   try {

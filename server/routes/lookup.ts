@@ -16,6 +16,12 @@ import { LookupFailure, LookupQuery, LookupResult } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */
 export const LOOKUP_CACHE_CONTROL = "public, max-age=86400";
+/**
+ * With LOOKUP_API_KEYS a shared cache must not keep the answer: `public`
+ * would let it serve the answer to callers without a key (RFC 9111 3.5).
+ * The caller's own cache may, per credentials (Vary: Authorization).
+ */
+export const KEYED_LOOKUP_CACHE_CONTROL = "private, max-age=86400";
 
 export const lookupRoute = createRoute({
   method: "get",
@@ -32,7 +38,12 @@ export const lookupRoute = createRoute({
       headers: {
         ...RATE_LIMIT_HEADERS,
         "Cache-Control": {
-          description: LOOKUP_CACHE_CONTROL,
+          description: `${LOOKUP_CACHE_CONTROL}; ` +
+            `${KEYED_LOOKUP_CACHE_CONTROL} when the server requires API keys`,
+          schema: { type: "string" },
+        },
+        Vary: {
+          description: "Authorization, when the server requires API keys",
           schema: { type: "string" },
         },
       },
@@ -47,9 +58,13 @@ export const lookupRoute = createRoute({
 });
 
 export function lookupRoutes(
-  deps: Pick<AppDeps, "engine" | "config" | "rdapPacer" | "rdapCache">,
+  deps: Pick<
+    AppDeps,
+    "engine" | "config" | "rdapPacer" | "rdapCache" | "access"
+  >,
 ) {
   const { engine } = deps;
+  const keyed = deps.access.apiKeys.enabled;
   const app = apiRouter();
   app.openapi(
     lookupRoute,
@@ -67,7 +82,10 @@ export function lookupRoutes(
       if (!result.success && isRefusedAsNotAnAddress(found)) {
         return c.json(result, 400);
       }
-      c.header("Cache-Control", LOOKUP_CACHE_CONTROL);
+      if (keyed) {
+        c.header("Cache-Control", KEYED_LOOKUP_CACHE_CONTROL);
+        c.header("Vary", "Authorization", { append: true });
+      } else c.header("Cache-Control", LOOKUP_CACHE_CONTROL);
       return c.json(result, 200);
     },
     // This route answers a refused address in the lookup failure shape.
