@@ -1,11 +1,28 @@
 // One RDAP `ip` query (RFC 9082: GET {base}/ip/{address}) with the manners
-// registries ask for: a shared rate limit, redirects followed (rdap.org
-// answers 302 to the registry holding the block), 429 Retry-After waited
-// out, 5xx retried with growing pauses, and a time limit on every attempt.
-// It never throws for what the network does: every outcome is an answer.
-import { formatAddress, parseAddress } from "./ip_span.ts";
+// registries ask for: a shared rate limit, redirects followed where
+// redirect_policy.ts allows (rdap.org answers 302 to the registry holding
+// the block), 429 Retry-After waited out, 5xx retried with growing pauses,
+// and a time limit on every attempt. An answer whose network does not hold
+// the address asked about is not used. It never throws for what the network
+// does: every outcome is an answer.
+import {
+  type Address,
+  contains,
+  formatAddress,
+  parseAddress,
+} from "./ip_span.ts";
 import type { Pacer } from "./rate_limiter.ts";
-import { parseIpNetwork, type Registration } from "./rdap_parser.ts";
+import {
+  parseIpNetwork,
+  type Registration,
+  registrationSpan,
+} from "./rdap_parser.ts";
+import {
+  dnsResolver,
+  type HostResolver,
+  MAX_REDIRECTS,
+  redirectRefusal,
+} from "./redirect_policy.ts";
 
 export type RdapAnswer =
   | { kind: "found"; registration: Registration }
@@ -26,7 +43,11 @@ export interface RdapClientOptions {
   backoffMs?: number;
   /** The longest Retry-After honoured as given; longer ones are cut to this. */
   maxRetryAfterMs?: number;
+  /** Resolves a redirect's host name (default: the system's resolver). */
+  resolve?: HostResolver;
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const ACCEPT = "application/rdap+json, application/json;q=0.9";
 
@@ -79,9 +100,13 @@ export class RdapClient {
   readonly #retries: number;
   readonly #backoffMs: number;
   readonly #maxRetryAfterMs: number;
+  readonly #origin: string;
+  readonly #resolve: HostResolver;
 
   constructor(options: RdapClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#origin = new URL(this.baseUrl).origin;
+    this.#resolve = options.resolve ?? dnsResolver();
     this.#limiter = options.limiter;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#retries = options.retries ?? 2;
@@ -97,7 +122,7 @@ export class RdapClient {
     let lastReason = "";
     for (let attempt = 0; attempt <= this.#retries; attempt++) {
       await this.#limiter.take();
-      const outcome = await this.#attempt(url, attempt);
+      const outcome = await this.#attempt(url, address, attempt);
       if (outcome.kind !== "retry") return outcome;
       lastReason = outcome.reason;
       if (outcome.pauseMs > 0 && attempt < this.#retries) {
@@ -110,8 +135,39 @@ export class RdapClient {
     };
   }
 
+  /** The first answer that is not a redirect, or why one was not followed. */
+  async #fetchFollowing(
+    url: string,
+    signal: AbortSignal,
+  ): Promise<Response | string> {
+    let current = new URL(url);
+    for (let hop = 0;; hop++) {
+      const response = await fetch(current, {
+        headers: { accept: ACCEPT },
+        redirect: "manual",
+        signal,
+      });
+      if (!REDIRECTS.has(response.status)) return response;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS) {
+        return `more than ${MAX_REDIRECTS} redirects`;
+      }
+      const location = response.headers.get("location");
+      let next: URL;
+      try {
+        next = new URL(location ?? "", current);
+      } catch {
+        return `a redirect to an address that is not a URL`;
+      }
+      const refusal = await redirectRefusal(next, this.#origin, this.#resolve);
+      if (refusal !== null) return refusal;
+      current = next;
+    }
+  }
+
   async #attempt(
     url: string,
+    address: Address,
     attempt: number,
   ): Promise<RdapAnswer | { kind: "retry"; reason: string; pauseMs: number }> {
     const controller = new AbortController();
@@ -120,11 +176,10 @@ export class RdapClient {
       this.#timeoutMs,
     );
     try {
-      const response = await fetch(url, {
-        headers: { accept: ACCEPT },
-        redirect: "follow",
-        signal: controller.signal,
-      });
+      const response = await this.#fetchFollowing(url, controller.signal);
+      if (typeof response === "string") {
+        return { kind: "failed", reason: response };
+      }
       if (response.status === 200) {
         const text = await boundedText(response, MAX_ANSWER_BYTES);
         if (text === null) {
@@ -136,11 +191,20 @@ export class RdapClient {
         } catch {
           return { kind: "failed", reason: "the answer is not JSON" };
         }
+        let registration: Registration;
         try {
-          return { kind: "found", registration: parseIpNetwork(body) };
+          registration = parseIpNetwork(body);
         } catch (error) {
           return { kind: "failed", reason: (error as Error).message };
         }
+        if (!contains(registrationSpan(registration), address)) {
+          return {
+            kind: "failed",
+            reason: `the answer's network ${registration.network} does not ` +
+              `hold ${formatAddress(address)}`,
+          };
+        }
+        return { kind: "found", registration };
       }
       await response.body?.cancel();
       if (response.status === 404) return { kind: "notFound" };

@@ -166,6 +166,84 @@ Deno.test("RDAP_RATE=5 holds: 30 blocks, never more than rate+burst a second", a
   }
 });
 
+Deno.test("a redirect to another loopback server is never fetched", async () => {
+  const other = startRdapServer();
+  const configured = startRdapServer({ redirectTo: other.url });
+  try {
+    const client = new RdapClient({
+      baseUrl: `${configured.url}/away`,
+      limiter: new RateLimiter(50),
+    });
+    assertEquals(await client.query("12.34.56.7"), {
+      kind: "failed",
+      reason: `a redirect to http://127.0.0.1:${
+        new URL(other.url).port
+      } was not followed: only https leaves RDAP_URL's origin`,
+    });
+    assertEquals(configured.count("away"), 1);
+    // The same over https: refused for the address, before any connection.
+    const port = new URL(other.url).port;
+    const overHttps = startRdapServer({
+      redirectTo: `https://127.0.0.1:${port}`,
+    });
+    try {
+      const viaHttps = new RdapClient({
+        baseUrl: `${overHttps.url}/away`,
+        limiter: new RateLimiter(50),
+      });
+      assertEquals(await viaHttps.query("12.34.56.7"), {
+        kind: "failed",
+        reason: `a redirect to https://127.0.0.1:${port} was not followed: ` +
+          "127.0.0.1 is not a public address",
+      });
+    } finally {
+      await overHttps.close();
+    }
+    assertEquals(other.requests, [], "the other server saw no request");
+  } finally {
+    await configured.close();
+    await other.close();
+  }
+});
+
+Deno.test("redirects stop after a few hops", async () => {
+  const server = startRdapServer();
+  try {
+    const client = new RdapClient({
+      baseUrl: `${server.url}/loop`,
+      limiter: new RateLimiter(50),
+    });
+    assertEquals(await client.query("12.34.56.7"), {
+      kind: "failed",
+      reason: "more than 3 redirects",
+    });
+    assertEquals(server.count("loop"), 4);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("an answer whose network does not hold the address is not used", async () => {
+  const server = startRdapServer();
+  try {
+    const client = new RdapClient({
+      baseUrl: `${server.url}/elsewhere`,
+      limiter: new RateLimiter(50),
+    });
+    const answer = await client.query("12.34.56.7");
+    assertEquals(answer.kind, "failed");
+    ok(
+      answer.kind === "failed" &&
+        /^the answer's network .+ does not hold 12\.34\.56\.7$/.test(
+          answer.reason,
+        ),
+      JSON.stringify(answer),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("Retry-After as seconds or as an HTTP date", () => {
   assertEquals(retryAfterMs("3"), 3000);
   assertEquals(retryAfterMs(null), null);

@@ -5,6 +5,9 @@
 //   {url}/flaky/ip/X    503 on the first request for X, then the registry
 //   {url}/dead/ip/X     never answers (until the server closes)
 //   {url}/huge/ip/X     a 200 of 2 MB; {url}/garbage/ip/X a 200 that is not JSON
+//   {url}/away/ip/X     302 to {redirectTo}/registry/ip/X (another server)
+//   {url}/loop/ip/X     302 to itself, for ever
+//   {url}/elsewhere/ip/X  a 200 with a fixture network that does not hold X
 // Addresses in `tooManyOnce` get one 429 with the given Retry-After first.
 import { parseAddress, spanOf, spanSize } from "../../server/rdap/ip_span.ts";
 import { ALL_NETWORKS } from "./rdap_fixtures.ts";
@@ -12,7 +15,7 @@ import { ALL_NETWORKS } from "./rdap_fixtures.ts";
 type Json = Record<string, unknown>;
 
 export interface RdapRequest {
-  /** "front", "registry", "flaky", "dead", "huge" or "garbage". */
+  /** "front", "registry", "flaky", "dead", "huge", "garbage", "away"... */
   route: string;
   address: string;
   status: number;
@@ -35,6 +38,8 @@ export interface RdapServerOptions {
   networks?: Json[];
   /** address -> Retry-After header value for one 429. */
   tooManyOnce?: Record<string, string>;
+  /** Where {url}/away redirects: another server's base URL. */
+  redirectTo?: string;
 }
 
 const RDAP_JSON = { "content-type": "application/rdap+json" };
@@ -86,7 +91,7 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
   const handle = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const match = url.pathname.match(
-      /^(?:\/(registry|flaky|dead|huge|garbage))?\/ip\/(.+)$/,
+      /^(?:\/(registry|flaky|dead|huge|garbage|away|loop|elsewhere))?\/ip\/(.+)$/,
     );
     const at = performance.now();
     if (!match) return rdapError(400, "Bad Request");
@@ -104,6 +109,28 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
             headers: { location: `/registry/ip/${match[2]}` },
           }),
         );
+      case "away":
+      case "loop":
+        return log(
+          new Response(null, {
+            status: 302,
+            headers: {
+              location: route === "away"
+                ? `${options.redirectTo}/registry/ip/${match[2]}`
+                : `/loop/ip/${match[2]}`,
+            },
+          }),
+        );
+      case "elsewhere": {
+        const other = networks.find(({ span }) => {
+          const parsed = parseAddress(address);
+          return !parsed || parsed.family !== span.family ||
+            parsed.value < span.start || parsed.value > span.end;
+        })!;
+        return log(
+          new Response(JSON.stringify(other.body), { headers: RDAP_JSON }),
+        );
+      }
       case "flaky":
         if (!flakySeen.has(address)) {
           flakySeen.add(address);
