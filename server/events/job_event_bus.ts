@@ -3,6 +3,7 @@
 // several replicas it is PostgreSQL LISTEN/NOTIFY. A change is small (the job
 // id plus a few fields, under 8 kB as NOTIFY demands); a replica that needs
 // the whole job re-reads it from storage.
+import { logError } from "../log.ts";
 
 /** A small JSON object describing what changed (status, counters). */
 export type JobChange = Record<string, unknown>;
@@ -54,7 +55,7 @@ export function deliver(
     try {
       listener(jobId, change);
     } catch (error) {
-      console.error("job change listener failed:", error);
+      logError("job change listener failed:", error);
     }
   }
 }
@@ -97,7 +98,7 @@ export class ChangeThrottle {
         // The coalesced change opens the next interval in turn.
         this.#open(jobId);
         await this.#send(jobId, window.change).catch((error) =>
-          console.error("job change not sent:", error)
+          logError("job change not sent:", error)
         );
       }
     }, this.#intervalMs);

@@ -14,6 +14,7 @@ import {
   type JobChangeListener,
   type JobEventBus,
 } from "./job_event_bus.ts";
+import { logError } from "../log.ts";
 
 export const JOB_EVENTS_CHANNEL = "ip_enrich_job_events";
 
@@ -70,7 +71,7 @@ export class PgJobEventBus implements JobEventBus {
       // A database that is down now must not crash the process; the next
       // subscribe tries again; a ready() already waiting rejects.
       listening.catch((error) => {
-        console.error("job events: LISTEN failed:", error);
+        logError("job events: LISTEN failed:", error);
         if (this.#listening === listening) this.#listening = null;
       });
     }
@@ -84,7 +85,7 @@ export class PgJobEventBus implements JobEventBus {
       try {
         resync();
       } catch (error) {
-        console.error("job resync listener failed:", error);
+        logError("job resync listener failed:", error);
       }
     }
   }
@@ -99,7 +100,7 @@ export class PgJobEventBus implements JobEventBus {
     try {
       message = JSON.parse(text);
     } catch {
-      console.error("job change not JSON:", text.slice(0, 200));
+      logError("job change not JSON:", text.slice(0, 200));
       return;
     }
     deliver(this.#listeners, message.jobId, message.change);

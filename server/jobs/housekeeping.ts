@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
 import type { RdapCache } from "../storage/rdap_cache.ts";
 import type { JobStore } from "../storage/store_interface.ts";
+import { logInfo } from "../log.ts";
 
 export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -46,14 +47,14 @@ export function scheduleHousekeeping(
       Date.now(),
       blobs,
     );
-    if (removed > 0) console.log(`removed ${removed} unused upload(s)`);
+    if (removed > 0) logInfo(`removed ${removed} unused upload(s)`);
   });
   if (runner) Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
   if (rdapCache) {
     Deno.cron("prune the RDAP cache", "41 3 * * *", async () => {
       const pruned = await rdapCache.prune();
       if (pruned > 0) {
-        console.log(`pruned ${pruned} old registration answer(s)`);
+        logInfo(`pruned ${pruned} old registration answer(s)`);
       }
     });
   }

@@ -1,5 +1,6 @@
 // In-process notifications of job changes, for the WebSocket hub.
 import type { JobRecord } from "../storage/store.ts";
+import { logError } from "../log.ts";
 
 export type JobListener = (job: JobRecord) => void;
 
@@ -16,7 +17,7 @@ export class JobEvents {
       try {
         listener(job);
       } catch (error) {
-        console.error("job listener failed:", error);
+        logError("job listener failed:", error);
       }
     }
   }

@@ -21,6 +21,7 @@ import { ChunkWriter } from "./chunk_writer.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { FILE_GONE, processJob } from "./process_job.ts";
+import { logError } from "../log.ts";
 
 export interface QueueRunnerOptions {
   store: JobStore;
@@ -70,7 +71,7 @@ export class QueueRunner implements JobControl {
       if (!events) return;
       Promise.resolve(store.getJob(jobId)).then((job) => {
         if (job) events.emit(job);
-      }).catch((error) => console.error("job update:", error));
+      }).catch((error) => logError("job update:", error));
     }));
     // Changes may have been missed while the bus was reconnecting.
     this.#unsubscribe.push(bus.onResync(async () => {
@@ -230,7 +231,7 @@ export class QueueRunner implements JobControl {
       // refused (JobStopped); otherwise this chunk fails the job.
       if ((await store.getJob(jobId))?.status === "processing") {
         const text = (error as Error).message;
-        console.error(`job ${jobId} chunk ${chunk.chunk} failed: ${text}`);
+        logError(`job ${jobId} chunk ${chunk.chunk} failed: ${text}`);
         const failed = await store.setStatus(
           jobId,
           "failed",

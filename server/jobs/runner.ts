@@ -17,6 +17,7 @@ import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
 import type { RateLimiter } from "../rdap/rate_limiter.ts";
 import { servePacer } from "../rdap/shared_pacer.ts";
+import { logError } from "../log.ts";
 
 export interface RunnerOptions {
   store: Store;
@@ -198,7 +199,7 @@ export class JobRunner {
     this.#writers.set(worker, writer);
     writer.onerror = (event) => {
       event.preventDefault();
-      console.error(`result writer crashed: ${event.message}`);
+      logError(`result writer crashed: ${event.message}`);
       worker.dispatchEvent(
         new ErrorEvent("error", {
           message: `result writer stopped: ${event.message}`,
@@ -240,7 +241,7 @@ export class JobRunner {
           running?.finish();
           return;
         }
-        console.error(`job ${message.jobId} failed: ${message.message}`);
+        logError(`job ${message.jobId} failed: ${message.message}`);
         const diskFull = isDiskFull(message.message);
         // Room to record the failure itself.
         if (diskFull) this.#reserve.release();
@@ -253,7 +254,7 @@ export class JobRunner {
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      console.error(`job worker crashed: ${event.message}`);
+      logError(`job worker crashed: ${event.message}`);
       for (const running of this.#running.values()) {
         if (running.worker === worker) {
           running.finish(`Processing stopped: ${event.message}`, true);
@@ -282,7 +283,7 @@ export class JobRunner {
           // byte): the job stays processing, and is picked up again at the
           // next start or by the stuck-job sweep, rather than the server
           // going down.
-          console.error(`job ${job.id}: could not record failure:`, failure);
+          logError(`job ${job.id}: could not record failure:`, failure);
         }
       }
       this.#emit(job.id);

@@ -10,6 +10,7 @@ import type {
   JobQueue,
   WorkOptions,
 } from "./job_queue.ts";
+import { logError } from "../log.ts";
 
 export const CHUNK_QUEUE = "enrich-chunks";
 
@@ -66,7 +67,7 @@ export class PgBossQueue implements JobQueue {
       superviseIntervalSeconds: settings.monitorIntervalSeconds,
       application_name: "ip-enrich-queue",
     });
-    boss.on("error", (error) => console.error("job queue:", error));
+    boss.on("error", (error) => logError("job queue:", error));
     await boss.start();
     const queue = {
       expireInSeconds: settings.expireInSeconds,
@@ -112,7 +113,7 @@ export class PgBossQueue implements JobQueue {
         [job] = await this.#boss.fetch<ChunkMessage>(CHUNK_QUEUE);
       } catch (error) {
         if (this.#closing.signal.aborted) return;
-        console.error("job queue fetch failed:", error);
+        logError("job queue fetch failed:", error);
       }
       if (!job) {
         await this.#sleep(this.#options.pollingIntervalSeconds * 1000);
@@ -135,7 +136,7 @@ export class PgBossQueue implements JobQueue {
         if (this.#closing.signal.aborted) return; // redelivered on expiry
         await this.#boss.fail(CHUNK_QUEUE, job.id, {
           message: error instanceof Error ? error.message : String(error),
-        }).catch((failure) => console.error("job queue:", failure));
+        }).catch((failure) => logError("job queue:", failure));
       } finally {
         if (heartbeat) clearInterval(heartbeat);
         this.#closing.signal.removeEventListener("abort", stop);
