@@ -152,7 +152,12 @@ export type RegistrationField =
 
 export type LookupResponse =
   | (
-    & { success: true; ispFiltered: boolean }
+    & {
+      success: true;
+      ispFiltered: boolean;
+      /** Present when the host name was asked for. */
+      hostname_lookup?: HostnameLookup;
+    }
     & Omit<EnrichmentData, "ip" | "ip_used" | RegistrationField>
     // Present only when asked for (registration=1).
     & Partial<Pick<EnrichmentData, RegistrationField>>
@@ -175,8 +180,18 @@ export type BatchLookupRequest = string[] | {
 /** Answer of POST /api/lookup/batch: one lookup answer per address, in order. */
 export type BatchLookupResponse = LookupResponse[];
 
-/** Fields of a lookup answer that BigQuery's `fields` context can select. */
-export type LookupField = keyof EnrichmentData | "ispFiltered";
+/**
+ * How a lookup's host name (reverse DNS) was found or not: a name; no name
+ * exists (the answer said so); timed out (no answer, or the server failed);
+ * skipped (every DNS server was resting after failing, so none was asked).
+ */
+export type HostnameLookup = "answered" | "no_name" | "timed_out" | "skipped";
+
+/** Fields of a lookup answer that a `fields` selection can name. */
+export type LookupField =
+  | keyof EnrichmentData
+  | "ispFiltered"
+  | "hostname_lookup";
 
 /**
  * Body BigQuery sends to POST /api/bigquery (remote function protocol): one

@@ -1,3 +1,5 @@
+import type { HostnameLookup } from "../../shared/wire.ts";
+
 // What reverse DNS counts: per resolver the queries and their answers, and
 // per lookup how it ended, so a caller (a job) can tell "no host name
 // exists" from "we gave up".
@@ -22,7 +24,7 @@ export interface DnsStats {
  * resting, so it was not asked). A missing hostname is "none exists" only
  * for no_name.
  */
-export type LookupOutcome = "answered" | "no_name" | "timed_out" | "skipped";
+export type LookupOutcome = HostnameLookup;
 export type LookupOutcomes = Record<LookupOutcome, number>;
 
 export function emptyOutcomes(): LookupOutcomes {

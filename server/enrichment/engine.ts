@@ -259,7 +259,8 @@ export class Engine {
     }
     // With the host name known, its PTR evidence joins the classification.
     const located = this.locate(parsed.ip, parsed.version, options);
-    const hostname = options.domain ? await this.dns.lookup(parsed.ip) : null;
+    const looked = options.domain ? await this.dns.resolve(parsed.ip) : null;
+    const hostname = looked?.host ?? null;
     if (located.network) {
       located.network = this.networkFor(
         located.network,
@@ -271,10 +272,12 @@ export class Engine {
         located.network = await adjust(parsed.ip, located.network);
       }
     }
-    return composeFinished(parsed.ip, located, {
+    const result = composeFinished(parsed.ip, located, {
       hostname,
       domain: registrableDomain(hostname),
     }, options);
+    if (looked) result.hostname_lookup = looked.outcome;
+    return result;
   }
 
   /** Many cells, in order; each distinct address is looked up once. */

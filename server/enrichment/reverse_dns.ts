@@ -57,11 +57,17 @@ export interface DnsSettings {
 // A server is dead, and rested, when BREAK_AFTER queries in a row got no
 // answer and it answered nothing sent after any of them: it was silent for
 // the whole life of those queries (first and second wait) while they were
-// outstanding. Its lookups are then skipped, and counted as such, until the
-// rest is over. Answers lost under load are not this: the server answers
-// other queries meanwhile, and the window shrinks instead (dns_window.ts).
-const BREAK_AFTER = 20;
+// outstanding. While it rests its lookups are skipped at once, and counted
+// as such, so neither a job nor a single lookup waits on it. A probe (a
+// PTR query for 127.0.0.1, which every resolver answers, with a name or
+// NXDOMAIN) is sent in the background when it is rested and then every
+// REST_MS: the first answer ends the rest. Answers lost under load are not
+// this: the server answers other queries meanwhile, and the window shrinks
+// instead (dns_window.ts); a zone whose servers never answer can look like
+// it, and then the probe's answer ends the rest within a round trip.
+const BREAK_AFTER = 5;
 const REST_MS = 5000;
+const PROBE_NAME = reverseName("127.0.0.1");
 
 // A query leaves the window after two round trips without an answer, or
 // when it is resent (a silent zone, or a lost datagram); at most
@@ -87,6 +93,17 @@ const MAX_SOCKETS = 16;
 const CACHE_ENTRIES = 10_000;
 const MAX_TTL_S = 3600;
 
+interface ServerHealth {
+  /** Queries in a row that got no answer (see BREAK_AFTER). */
+  failures: number;
+  /** Skipped until a probe is answered. */
+  resting: boolean;
+  /** When the next probe may go (Date.now() ms). */
+  probeAt: number;
+  /** When its latest answer came (performance.now() ms). */
+  answeredAt: number;
+}
+
 export class ReverseDns {
   readonly stats: DnsStats = {
     queries: 0,
@@ -102,8 +119,8 @@ export class ReverseDns {
   #servers: NameServer[];
   /** One UDP client per server (none when the system resolver is asked). */
   #clients: UdpDnsClient[];
-  /** Per server (one entry for the system resolver): failures in a row. */
-  #health: { failures: number; restUntil: number; answeredAt: number }[];
+  /** Per server (one entry for the system resolver): its health. */
+  #health: ServerHealth[];
   #next = 0;
   #window: AdaptiveWindow;
   /** Queries waiting for the answer to their first send (the window). */
@@ -138,7 +155,7 @@ export class ReverseDns {
     );
     this.#health = Array.from(
       { length: Math.max(1, this.#servers.length) },
-      () => ({ failures: 0, restUntil: 0, answeredAt: 0 }),
+      () => ({ failures: 0, resting: false, probeAt: 0, answeredAt: 0 }),
     );
     this.#window = new AdaptiveWindow(settings.concurrency);
     this.#cache = new TtlCache(settings.cacheEntries ?? CACHE_ENTRIES);
@@ -260,20 +277,25 @@ export class ReverseDns {
 
   /** The next server not resting, round-robin; -1 when all are resting. */
   #pickServer(): number {
-    const now = Date.now();
     for (let k = 0; k < this.#health.length; k++) {
       const i = this.#next++ % this.#health.length;
-      if (this.#health[i].restUntil <= now) return i;
+      if (!this.#health[i].resting) return i;
+      this.#probeWhenDue(i);
     }
     return -1;
   }
 
   /** An answer (a name or NXDOMAIN) from `server`; `lost`: to the resend. */
   #answered(server: number, rttMs: number, lost: boolean): void {
+    this.#alive(server);
+    this.#window.answered(rttMs, lost);
+  }
+
+  #alive(server: number): void {
     const health = this.#health[server];
     health.failures = 0;
+    health.resting = false;
     health.answeredAt = Math.max(health.answeredAt, performance.now());
-    this.#window.answered(rttMs, lost);
   }
 
   /** No answer from `server` to a query sent at `sentAt`. */
@@ -281,12 +303,30 @@ export class ReverseDns {
     const health = this.#health[server];
     // It answered something sent after this one: alive, not a failure.
     if (health.answeredAt > sentAt) return;
-    if (++health.failures >= BREAK_AFTER) {
-      health.restUntil = Date.now() +
-        Math.max(REST_MS, this.settings.timeoutMs);
-      // One more failure after the rest rests it again.
-      health.failures = BREAK_AFTER - 1;
+    if (++health.failures >= BREAK_AFTER && !health.resting) {
+      health.resting = true;
+      health.probeAt = 0;
+      this.#probeWhenDue(server);
     }
+  }
+
+  /** A resting server's probe, unless one is out or the last was recent. */
+  #probeWhenDue(server: number): void {
+    const health = this.#health[server];
+    const now = Date.now();
+    if (health.probeAt > now) return;
+    // Also the time to wait after this probe fails: one at a time.
+    health.probeAt = now + Math.max(REST_MS, 2 * this.settings.timeoutMs);
+    const client = this.#clients[server];
+    const timeoutMs = this.settings.timeoutMs;
+    const probe = client
+      ? client.query(PROBE_NAME, { firstMs: timeoutMs, secondMs: timeoutMs })
+      : resolvePtrWithDeno(PROBE_NAME, this.#servers[server], timeoutMs);
+    probe.then((answer) => {
+      if (answer.kind === "found" || answer.kind === "notFound") {
+        this.#alive(server);
+      }
+    }, () => {/* closed: the resolver is shutting down */});
   }
 
   async #query(ip: string, release: () => void): Promise<LookupResult> {

@@ -115,9 +115,43 @@ Deno.test("a dead server is rested and the lookups it skips are counted", async 
     assertEquals(job.timed_out >= 20, true, JSON.stringify(job));
     assertEquals(job.skipped > 0, true, JSON.stringify(job));
     assertEquals(job.timed_out + job.skipped, 300);
-    // A skipped lookup was never sent; every one sent timed out.
-    assertEquals(server.addressesAsked(), 20 + job.timed_out);
+    // A skipped lookup was never sent; every one sent timed out. The one
+    // other address asked is the probe's (127.0.0.1), sent on resting.
+    assertEquals(server.addressesAsked(), 20 + job.timed_out + 1);
+    assertEquals(server.asked("127.0.0.1") > 0, true);
     assertEquals(dns.outcomes(), job);
+  } finally {
+    dns.close();
+    await server.stop();
+  }
+});
+
+Deno.test("a rested server that answers its probe is asked again at once", async () => {
+  // 10.9.x.x never answers (a silent zone) and nothing else is asked
+  // meanwhile, so the server looks dead and is rested; the probe's answer
+  // (127.0.0.1 has a name) ends the rest before the next lookup.
+  const server = startPtrResponder((ip) =>
+    ip.startsWith("10.9.") ? { kind: "none" } : named(ip)
+  );
+  const dns = new ReverseDns({
+    servers: [server.address],
+    timeoutMs: 60,
+    concurrency: 1,
+    cacheEntries: 0,
+  });
+  try {
+    for (const ip of ips("10.9", 20)) await dns.lookup(ip);
+    const { timed_out, skipped } = dns.outcomes();
+    assertEquals(timed_out >= 5 && timed_out + skipped === 20, true);
+    for (let i = 0; i < 100 && server.asked("127.0.0.1") === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assertEquals(await dns.resolve("10.5.0.1"), {
+      host: "h-10.5.0.1.test",
+      outcome: "answered",
+    });
+    assertEquals(dns.outcomes().skipped, skipped);
   } finally {
     dns.close();
     await server.stop();

@@ -9,7 +9,7 @@ import {
   type FailureAudience,
   failureMessage,
 } from "../../shared/failures.ts";
-import type { EnrichmentData } from "../../shared/wire.ts";
+import type { EnrichmentData, HostnameLookup } from "../../shared/wire.ts";
 
 export type { EnrichmentData, Failure, FailureAudience };
 
@@ -19,6 +19,8 @@ export interface Enrichment extends EnrichmentData {
   failure: Failure | null;
   /** A consumer broadband or mobile access network: left out of downloads. */
   ispFiltered: boolean;
+  /** How the host name was looked up (Engine.enrich, when it was asked). */
+  hostname_lookup?: HostnameLookup;
 }
 
 /** Which groups of fields a caller asked for ("Data to Include"). */

@@ -16,7 +16,8 @@ import {
 import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
 import { asksRegistration, registrationFor } from "./registration_option.ts";
-import { BatchRequest, BatchResponse } from "./lookup_schemas.ts";
+import { optionsFor, selectedFields } from "./field_options.ts";
+import { BatchQuery, BatchRequest, BatchResponse } from "./lookup_schemas.ts";
 import {
   checkedValue,
   declaresJsonBody,
@@ -30,8 +31,10 @@ export const batchRoute = createRoute({
   summary: `Look up to ${BATCH_MAX_IPS} IP addresses`,
   description: "The body is a JSON array of addresses or " +
     '{ "ips": [...] }; the answer holds one single-lookup object per ' +
-    "address in the same order. Each address counts against the rate limit.",
+    "address in the same order; fields= keeps only the fields named. " +
+    "Each address counts against the rate limit.",
   request: {
+    query: BatchQuery,
     body: {
       required: true,
       content: { "application/json": { schema: BatchRequest } },
@@ -88,19 +91,23 @@ export function batchRoutes(
     batchRoute,
     async (c) => {
       const body = c.req.valid("json");
+      const { fields } = c.req.valid("query");
       const ips = Array.isArray(body) ? body : body.ips;
       const withRegistration = !Array.isArray(body) &&
         asksRegistration(body.registration);
+      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
       const results = withRegistration
         ? await engine.enrichMany(
           ips,
-          { ...ALL_OPTIONS, registration: true },
+          { ...options, registration: true },
           registrationFor(deps),
         )
-        : await engine.enrichMany(ips, ALL_OPTIONS);
+        : await engine.enrichMany(ips, options);
       c.header("Cache-Control", "no-store");
       return c.json(
-        results.map((e) => toLookupResponse(e, withRegistration)),
+        results.map((e) =>
+          selectedFields(toLookupResponse(e, withRegistration), fields)
+        ),
         200,
       );
     },

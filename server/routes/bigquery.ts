@@ -4,7 +4,7 @@
 // { errorMessage } with a non-200 status, which fails the query.
 import { createRoute } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
-import { BATCH_MAX_IPS, type LookupField } from "../../shared/wire.ts";
+import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
 import { logError } from "../log.ts";
@@ -19,7 +19,7 @@ import {
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
-import { optionsFor } from "./field_options.ts";
+import { optionsFor, selectedFields } from "./field_options.ts";
 import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
 import {
@@ -61,19 +61,6 @@ export const bigQueryRoute = createRoute({
     429: overRateLimitResponse(BigQueryError),
   },
 });
-
-/** Keeps the selected fields of an answer, plus success and error. */
-function selectedFields(
-  answer: Record<string, unknown>,
-  fields: readonly LookupField[] | undefined,
-): Record<string, unknown> {
-  if (!fields) return answer;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) out[field] = answer[field] ?? null;
-  out.success = answer.success;
-  if (answer.success === false) out.error = answer.error;
-  return out;
-}
 
 export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
   const app = apiRouter();

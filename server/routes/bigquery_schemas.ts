@@ -4,33 +4,10 @@ import { z } from "@hono/zod-openapi";
 import {
   BATCH_MAX_IPS,
   type BigQueryRequest as BigQueryRequestWire,
-  type LookupField,
 } from "../../shared/wire.ts";
-import { LOOKUP_FIELDS } from "./field_options.ts";
+import { FieldList } from "./field_options.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { OVER_BATCH_MAX_IPS } from "./lookup_schemas.ts";
-
-/** userDefinedContext.fields: "country,company,asn" -> the field names. */
-const FieldList = z.string()
-  .transform((value, ctx) => {
-    const names = value.split(",").map((s) => s.trim()).filter(Boolean);
-    const unknown = names.find((n) => !LOOKUP_FIELDS.includes(n as never));
-    if (unknown !== undefined || names.length === 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `Unknown field "${unknown ?? value}": choose from ` +
-          LOOKUP_FIELDS.join(", "),
-      });
-      return z.NEVER;
-    }
-    return names as LookupField[];
-  })
-  .openapi({
-    type: "string",
-    description: "Comma-separated fields each reply holds (success and " +
-      "error are always there); all fields when absent",
-    example: "country,company,asn",
-  });
 
 /** The example from BigQuery's documentation of remote functions. */
 export const BIGQUERY_EXAMPLE: BigQueryRequestWire = {

@@ -12,7 +12,8 @@ import {
 import { isRefusedAsNotAnAddress, NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
 import { asksRegistration, registrationFor } from "./registration_option.ts";
-import { LookupFailure, LookupQuery, LookupResult } from "./lookup_schemas.ts";
+import { optionsFor, selectedFields } from "./field_options.ts";
+import { LookupAnswer, LookupFailure, LookupQuery } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */
 export const LOOKUP_CACHE_CONTROL = "public, max-age=86400";
@@ -30,7 +31,8 @@ export const lookupRoute = createRoute({
   summary: "Look up one IP address",
   description: "Geolocation, network, company and reverse DNS of one IPv4 " +
     "or IPv6 address. Private and reserved addresses answer success false " +
-    "with the reason. Cacheable for a day.",
+    "with the reason. fields= keeps only the fields named. Cacheable " +
+    "for a day.",
   request: { query: LookupQuery },
   responses: {
     200: {
@@ -47,10 +49,11 @@ export const lookupRoute = createRoute({
           schema: { type: "string" },
         },
       },
-      content: { "application/json": { schema: LookupResult } },
+      content: { "application/json": { schema: LookupAnswer } },
     },
     400: {
-      description: `No ip, or not an IP address (${NOT_AN_IP_ADDRESS})`,
+      description: `No ip, not an IP address (${NOT_AN_IP_ADDRESS}), or ` +
+        "an unknown field in fields=",
       content: { "application/json": { schema: LookupFailure } },
     },
     429: overRateLimitResponse(ErrorResponse),
@@ -69,15 +72,16 @@ export function lookupRoutes(
   app.openapi(
     lookupRoute,
     async (c) => {
-      const { ip, registration } = c.req.valid("query");
+      const { ip, registration, fields } = c.req.valid("query");
       const withRegistration = asksRegistration(registration);
+      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
       const found = withRegistration
         ? await engine.enrich(
           ip,
-          { ...ALL_OPTIONS, registration: true },
+          { ...options, registration: true },
           registrationFor(deps),
         )
-        : await engine.enrich(ip, ALL_OPTIONS);
+        : await engine.enrich(ip, options);
       const result = toLookupResponse(found, withRegistration);
       if (!result.success && isRefusedAsNotAnAddress(found)) {
         return c.json(result, 400);
@@ -86,16 +90,18 @@ export function lookupRoutes(
         c.header("Cache-Control", KEYED_LOOKUP_CACHE_CONTROL);
         c.header("Vary", "Authorization", { append: true });
       } else c.header("Cache-Control", LOOKUP_CACHE_CONTROL);
-      return c.json(result, 200);
+      return c.json(selectedFields(result, fields), 200);
     },
-    // This route answers a refused address in the lookup failure shape.
+    // This route answers a refused request in the lookup failure shape:
+    // the address's words, or what is wrong with fields=.
     (result, c) => {
       if (result.success) return;
       const ip = (c.req.query("ip") ?? "").trim();
-      return c.json(
-        { ip, success: false as const, error: NOT_AN_IP_ADDRESS },
-        400,
-      );
+      const issue = result.error.issues[0];
+      const error = issue.path[0] === "fields"
+        ? `fields: ${issue.message}`
+        : NOT_AN_IP_ADDRESS;
+      return c.json({ ip, success: false as const, error }, 400);
     },
   );
   return app;

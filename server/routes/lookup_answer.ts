@@ -28,6 +28,7 @@ export function toLookupResponse(
     isp: e.isp,
     asn: e.asn,
     ispFiltered: e.ispFiltered,
+    ...(e.hostname_lookup && { hostname_lookup: e.hostname_lookup }),
     ...(registration && {
       registered_org: e.registered_org,
       registered_network: e.registered_network,

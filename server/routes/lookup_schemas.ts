@@ -7,6 +7,7 @@ import {
   type LookupResponse,
 } from "../../shared/wire.ts";
 import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
+import { FieldList } from "./field_options.ts";
 import { readsAsIpAddress } from "./ip_text.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 
@@ -49,6 +50,13 @@ export const LookupSuccess = z.object({
     description: "A consumer broadband or mobile network (left out of " +
       "job downloads)",
   }),
+  hostname_lookup: z.enum(["answered", "no_name", "timed_out", "skipped"])
+    .optional().openapi({
+      description: "How the host name was looked up: answered (a name), " +
+        "no_name (none exists), timed_out (the DNS server did not answer " +
+        "or failed), skipped (every DNS server is resting after failing, " +
+        "so none was asked and the answer did not wait)",
+    }),
 }).openapi("LookupSuccess");
 
 export const LookupFailure = z.object({
@@ -79,6 +87,16 @@ export const LookupQuery = z.object({
   registration: RegistrationFlag.openapi({
     param: { name: "registration", in: "query" },
   }),
+  fields: FieldList.optional().openapi({
+    param: { name: "fields", in: "query" },
+  }),
+});
+
+/** The batch route's query: the fields each answer holds. */
+export const BatchQuery = z.object({
+  fields: FieldList.optional().openapi({
+    param: { name: "fields", in: "query" },
+  }),
 });
 
 const BatchEntry = z.string().max(256).openapi({ example: "8.8.8.8" });
@@ -100,7 +118,26 @@ export const BatchRequest = z.union([
   example: ["8.8.8.8", "1.1.1.1", "not-an-ip"],
 });
 
-export const BatchResponse = z.array(LookupResult).openapi(
+/** An answer cut to the fields= selection: those fields, success, error. */
+export const SelectedLookup = z.object({
+  success: z.boolean(),
+  error: z.string().optional().openapi({
+    description: "Why the address has no data (when success is false)",
+  }),
+}).catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .openapi("SelectedLookup", {
+    description: "The fields named in fields=, with success (and error)",
+    example: {
+      country: "United States",
+      asn: "AS15169 Google LLC",
+      success: true,
+    },
+  });
+
+/** A lookup answer: whole, or cut to the fields= selection. */
+export const LookupAnswer = z.union([LookupResult, SelectedLookup]);
+
+export const BatchResponse = z.array(LookupAnswer).openapi(
   "BatchLookupResponse",
   { description: "One answer per address, in the order sent" },
 );

@@ -26,6 +26,7 @@ const LOOKUP_KEYS = [
   "isp",
   "asn",
   "ispFiltered",
+  "hostname_lookup",
 ].sort();
 
 type Lookup = Record<string, unknown>;
@@ -134,7 +135,11 @@ Deno.test({
             server,
             "/api/lookup?ip=81.2.69.142",
           );
-          assertEquals(body[2], single.body, "same shape as a single lookup");
+          // The same but for how the host name went: port 9 never answers,
+          // so the resolver may be resting by the single lookup.
+          const { hostname_lookup: _, ...fromBatch } = body[2];
+          const { hostname_lookup: __, ...alone } = single.body;
+          assertEquals(fromBatch, alone, "same shape as a single lookup");
         },
       );
 
