@@ -250,7 +250,10 @@ export type ServerMessage =
 
 /** GET /api/config: what the web app needs to know of the server's settings. */
 export interface PublicConfig {
+  /** Largest upload, in MB sent. */
   maxUploadMb: number;
+  /** What a compressed (.csv.gz, .zip) or .xlsx upload may hold, in MB. */
+  maxUncompressedMb: number;
   /** Public lookups per minute per client address; 0 when not limited. */
   rateLimitPerMinute: number;
   /** Lookups a client may make at once before the per-minute rate applies. */

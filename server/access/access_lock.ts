@@ -133,18 +133,26 @@ export function accessLock(
   };
 }
 
-/** GET and POST /signin. Wrong passwords count as in the lock. */
+/**
+ * GET and POST /signin. Wrong passwords count as in the lock.
+ * `stylesheets` gives the built app's stylesheets for the page.
+ */
 export function signInRoutes(
   sessions: VisitorSessions,
   attempts: PasswordAttempts | undefined,
+  stylesheets: () => Promise<string[]> = () => Promise.resolve([]),
 ): Hono {
   const app = new Hono();
-  app.get("/signin", (c) => {
+  app.get("/signin", async (c) => {
     const next = safeReturnPath(c.req.query("next"));
     if (attempts === undefined || c.get("sessionUnlocked")) {
       return c.redirect(next, 303);
     }
-    return c.html(signInPage({ next }), 200, { "Cache-Control": "no-store" });
+    return c.html(
+      signInPage({ next, stylesheets: await stylesheets() }),
+      200,
+      { "Cache-Control": "no-store" },
+    );
   });
   app.post("/signin", async (c) => {
     const form = await c.req.parseBody().catch(() => ({}));
@@ -157,14 +165,22 @@ export function signInRoutes(
     const check = await attempts.check(c, field("password") ?? "");
     if (check.kind === "wait") {
       return c.html(
-        signInPage({ next, error: tooManyPasswordsMessage(check.seconds) }),
+        signInPage({
+          next,
+          error: tooManyPasswordsMessage(check.seconds),
+          stylesheets: await stylesheets(),
+        }),
         429,
         { "Retry-After": String(check.seconds), "Cache-Control": "no-store" },
       );
     }
     if (check.kind === "wrong") {
       return c.html(
-        signInPage({ next, error: "That is not the access password." }),
+        signInPage({
+          next,
+          error: "That is not the access password.",
+          stylesheets: await stylesheets(),
+        }),
         401,
         { "Cache-Control": "no-store" },
       );

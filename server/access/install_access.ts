@@ -15,6 +15,7 @@ import { LookupApiKeys } from "./api_keys.ts";
 import { SAME_ORIGIN_ROUTES, sameSiteOnly } from "./cross_site.ts";
 import { VisitorSessions } from "./session.ts";
 import { resolveSessionSecret } from "./session_secret.ts";
+import { builtStylesheets } from "../routes/web.ts";
 
 /** Paths of the public lookup API: no session, no lock; API keys apply. */
 export const PUBLIC_API_PATHS = new Set([
@@ -33,9 +34,9 @@ export interface Access {
 
 export async function createAccess(
   config: AccessConfig,
-  server: { dataDir: string; trustProxy: number },
+  server: { dataDir: string; trustProxy: number; webDir?: string },
 ): Promise<Access> {
-  const { trustProxy } = server;
+  const { trustProxy, webDir } = server;
   const secret = await resolveSessionSecret(
     config.sessionSecret,
     server.dataDir,
@@ -61,13 +62,21 @@ export async function createAccess(
     });
     app.use(
       "*",
-      accessLock(attempts, (path) => isPublic(path) || path === "/signin"),
+      // The web app's built assets hold no data: the sign-in page uses its
+      // stylesheet.
+      accessLock(
+        attempts,
+        (path) =>
+          isPublic(path) || path === "/signin" || path.startsWith("/assets/"),
+      ),
     );
     const guard = sameSiteOnly({ trustProxy });
     for (const [method, path] of SAME_ORIGIN_ROUTES) {
       app.on(method, path, guard);
     }
-    app.route("/", signInRoutes(sessions, attempts));
+    const stylesheets = () =>
+      webDir ? builtStylesheets(webDir) : Promise.resolve([]);
+    app.route("/", signInRoutes(sessions, attempts, stylesheets));
   }
 
   return { visibility: config.jobsVisibility, sessions, apiKeys, install };

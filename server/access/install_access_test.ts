@@ -8,11 +8,12 @@ import { SESSION_COOKIE } from "./session.ts";
 
 const PASSWORD = "correct horse battery";
 
-async function appWith(env: Record<string, string>) {
+async function appWith(env: Record<string, string>, webDir?: string) {
   const dataDir = await Deno.makeTempDir();
   const access = await createAccess(loadAccessConfig(env), {
     dataDir,
     trustProxy: 0,
+    webDir,
   });
   const app = new Hono();
   access.install(app);
@@ -143,6 +144,26 @@ Deno.test("ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups 
     assertEquals((await visitor.request("/api/openapi.json")).status, 200);
   } finally {
     await cleanup();
+  }
+});
+
+Deno.test("sign-in page: the app's stylesheet, which the lock leaves open", async () => {
+  const webDir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${webDir}/index.html`,
+    '<link rel="icon" href="/favicon.svg"><link rel="stylesheet" crossorigin href="/assets/index-abc.css">',
+  );
+  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD }, webDir);
+  try {
+    const html = await (await app.request("/signin?next=%2F")).text();
+    ok(html.includes('<link rel="stylesheet" href="/assets/index-abc.css">'));
+    ok(!html.includes("favicon"));
+    // Assets pass the lock (the stand-in app answers every other path).
+    assertEquals((await app.request("/assets/index-abc.css")).status, 200);
+    assertEquals((await app.request("/history")).status, 303);
+  } finally {
+    await cleanup();
+    await Deno.remove(webDir, { recursive: true });
   }
 });
 

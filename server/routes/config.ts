@@ -1,4 +1,4 @@
-// GET /api/config: the server's settings the web app follows (upload size,
+// GET /api/config: the server's settings the web app follows (upload sizes,
 // rate limits, batch size).
 import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
@@ -18,11 +18,17 @@ export const configRoute = createRoute({
 export function configRoutes({ config }: Pick<AppDeps, "config">) {
   const app = apiRouter();
   app.openapi(configRoute, (c) => {
-    const { maxUploadMb, rateLimitPerMinute, rateLimitBurst } = config;
+    const {
+      maxUploadMb,
+      maxUncompressedMb,
+      rateLimitPerMinute,
+      rateLimitBurst,
+    } = config;
     // Limits are off when either number is 0; the page then shows none.
     const limited = rateLimitPerMinute > 0 && rateLimitBurst > 0;
     return c.json({
       maxUploadMb,
+      maxUncompressedMb,
       rateLimitPerMinute: limited ? rateLimitPerMinute : 0,
       rateLimitBurst: limited ? rateLimitBurst : 0,
       batchMaxIps: BATCH_MAX_IPS,

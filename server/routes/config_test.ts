@@ -12,6 +12,8 @@ Deno.test("config: the limits the API page shows", async () => {
     assertEquals(body.rateLimitBurst, 0);
     assertEquals(body.batchMaxIps, 1000);
     assertEquals(typeof body.maxUploadMb, "number");
+    // 50x the upload limit unless MAX_UNCOMPRESSED_MB says otherwise.
+    assertEquals(body.maxUncompressedMb, body.maxUploadMb * 50);
   } finally {
     await close();
   }
@@ -22,11 +24,13 @@ Deno.test("config: the limits and upload size as set", async () => {
     RATE_LIMIT_PER_MINUTE: "120",
     RATE_LIMIT_BURST: "7",
     MAX_UPLOAD_MB: "3",
+    MAX_UNCOMPRESSED_MB: "40",
   });
   try {
     const body = await (await app.request("/api/config")).json();
     assertEquals(body, {
       maxUploadMb: 3,
+      maxUncompressedMb: 40,
       rateLimitPerMinute: 120,
       rateLimitBurst: 7,
       batchMaxIps: 1000,

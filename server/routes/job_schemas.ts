@@ -152,7 +152,11 @@ export const Clear = z.object({ cleared: z.number().int() }).openapi(
 );
 
 export const PublicConfig = z.object({
-  maxUploadMb: z.number(),
+  maxUploadMb: z.number().openapi({ description: "Largest upload (MB sent)" }),
+  maxUncompressedMb: z.number().openapi({
+    description:
+      "What a compressed (.csv.gz, .zip) or .xlsx upload may hold (MB of rows)",
+  }),
   rateLimitPerMinute: z.number().int().openapi({
     description: "Public lookups per minute per client address; 0: no limit",
   }),

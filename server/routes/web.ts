@@ -39,6 +39,20 @@ export async function prerenderedPage(
   return await readPage(join(webDir, name, "index.html"));
 }
 
+/**
+ * The built app's stylesheets (/assets/index-<hash>.css), read from
+ * web/dist/index.html, for pages served outside the app (the sign-in page).
+ * None when the app is not built.
+ */
+export async function builtStylesheets(webDir: string): Promise<string[]> {
+  const html = await readPage(join(webDir, "index.html")) ?? "";
+  return [...html.matchAll(/<link\b[^>]*>/g)]
+    .map(([tag]) => tag)
+    .filter((tag) => /\brel="stylesheet"/.test(tag))
+    .map((tag) => /\bhref="(\/assets\/[^"]+)"/.exec(tag)?.[1])
+    .filter((href): href is string => href !== undefined);
+}
+
 export function webRoutes(webDir: string) {
   const app = new Hono();
   app.use(

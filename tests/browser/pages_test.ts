@@ -219,8 +219,12 @@ Deno.test(
       await page.goto(server.url + "/");
       // The texts follow the server's limit.
       await page.getByText("Maximum file size: 1MB").waitFor();
-      await page.getByText("Recommended max size: 1MB (approx. 20,000 IPs)")
-        .waitFor();
+      await page.getByText(
+        "A 1MB CSV holds about 20,000 IP addresses; a compressed (.csv.gz, .zip) or Excel file of 1MB may hold up to 50MB of rows, about 1 million IP addresses.",
+      ).waitFor();
+      await page.getByText(
+        "Files of up to about 1 million IP addresses, saved every 100 records.",
+      ).waitFor();
       const input = page.locator('input[type="file"]');
 
       // Keyboard: Browse Files is reachable and opens the file chooser.

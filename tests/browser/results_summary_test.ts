@@ -196,7 +196,8 @@ Deno.test(
       });
       const total = async () =>
         Number(
-          (await page.locator(".summary-totals dd").first().textContent() ?? "")
+          (await page.getByTestId("rows-total").locator(".tile-value")
+            .textContent() ?? "")
             .replaceAll(",", ""),
         );
       const first = await waitFor(total, 15_000, "rows in the summary");

@@ -1,19 +1,27 @@
 // The server's public settings (GET /api/config).
 
 import { useQuery } from "@tanstack/react-query";
+import type { UploadSizes } from "../lib/upload_sizes.ts";
 import { configQuery } from "./queries.ts";
 
-/** Upload limit used until GET /api/config answers: the server's default. */
-export const DEFAULT_MAX_UPLOAD_MB = 10;
+/** Upload sizes used until GET /api/config answers: the server's defaults. */
+export const DEFAULT_UPLOAD_SIZES: UploadSizes = {
+  maxUploadMb: 10,
+  maxUncompressedMb: 500,
+};
 
 export function useServerConfig() {
   return useQuery(configQuery());
 }
 
-/** The upload limit in MB: the server's setting once known. */
-export function useMaxUploadMb(): { maxUploadMb: number; known: boolean } {
+/** The upload sizes: the server's settings once known. */
+export function useUploadSizes(): UploadSizes & { known: boolean } {
   const { data } = useServerConfig();
   return data && data.maxUploadMb > 0
-    ? { maxUploadMb: data.maxUploadMb, known: true }
-    : { maxUploadMb: DEFAULT_MAX_UPLOAD_MB, known: false };
+    ? {
+      maxUploadMb: data.maxUploadMb,
+      maxUncompressedMb: data.maxUncompressedMb,
+      known: true,
+    }
+    : { ...DEFAULT_UPLOAD_SIZES, known: false };
 }

@@ -1,8 +1,11 @@
 // The three cards under Home's flow: API Access, History, Bulk Processing.
 
 import { Link } from "react-router";
+import { useUploadSizes } from "../api/config.ts";
+import { uploadSizeStory } from "../lib/upload_sizes.ts";
 
 export function HomeCards() {
+  const sizes = useUploadSizes();
   return (
     <section className="grid home-cards" aria-label="More">
       <article>
@@ -17,7 +20,11 @@ export function HomeCards() {
       </article>
       <article>
         <h3>Bulk Processing</h3>
-        <p>Files with millions of IPs, saved every 100 records.</p>
+        <p>
+          Files of {sizes.known
+            ? uploadSizeStory(sizes).mostRows
+            : "millions of IP addresses"}, saved every 100 records.
+        </p>
         <Link to="/bulk-processing">Learn More</Link>
       </article>
     </section>

@@ -1,8 +1,9 @@
-// One line saying how a job's host-name lookups ended (lib/hostname_lookups),
-// and one for its registration (RDAP) lookups when the job asked for them.
+// How a job's host-name lookups ended, each outcome explained
+// (lib/hostname_lookups), and a line for its registration (RDAP) lookups
+// when the job asked for them.
 import type { Job } from "../../../shared/wire.ts";
 import { formatCount } from "../lib/format.ts";
-import { hostnameLookupsText } from "../lib/hostname_lookups.ts";
+import { hostnameOutcomes } from "../lib/hostname_lookups.ts";
 
 /** Nothing when the job does not look host names or registrations up. */
 export function HostnameLookupsLine({ job }: { job: Job }) {
@@ -11,9 +12,16 @@ export function HostnameLookupsLine({ job }: { job: Job }) {
   return (
     <>
       {hosts && (
-        <p className="muted" data-testid="hostname-lookups">
-          {hostnameLookupsText(job.hostnameLookups)}
-        </p>
+        <div className="lookup-outcomes muted" data-testid="hostname-lookups">
+          <p>Host names:</p>
+          <ul>
+            {hostnameOutcomes(hosts).map(({ text, meaning }) => (
+              <li key={text}>
+                <strong>{text}</strong>: {meaning}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {registrations && (
         <p className="muted" data-testid="registration-lookups">

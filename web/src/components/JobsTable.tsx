@@ -1,5 +1,6 @@
 // The table of the history page: one row per job, with the actions its
-// status allows (view, download, restart, continue monitoring, cancel).
+// status allows (view, download, restart, continue monitoring, cancel). On
+// a phone each job reads as a card (stacked-on-phone in results.css).
 
 import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
@@ -23,7 +24,7 @@ export function JobsTable({ jobs, onCancel, onRestart, restartingId }: Props) {
       role="region"
       aria-label="Jobs"
     >
-      <table className="striped jobs-table">
+      <table className="striped jobs-table stacked-on-phone">
         <thead>
           <tr>
             <th scope="col">Filename</th>
@@ -42,19 +43,19 @@ export function JobsTable({ jobs, onCancel, onRestart, restartingId }: Props) {
                 : undefined}
               data-job-id={job.id}
             >
-              <td className="break">
+              <td data-label="Filename" className="file-name">
                 {job.originalFileName || job.fileName}
               </td>
-              <td>{formatDate(job.createdAt)}</td>
-              <td>
+              <td data-label="Date">{formatDate(job.createdAt)}</td>
+              <td data-label="Status">
                 <StatusBadge status={job.status} />
               </td>
-              <td>
+              <td data-label="Progress">
                 {job.totalIPs > 0
                   ? `${percentOf(job.processedIPs, job.totalIPs)}%`
                   : "N/A"}
               </td>
-              <td>
+              <td data-label="Actions">
                 <JobActions
                   job={job}
                   onCancel={() => onCancel(job)}

@@ -1,4 +1,5 @@
-// The preview table of the results view; empty values show a dash.
+// The preview table of the results view; empty values show a dash. On a
+// phone each row reads as a card (stacked-on-phone in results.css).
 
 import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
@@ -25,7 +26,7 @@ export function ResultsPreviewTable(
       role="region"
       aria-label="Results preview"
     >
-      <table className="striped results-table">
+      <table className="striped results-table stacked-on-phone">
         <thead>
           <tr>
             <th scope="col">IP Address</th>
@@ -47,18 +48,23 @@ export function ResultsPreviewTable(
             )
             : rows.map((row, index) => (
               <tr key={`${index}-${row.ip}`}>
-                <td className="ip">{orDash(row.ip)}</td>
-                <td>{orDash(row.domain)}</td>
-                <td>{orDash(row.company)}</td>
-                <td>{formatLocation(row.city, row.country)}</td>
-                <td>{orDash(row.isp)}</td>
-                <td title={row.classificationReason ?? undefined}>
+                <td data-label="IP Address" className="ip">{orDash(row.ip)}</td>
+                <td data-label="Domain">{orDash(row.domain)}</td>
+                <td data-label="Company">{orDash(row.company)}</td>
+                <td data-label="Location">
+                  {formatLocation(row.city, row.country)}
+                </td>
+                <td data-label="ISP">{orDash(row.isp)}</td>
+                <td
+                  data-label="Network Type"
+                  title={row.classificationReason ?? undefined}
+                >
                   {row.networkType ? networkTypeLabel(row.networkType) : "-"}
                 </td>
-                <td title={classificationTitle(row)}>
+                <td data-label="ISP Filtered" title={classificationTitle(row)}>
                   {row.ispFiltered ? "Yes" : "No"}
                 </td>
-                <td>{orDash(row.asn)}</td>
+                <td data-label="ASN">{orDash(row.asn)}</td>
               </tr>
             ))}
         </tbody>

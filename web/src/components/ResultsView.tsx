@@ -1,6 +1,6 @@
-// Results view: downloads, the completion banner, five tiles, the job's
-// summary (charts and map), the filtered, paginated preview and Process
-// Another File.
+// Results view: downloads, the completion banner, the job's summary (row
+// counts that add up, duration, charts and map), host-name outcomes, the
+// filtered, paginated preview and Process Another File.
 
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
@@ -18,6 +18,7 @@ import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
 import { showToast } from "../lib/toast.ts";
 import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { Pagination } from "./Pagination.tsx";
+import { Tile } from "./Tile.tsx";
 import { PreviewFilterBar } from "./PreviewFilterBar.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
 import { JobSummarySection } from "./summary/JobSummarySection.tsx";
@@ -102,39 +103,12 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
 
       <StatusBanner job={job} />
 
-      <section className="tiles" aria-label="Summary">
-        <Tile label="Total IPs" value={formatCount(job.totalIPs)} />
-        <Tile
-          label="Successful"
-          value={formatCount(job.successfulIPs)}
-          tone="success"
-        />
-        <Tile
-          label="Failed"
-          value={formatCount(job.failedIPs)}
-          tone="error"
-        />
-        <Tile
-          label="ISP Filtered"
-          value={formatCount(job.filteredIPs)}
-          note="Excluded from download"
-        />
-        <Tile
-          label="Processing Time"
-          value={formatTimeOfDay(job.completedAt)}
-          note={job.completedAt
-            ? `Finished at this time, took ${
-              formatDuration(secondsBetween(job.createdAt, job.completedAt))
-            }`
-            : undefined}
-        />
-      </section>
-      <HostnameLookupsLine job={job} />
-
       <JobSummarySection
         jobId={job.id}
         pollMs={isFinal(job.status) ? false : 2000}
+        extraTiles={<DurationTile job={job} />}
       />
+      <HostnameLookupsLine job={job} />
 
       <h3>Results Preview</h3>
       <PreviewFilterBar filters={filters} onChange={changeFilters} />
@@ -214,21 +188,18 @@ function StatusBanner({ job }: { job: Job }) {
   );
 }
 
-function Tile(
-  { label, value, note, tone }: {
-    label: string;
-    value: string;
-    note?: string;
-    tone?: "success" | "error";
-  },
-) {
+/** How long the job took; when it finished is the note. */
+function DurationTile({ job }: { job: Job }) {
   return (
-    <div className="tile">
-      <span className="tile-label">{label}</span>
-      <strong className={`tile-value${tone ? ` text-${tone}` : ""}`}>
-        {value}
-      </strong>
-      {note && <small className="muted">{note}</small>}
-    </div>
+    <Tile
+      testId="duration"
+      label="Duration"
+      value={job.completedAt
+        ? formatDuration(secondsBetween(job.createdAt, job.completedAt))
+        : "N/A"}
+      note={job.completedAt
+        ? `finished at ${formatTimeOfDay(job.completedAt)}`
+        : "not finished yet"}
+    />
   );
 }

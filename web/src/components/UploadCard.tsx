@@ -4,13 +4,14 @@
 
 import { type DragEvent, useId, useRef, useState } from "react";
 import type { UploadResult } from "../../../shared/wire.ts";
-import { useMaxUploadMb } from "../api/config.ts";
+import { useUploadSizes } from "../api/config.ts";
 import {
   hasHeaders,
   type UploadProgress,
   useUploadFile,
 } from "../api/upload.ts";
 import { formatBytes, percentOf } from "../lib/format.ts";
+import { uploadSizeStory } from "../lib/upload_sizes.ts";
 import { showToast } from "../lib/toast.ts";
 import { ACCEPTED_EXTENSIONS } from "../../../shared/upload_files.ts";
 
@@ -22,19 +23,17 @@ const EXAMPLE_CSV = `ip_address,client_id,timestamp
 1.1.1.1,1002,2024-01-15 10:31:12
 81.2.69.142,1003,2024-01-15 10:32:45`;
 
-/** About 20,000 IPs per MB in a typical file (100,000 in 5MB). */
-const IPS_PER_MB = 20_000;
-
 export function UploadCard(
   { onUploaded }: { onUploaded: (result: UploadResult) => void },
 ) {
   const upload = useUploadFile();
-  const { maxUploadMb, known } = useMaxUploadMb();
+  const sizes = useUploadSizes();
+  const { maxUploadMb, known } = sizes;
+  const sizeStory = uploadSizeStory(sizes);
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const inputId = useId();
   const hintId = useId();
-  const recommendedMb = Math.min(5, maxUploadMb);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const cancel = useRef<AbortController | null>(null);
 
@@ -137,7 +136,8 @@ export function UploadCard(
             {ACCEPTED_TEXT}, with a column containing IP addresses
             {known && (
               <>
-                <br />Maximum file size: {maxUploadMb}MB
+                <br />
+                {sizeStory.limit}
               </>
             )}
           </small>
@@ -149,10 +149,7 @@ export function UploadCard(
           <ul>
             <li>File must contain a header row</li>
             <li>Must include a column with IP addresses</li>
-            <li>
-              Recommended max size: {recommendedMb}MB (approx.{" "}
-              {(recommendedMb * IPS_PER_MB).toLocaleString("en-US")} IPs)
-            </li>
+            {known && <li>{sizeStory.rows}</li>}
           </ul>
         </section>
         <section>

@@ -2,10 +2,13 @@
 // JavaScript.
 
 import { Link } from "react-router";
+import { useUploadSizes } from "../api/config.ts";
+import { uploadSizeStory } from "../lib/upload_sizes.ts";
 import { usePageTitle } from "../lib/use_page_title.ts";
 
 export function BulkProcessingPage() {
   usePageTitle("Bulk Processing");
+  const sizes = useUploadSizes();
   return (
     <>
       <hgroup className="page-title">
@@ -25,9 +28,11 @@ export function BulkProcessingPage() {
         <article>
           <h2>Millions of IPs</h2>
           <p>
-            CSV files with millions of IP addresses are supported. Lookups are
-            answered from local databases, so there are no provider rate limits
-            and each distinct address is looked up only once per file.
+            CSV files with millions of IP addresses are supported.{" "}
+            {sizes.known && uploadSizeStory(sizes).rows}{" "}
+            Lookups are answered from local databases, so there are no provider
+            rate limits and each distinct address is looked up only once per
+            file.
           </p>
         </article>
         <article>

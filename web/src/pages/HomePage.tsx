@@ -1,16 +1,17 @@
-// Home: the upload -> config -> processing -> results flow, and ?jobId= to
-// continue an existing job. The first render is always the upload step, so
-// the prerendered page shows the upload card before any call returns.
+// Home: the upload -> config -> processing steps of the flow. The address
+// names the job while it runs (/?jobId={id}, so a reload or a shared link
+// continues it) and moves to /results/{id} when it completes. The first
+// render is always the upload step, so the prerendered page shows the
+// upload card before any call returns.
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
 import { useJob } from "../api/jobs.ts";
 import { ConfigurationOptions } from "../components/ConfigurationOptions.tsx";
 import { HomeCards } from "../components/HomeCards.tsx";
 import { ProcessingView } from "../components/ProcessingView.tsx";
-import { ResultsView } from "../components/ResultsView.tsx";
-import { StepIndicator } from "../components/StepIndicator.tsx";
+import { FlowTitle } from "../components/FlowTitle.tsx";
 import { UploadCard } from "../components/UploadCard.tsx";
 import { showToast } from "../lib/toast.ts";
 import { usePageTitle } from "../lib/use_page_title.ts";
@@ -18,8 +19,7 @@ import { usePageTitle } from "../lib/use_page_title.ts";
 type Step =
   | { name: "upload" }
   | { name: "config"; upload: UploadResult }
-  | { name: "processing"; job: Job }
-  | { name: "results"; jobId: number };
+  | { name: "processing"; job: Job };
 
 function parseJobId(value: string | null): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -30,6 +30,7 @@ function parseJobId(value: string | null): number | null {
 export function HomePage() {
   usePageTitle("");
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ name: "upload" });
   const jobId = parseJobId(params.get("jobId"));
   const loadedJobId = useRef<number | null>(null);
@@ -38,50 +39,57 @@ export function HomePage() {
     5000,
   );
 
-  // ?jobId=: load the job once; completed -> results, else -> processing.
+  const showResults = useCallback(
+    (id: number) => navigate(`/results/${id}`, { replace: true }),
+    [navigate],
+  );
+
+  // ?jobId=: load the job once; completed -> its results, else -> processing.
   useEffect(() => {
     const job = linkedJob.data;
     if (!job || jobId === null || loadedJobId.current === jobId) return;
     loadedJobId.current = jobId;
-    setStep(
-      job.status === "completed"
-        ? { name: "results", jobId: job.id }
-        : { name: "processing", job },
-    );
+    if (job.status === "completed") {
+      showResults(job.id);
+      return;
+    }
+    setStep({ name: "processing", job });
     showToast({
       title: "Job Loaded",
       description: `Continuing with job: ${
         job.originalFileName || job.fileName
       }`,
     });
-  }, [linkedJob.data, jobId]);
+  }, [linkedJob.data, jobId, showResults]);
+
+  // Back from /?jobId= to /: the address wins, so the upload step shows.
+  useEffect(() => {
+    if (jobId !== null) return;
+    loadedJobId.current = null;
+    setStep((current) =>
+      current.name === "processing" ? { name: "upload" } : current
+    );
+  }, [jobId]);
 
   const startOver = useCallback(() => {
     setStep({ name: "upload" });
     if (params.has("jobId")) setParams({}, { replace: true });
   }, [params, setParams]);
 
-  const onCompleted = useCallback(
-    (job: Job) => setStep({ name: "results", jobId: job.id }),
-    [],
-  );
+  const onStarted = useCallback((job: Job) => {
+    loadedJobId.current = job.id;
+    setStep({ name: "processing", job });
+    setParams({ jobId: String(job.id) });
+  }, [setParams]);
 
-  const stepNumber = step.name === "upload"
-    ? 1
-    : step.name === "results"
-    ? 3
-    : 2;
+  const onCompleted = useCallback(
+    (job: Job) => showResults(job.id),
+    [showResults],
+  );
 
   return (
     <>
-      <hgroup className="page-title">
-        <h1>IP Address Enrichment</h1>
-        <p>
-          Add domain, company, geolocation, ISP and ASN data to a CSV of IP
-          addresses.
-        </p>
-      </hgroup>
-      <StepIndicator current={stepNumber} />
+      <FlowTitle step={step.name === "upload" ? 1 : 2} />
       {jobId !== null && step.name === "upload" && linkedJob.isError && (
         <p className="notice notice-error" role="alert">
           Could not load job {jobId}: {linkedJob.error.message}
@@ -96,7 +104,7 @@ export function HomePage() {
         <ConfigurationOptions
           upload={step.upload}
           onBack={() => setStep({ name: "upload" })}
-          onStarted={(job) => setStep({ name: "processing", job })}
+          onStarted={onStarted}
         />
       )}
       {step.name === "processing" && (
@@ -105,9 +113,6 @@ export function HomePage() {
           onCompleted={onCompleted}
           onProcessAnother={startOver}
         />
-      )}
-      {step.name === "results" && (
-        <ResultsView jobId={step.jobId} onProcessAnother={startOver} />
       )}
       <HomeCards />
     </>

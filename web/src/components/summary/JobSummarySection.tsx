@@ -1,7 +1,7 @@
 // The summary of one job, fetched and kept fresh: for the processing view
 // (pollMs while the job runs) and the results view (no polling).
 
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useJobSummary } from "../../api/summary.ts";
 import { SummaryPanel } from "./SummaryPanel.tsx";
 
@@ -9,9 +9,13 @@ interface Props {
   jobId: number;
   /** Refresh interval while the job runs; false when it is final. */
   pollMs?: number | false;
+  /** Tiles after the row counts. */
+  extraTiles?: ReactNode;
 }
 
-export function JobSummarySection({ jobId, pollMs = false }: Props) {
+export function JobSummarySection(
+  { jobId, pollMs = false, extraTiles }: Props,
+) {
   const summary = useJobSummary(jobId, pollMs);
   // When the job ends, polling stops: fetch its final figures once.
   const wasPolling = useRef(pollMs !== false);
@@ -21,7 +25,13 @@ export function JobSummarySection({ jobId, pollMs = false }: Props) {
     wasPolling.current = pollMs !== false;
   }, [pollMs, refetch]);
   if (summary.data) {
-    return <SummaryPanel summary={summary.data} running={pollMs !== false} />;
+    return (
+      <SummaryPanel
+        summary={summary.data}
+        running={pollMs !== false}
+        extraTiles={extraTiles}
+      />
+    );
   }
   if (summary.isError) {
     return <p role="status">The summary is not available right now.</p>;

@@ -2,6 +2,7 @@
 // network types and a world map. Each chart has a text alternative and its
 // data as a table behind a toggle; charts take their width from the page.
 
+import type { ReactNode } from "react";
 import type {
   CountryCount,
   FailureCount,
@@ -17,6 +18,7 @@ import {
   networkTypeBars,
 } from "./labels.ts";
 import { PlotFigure } from "./PlotFigure.tsx";
+import { RowCounts } from "./RowCounts.tsx";
 import "./summary.css";
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -43,9 +45,13 @@ interface Props {
   summary: JobSummary;
   /** The job is still running: the figures are over the rows so far. */
   running?: boolean;
+  /** Tiles after the row counts (Tile components). */
+  extraTiles?: ReactNode;
 }
 
-export function SummaryPanel({ summary, running = false }: Props) {
+export function SummaryPanel(
+  { summary, running = false, extraTiles }: Props,
+) {
   const { rows } = summary;
   const companies = companyBars(summary);
   const countries = countryBars(summary);
@@ -64,24 +70,7 @@ export function SummaryPanel({ summary, running = false }: Props) {
       <h3 id="summary-heading">
         {running ? "Summary (so far)" : "Summary"}
       </h3>
-      <dl className="summary-totals">
-        <div>
-          <dt>Rows</dt>
-          <dd>{count(rows.total)}</dd>
-        </div>
-        <div>
-          <dt>Kept</dt>
-          <dd>{count(rows.kept)}</dd>
-        </div>
-        <div>
-          <dt>Filtered</dt>
-          <dd>{count(rows.filtered)}</dd>
-        </div>
-        <div>
-          <dt>Failed</dt>
-          <dd>{count(rows.failed)}</dd>
-        </div>
-      </dl>
+      <RowCounts summary={summary}>{extraTiles}</RowCounts>
       <div className="summary-grid">
         <PlotFigure
           title="Top companies (kept rows)"

@@ -83,7 +83,7 @@ export async function drawWorldMap(
   ]);
   const counts = countsByNumericCode(countries);
   const value = (f: CountryShape) => counts.get(String(f.id ?? "")) ?? null;
-  return Plot.plot({
+  const map = Plot.plot({
     // No height: Plot fits it to the projection's aspect at this width.
     width,
     projection: { type: "equal-earth", domain: { type: "Sphere" } },
@@ -93,7 +93,6 @@ export async function drawWorldMap(
       type: "sqrt",
       domain: [0, Math.max(1, ...counts.values())],
       scheme: "blues",
-      legend: true,
       label: "Rows",
       unknown: "#e5e7eb",
     },
@@ -112,4 +111,11 @@ export async function drawWorldMap(
       }),
     ],
   });
+  // The ramp legend centres its end ticks on its edges: margins give their
+  // labels room, so the first ("0") is not clipped.
+  const legend = map.legend("color", { marginLeft: 12, marginRight: 24 });
+  const figure = document.createElement("div");
+  if (legend) figure.append(legend);
+  figure.append(map);
+  return figure;
 }
