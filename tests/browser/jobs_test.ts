@@ -4,7 +4,6 @@
 // that answers each reverse lookup after 100 ms, one query at a time.
 
 import assert from "node:assert/strict";
-import dgram from "node:dgram";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
@@ -16,63 +15,10 @@ import {
   waitFor,
   writeCsv,
 } from "./browser.ts";
+import { distinctIps, slowEnv, slowResolver } from "./slow_resolver.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
-
-/**
- * A DNS server on loopback that answers every query with NXDOMAIN after
- * `delayMs`: each reverse lookup is slow but answered, so the server keeps
- * asking it (a resolver that never answers would be rested).
- */
-async function slowResolver(
-  delayMs = 100,
-): Promise<{ address: string; close(): void }> {
-  const socket = dgram.createSocket("udp4");
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  let closed = false;
-  socket.on("message", (query: Uint8Array, peer) => {
-    if (query.length < 12) return;
-    // The question ends after its name's zero byte, type and class.
-    let end = 12;
-    while (end < query.length && query[end] !== 0) end += query[end] + 1;
-    end += 5;
-    if (end > query.length) return;
-    const answer = new Uint8Array(query.subarray(0, end));
-    answer[2] = 0x80 | (query[2] & 0x01); // response, recursion desired as asked
-    answer[3] = 0x83; // recursion available, NXDOMAIN
-    answer.fill(0, 6, 12); // no answer, authority or additional records
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!closed) socket.send(answer, peer.port, peer.address);
-    }, delayMs);
-    timers.add(timer);
-  });
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  return {
-    address: `127.0.0.1:${socket.address().port}`,
-    close: () => {
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      socket.close();
-    },
-  };
-}
-
-/** n distinct public IPv4 addresses (8.8.x.y): one DNS timeout each. */
-function distinctIps(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `8.8.${i >> 8}.${(i & 255) + 1}`);
-}
-
-function slowEnv(dns: string, extra: Record<string, string> = {}) {
-  return {
-    DNS_SERVERS: dns,
-    DNS_TIMEOUT_MS: "1000",
-    DNS_CONCURRENCY: "1",
-    CHECKPOINT_ROWS: "5",
-    ...extra,
-  };
-}
 
 /** Prints what the server said and its jobs, to explain a failure. */
 async function dumpServer(server: RunningServer): Promise<void> {

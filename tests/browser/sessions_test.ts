@@ -1,12 +1,14 @@
 // Visitor sessions in Chromium: two browser contexts (two visitors, each
 // with its own cookie) each see only their own jobs in History, and one's
 // results URL shows the other the "Results Unavailable" state. Then the
-// ACCESS_PASSWORD sign-in page, as a visitor meets it.
+// ACCESS_PASSWORD sign-in page, as a visitor meets it: in the app's
+// stylesheet, with no axe-core (WCAG 2.1 A/AA) violation.
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { BrowserContext } from "playwright-core";
 import { startServer } from "../helpers/server.ts";
+import { assertNoAxeViolations } from "./axe.ts";
 import { launchBrowser, sampleCsv, screenshot, waitFor } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -85,12 +87,26 @@ Deno.test(
       });
       await page.goto(`${server.url}/history`);
       assert.match(page.url(), /\/signin\?next=%2Fhistory$/);
+      // Styled like the app: its stylesheet (Pico CSS) loads before sign-in.
+      const signIn = page.getByRole("button", { name: "Sign in" });
+      assert.equal(
+        await signIn.evaluate((button) =>
+          button.ownerDocument.defaultView!.getComputedStyle(button)
+            .getPropertyValue("--pico-background-color")
+            .trim() !== ""
+        ),
+        true,
+        "Pico CSS styles the sign-in button",
+      );
+      await assertNoAxeViolations(page, "the sign-in page");
+      await screenshot(page, "sessions-sign-in");
       await page.getByLabel("Access password").fill("wrong");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn.click();
       await page.getByRole("alert").filter({
         hasText: "not the access password",
       })
         .waitFor();
+      await assertNoAxeViolations(page, "the sign-in page with its error");
       await page.getByLabel("Access password").fill("open sesame, please");
       await page.getByRole("button", { name: "Sign in" }).click();
       await waitFor(() => new URL(page.url()).pathname === "/history");

@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
 import { downloadUrl } from "../api/jobs.ts";
 import { formatDate, percentOf } from "../lib/format.ts";
+import { FileName } from "./FileName.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 interface Props {
@@ -44,7 +45,7 @@ export function JobsTable({ jobs, onCancel, onRestart, restartingId }: Props) {
               data-job-id={job.id}
             >
               <td data-label="Filename" className="file-name">
-                {job.originalFileName || job.fileName}
+                <FileName name={job.originalFileName || job.fileName} />
               </td>
               <td data-label="Date">{formatDate(job.createdAt)}</td>
               <td data-label="Status">

@@ -101,9 +101,6 @@ function ToastItem(
   return (
     <li
       className={`toast${destructive ? " toast-destructive" : ""}`}
-      role={destructive ? "alert" : "status"}
-      aria-live={destructive ? "assertive" : "polite"}
-      aria-atomic="true"
       data-testid="toast"
       style={offset ? { transform: `translateX(${offset}px)` } : undefined}
       onPointerEnter={() => setPaused(true)}
@@ -115,7 +112,12 @@ function ToastItem(
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
     >
-      <div>
+      {/* The live region inside the list item: a list holds only items. */}
+      <div
+        role={destructive ? "alert" : "status"}
+        aria-live={destructive ? "assertive" : "polite"}
+        aria-atomic="true"
+      >
         <strong className="toast-title">{toast.title}</strong>
         {toast.description && (
           <p className="toast-description">{toast.description}</p>

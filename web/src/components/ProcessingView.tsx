@@ -21,6 +21,7 @@ import {
 } from "../lib/format.ts";
 import { showToast } from "../lib/toast.ts";
 import { CancelJobDialog } from "./CancelJobDialog.tsx";
+import { FileName } from "./FileName.tsx";
 import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
 import { LiveResultsList } from "./LiveResultsList.tsx";
 import { JobSummarySection } from "./summary/JobSummarySection.tsx";
@@ -138,7 +139,9 @@ export function ProcessingView(props: Props) {
       <dl className="details-grid">
         <div>
           <dt>File Name</dt>
-          <dd className="break">{job.originalFileName || job.fileName}</dd>
+          <dd className="file-name">
+            <FileName name={job.originalFileName || job.fileName} />
+          </dd>
         </div>
         <div>
           <dt>Total IPs</dt>

@@ -34,6 +34,11 @@ export function PlotFigure({ title, description, draw, data, table }: Props) {
       if (stale) return;
       chart.setAttribute("role", "img");
       chart.setAttribute("aria-label", description);
+      // The chart is one image with one text alternative: Plot's labels on
+      // its parts (aria-label on <g>, not allowed there) go.
+      for (const part of chart.querySelectorAll("[aria-label]")) {
+        part.removeAttribute("aria-label");
+      }
       element.replaceChildren(chart);
     };
     redraw();

@@ -17,7 +17,7 @@ export function RowCounts(
         testId="rows-total"
         label="Rows"
         value={formatCount(total)}
-        note="the counts that follow add up to this"
+        note="kept + left out + failed"
       />
       {parts.map((part) => (
         <Tile

@@ -14,8 +14,8 @@ export interface RowCountPart {
 
 /** Words for the network types the filter leaves out of the download. */
 const LEFT_OUT_LABELS: Record<string, string> = {
-  consumer_isp: "consumer broadband",
-  mobile: "mobile",
+  consumer_isp: "Consumer broadband",
+  mobile: "Mobile",
 };
 
 /** total = the parts' sum: kept + each left-out type + failed. */
@@ -29,12 +29,10 @@ export function rowCountParts(
     )
     .map((type): RowCountPart => ({
       key: `left-out-${type.network_type ?? "unknown"}`,
-      label: `Left out: ${
-        LEFT_OUT_LABELS[type.network_type ?? ""] ??
-          type.network_type ?? "unknown network"
-      }`,
+      label: LEFT_OUT_LABELS[type.network_type ?? ""] ??
+        type.network_type ?? "Unknown network",
       count: type.filtered,
-      note: "not in the download",
+      note: "left out of the download",
     }));
   const leftOutTotal = leftOut.reduce((sum, part) => sum + part.count, 0);
   // Consumer broadband and mobile are the filter's two kinds: always shown,
@@ -43,9 +41,9 @@ export function rowCountParts(
     if (!leftOut.some((part) => part.key === `left-out-${type}`)) {
       leftOut.splice(rank(type), 0, {
         key: `left-out-${type}`,
-        label: `Left out: ${LEFT_OUT_LABELS[type]}`,
+        label: LEFT_OUT_LABELS[type],
         count: 0,
-        note: "not in the download",
+        note: "left out of the download",
       });
     }
   }

@@ -31,11 +31,12 @@ Deno.test("row counts: kept, left out by type and failed add up to the total", (
   assert.equal(total, 27);
   assert.deepEqual(parts.map((p) => [p.key, p.label, p.count]), [
     ["kept", "Kept in the download", 16],
-    ["left-out-consumer_isp", "Left out: consumer broadband", 7],
-    ["left-out-mobile", "Left out: mobile", 2],
+    ["left-out-consumer_isp", "Consumer broadband", 7],
+    ["left-out-mobile", "Mobile", 2],
     ["failed", "Failed", 2],
   ]);
   assert.equal(parts.reduce((sum, p) => sum + p.count, 0), total);
+  assert.equal(parts[1].note, "left out of the download");
 });
 
 Deno.test("row counts: both left-out kinds shown when none was left out", () => {

@@ -1,0 +1,102 @@
+// axe-core (WCAG 2.1 A and AA rules) finds nothing on any page of the app or
+// any step of its flow: content pages, 404, upload, configure (with a
+// notification showing), processing, results, history, at desktop and phone
+// widths. The sign-in page is checked in sessions_test.ts.
+
+import { sessionFetch } from "../helpers/cookie_jar.ts";
+import { startServer } from "../helpers/server.ts";
+import { assertNoAxeViolations } from "./axe.ts";
+import {
+  asTestVisitor,
+  createJob,
+  launchBrowser,
+  sampleCsv,
+  waitFor,
+  writeCsv,
+} from "./browser.ts";
+import { distinctIps, slowEnv, slowResolver } from "./slow_resolver.ts";
+
+const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test(
+  "axe-core: no WCAG 2.1 A/AA violation on any page or step",
+  OPTIONS,
+  async () => {
+    const dns = await slowResolver();
+    const server = await startServer({ env: slowEnv(dns.address) });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+      });
+      await asTestVisitor(page.context(), server.url);
+
+      // A finished job with every kind of row, for results and history.
+      const done = await createJob(
+        server.url,
+        "customer_ip_addresses_2024_export.csv",
+        sampleCsv(["8.8.8.8", "81.2.69.142", "23.24.0.1", "bogus", "1.1.1.1"]),
+      );
+      await waitFor(
+        async () =>
+          (await (await sessionFetch(`${server.url}/api/jobs/${done.id}`))
+            .json()).status === "completed",
+        30_000,
+        "the job to complete",
+      );
+
+      for (
+        const path of ["/", "/history", "/bulk-processing", "/api", "/pricing"]
+      ) {
+        await page.goto(server.url + path);
+        await page.locator("h1").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        await assertNoAxeViolations(page, path);
+      }
+      await page.goto(server.url + "/no-such-page");
+      await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+      await assertNoAxeViolations(page, "the 404 page");
+
+      // The flow: upload, configure (a notification showing), processing.
+      await page.goto(server.url + "/");
+      await page.getByRole("heading", { name: "Upload IP Addresses" })
+        .waitFor();
+      await page.locator('input[type="file"]').setInputFiles(
+        await writeCsv("slow.csv", sampleCsv(distinctIps(600))),
+      );
+      await page.getByRole("heading", { name: "Configuration Options" })
+        .waitFor();
+      await page.getByText("File uploaded successfully").waitFor();
+      await assertNoAxeViolations(page, "the configure step");
+      await page.getByRole("button", { name: "Start Processing" }).click();
+      await page.getByText(/Processed [1-9]\d* of 600 IP addresses/).waitFor({
+        timeout: 20_000,
+      });
+      await page.getByRole("heading", { name: "Summary (so far)" }).waitFor();
+      await assertNoAxeViolations(page, "the processing step");
+      const running = Number(new URL(page.url()).searchParams.get("jobId"));
+      const cancel = await sessionFetch(
+        `${server.url}/api/jobs/${running}/cancel`,
+        { method: "POST" },
+      );
+      await cancel.body?.cancel();
+
+      // Results (charts and map drawn) and history, wide and on a phone.
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${server.url}/results/${done.id}`);
+        await page.getByTestId("rows-total").waitFor();
+        await page.locator(".summary-plot svg").nth(3).waitFor();
+        await assertNoAxeViolations(page, `the results at ${width}px`);
+        await page.goto(`${server.url}/history`);
+        await page.getByRole("link", { name: /^View results of / }).first()
+          .waitFor();
+        await assertNoAxeViolations(page, `the history at ${width}px`);
+      }
+    } finally {
+      await browser.close();
+      await server.stop();
+      dns.close();
+    }
+  },
+);

@@ -1,0 +1,50 @@
+// axe-core in the page under test: WCAG 2.1 A and AA rules, no violation.
+// The source is evaluated through the DevTools protocol, which the app's
+// Content-Security-Policy (no inline script) does not block.
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const AXE_SOURCE = `${ROOT}node_modules/axe-core/axe.min.js`;
+const WCAG_21_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+let source: Promise<string> | undefined;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** The WCAG 2.1 A/AA violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  source ??= Deno.readTextFile(AXE_SOURCE);
+  if (!(await page.evaluate("typeof globalThis.axe === 'object'"))) {
+    await page.evaluate(`${await source}\n;0`);
+  }
+  const result = await page.evaluate<{ violations: AxeViolation[] }>(
+    `axe.run(document, { runOnly: { type: "tag", values: ${
+      JSON.stringify(WCAG_21_A_AA)
+    } } })`,
+  );
+  return result.violations;
+}
+
+/** Fails with each violation's rule, help and nodes when there is any. */
+export async function assertNoAxeViolations(
+  page: Page,
+  what: string,
+): Promise<void> {
+  const violations = await axeViolations(page);
+  assert.deepEqual(
+    violations.map((v) =>
+      `${v.id} (${v.impact}): ${v.help}: ${
+        v.nodes.map((n) => n.target.join(" ")).join(", ")
+      }`
+    ),
+    [],
+    `axe-core on ${what}`,
+  );
+}
