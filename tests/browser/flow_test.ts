@@ -149,11 +149,13 @@ Deno.test(
       await page.goto(`${server.url}/results/${job.id}`);
       await page.getByRole("heading", { name: "Enrichment Results" }).waitFor();
 
-      // ?jobId= continues the job: a completed one shows its results.
+      // ?jobId= continues the job: a completed one shows its results, at
+      // their own address.
       await page.goto(`${server.url}/?jobId=${job.id}`);
       await page.getByText("Job Loaded").waitFor();
       await page.getByText("Continuing with job: visitors.csv").waitFor();
       await page.getByRole("heading", { name: "Enrichment Results" }).waitFor();
+      await page.waitForURL(`**/results/${job.id}`);
       await screenshot(page, "07-continue-job");
 
       // Clear completed jobs, with its confirmation.

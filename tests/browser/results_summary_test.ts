@@ -89,11 +89,11 @@ Deno.test(
         assert.match(labels[2], /Hosting \/ cloud \(13 rows\)/);
         assert.match(labels[3], /most rows from United States \(17\)/);
         const firstTick = await page.locator(".summary-plot").first()
-          .locator('g[aria-label="y-axis tick label"] text').first()
+          .locator('g[data-part="y-axis tick label"] text').first()
           .textContent();
         assert.equal(firstTick, "Google LLC");
         const countries = await page.locator(".summary-plot").nth(3)
-          .locator('g[aria-label="geo"] path').count();
+          .locator('g[data-part="geo"] path').count();
         assert.ok(countries > 170, `${countries} countries on the map`);
 
         // The summary comes before the preview.

@@ -125,13 +125,13 @@ Deno.test(
 
         // The top bar's label is the top company (the y axis is sorted).
         const firstTick = await page.locator(".summary-plot").first()
-          .locator('g[aria-label="y-axis tick label"] text').first()
+          .locator('g[data-part="y-axis tick label"] text').first()
           .textContent();
         assert.equal(firstTick, "Google LLC");
 
         // The map: every country drawn, the US shaded darker than Australia.
         const fills = await page.locator(".summary-plot").nth(3)
-          .locator('g[aria-label="geo"] path').evaluateAll((paths) =>
+          .locator('g[data-part="geo"] path').evaluateAll((paths) =>
             paths.map((
               p,
             ) => [

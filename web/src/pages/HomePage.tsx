@@ -49,11 +49,8 @@ export function HomePage() {
     const job = linkedJob.data;
     if (!job || jobId === null || loadedJobId.current === jobId) return;
     loadedJobId.current = jobId;
-    if (job.status === "completed") {
-      showResults(job.id);
-      return;
-    }
-    setStep({ name: "processing", job });
+    if (job.status === "completed") showResults(job.id);
+    else setStep({ name: "processing", job });
     showToast({
       title: "Job Loaded",
       description: `Continuing with job: ${

@@ -34,9 +34,10 @@ export function PlotFigure({ title, description, draw, data, table }: Props) {
       if (stale) return;
       chart.setAttribute("role", "img");
       chart.setAttribute("aria-label", description);
-      // The chart is one image with one text alternative: Plot's labels on
-      // its parts (aria-label on <g>, not allowed there) go.
+      // The chart is one image with one text alternative: Plot's names for
+      // its parts (aria-label on <g>, not allowed there) become data-part.
       for (const part of chart.querySelectorAll("[aria-label]")) {
+        part.setAttribute("data-part", part.getAttribute("aria-label")!);
         part.removeAttribute("aria-label");
       }
       element.replaceChildren(chart);
