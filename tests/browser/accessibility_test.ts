@@ -4,17 +4,15 @@
 // widths. The sign-in page is checked in sessions_test.ts.
 
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
 import { assertNoAxeViolations } from "./axe.ts";
 import {
   asTestVisitor,
   createJob,
-  launchBrowser,
   sampleCsv,
   waitFor,
   writeCsv,
 } from "./browser.ts";
-import { distinctIps, slowEnv, slowResolver } from "./slow_resolver.ts";
+import { distinctIps, withSlowServerAndBrowser } from "./slow_resolver.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -22,10 +20,7 @@ Deno.test(
   "axe-core: no WCAG 2.1 A/AA violation on any page or step",
   OPTIONS,
   async () => {
-    const dns = await slowResolver();
-    const server = await startServer({ env: slowEnv(dns.address) });
-    const browser = await launchBrowser();
-    try {
+    await withSlowServerAndBrowser(async (server, browser) => {
       const page = await browser.newPage({
         viewport: { width: 1280, height: 900 },
       });
@@ -93,10 +88,6 @@ Deno.test(
           .waitFor();
         await assertNoAxeViolations(page, `the history at ${width}px`);
       }
-    } finally {
-      await browser.close();
-      await server.stop();
-      dns.close();
-    }
+    });
   },
 );

@@ -5,15 +5,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
-import {
-  asTestVisitor,
-  launchBrowser,
-  sampleCsv,
-  screenshot,
-  writeCsv,
-} from "./browser.ts";
-import { distinctIps, slowEnv, slowResolver } from "./slow_resolver.ts";
+import { asTestVisitor, sampleCsv, screenshot, writeCsv } from "./browser.ts";
+import { distinctIps, withSlowServerAndBrowser } from "./slow_resolver.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -33,10 +26,7 @@ Deno.test(
   "address: /?jobId= while a job runs, /results/{id} when done; reloads keep the view",
   OPTIONS,
   async () => {
-    const dns = await slowResolver();
-    const server = await startServer({ env: slowEnv(dns.address) });
-    const browser = await launchBrowser();
-    try {
+    await withSlowServerAndBrowser(async (server, browser) => {
       const page = await browser.newPage({
         viewport: { width: 1280, height: 900 },
       });
@@ -140,10 +130,6 @@ Deno.test(
         "/",
       );
       assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await server.stop();
-      dns.close();
-    }
+    });
   },
 );

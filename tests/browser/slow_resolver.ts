@@ -3,6 +3,9 @@
 // settings that make every lookup go to it.
 
 import dgram from "node:dgram";
+import type { Browser } from "playwright-core";
+import type { RunningServer } from "../helpers/server.ts";
+import { withServerAndBrowser } from "./browser.ts";
 
 /**
  * A DNS server on loopback that answers every query with NXDOMAIN after
@@ -56,4 +59,16 @@ export function slowEnv(dns: string, extra: Record<string, string> = {}) {
     CHECKPOINT_ROWS: "5",
     ...extra,
   };
+}
+
+/** Runs `body` with a slow resolver, a server using it, and a browser. */
+export async function withSlowServerAndBrowser(
+  body: (server: RunningServer, browser: Browser) => Promise<void>,
+): Promise<void> {
+  const dns = await slowResolver();
+  try {
+    await withServerAndBrowser(slowEnv(dns.address), body);
+  } finally {
+    dns.close();
+  }
 }
