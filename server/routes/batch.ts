@@ -10,6 +10,8 @@ import { apiRouter } from "./api_router.ts";
 import {
   bodyOverCapResponse,
   ErrorResponse,
+  LOOKUP_SECURITY,
+  missingKeyResponse,
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
@@ -27,6 +29,8 @@ import {
 export const batchRoute = createRoute({
   method: "post",
   path: "/lookup/batch",
+  operationId: "lookupBatch",
+  security: LOOKUP_SECURITY,
   tags: ["Lookup"],
   summary: `Look up to ${BATCH_MAX_IPS} IP addresses`,
   description: "The body is a JSON array of addresses or " +
@@ -41,6 +45,7 @@ export const batchRoute = createRoute({
     },
   },
   responses: {
+    401: missingKeyResponse(ErrorResponse),
     200: {
       description: "One answer per address, in order",
       headers: RATE_LIMIT_HEADERS,

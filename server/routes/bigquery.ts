@@ -16,6 +16,8 @@ import {
 } from "./bigquery_schemas.ts";
 import {
   bodyOverCapResponse,
+  LOOKUP_SECURITY,
+  missingKeyResponse,
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
@@ -31,6 +33,8 @@ import {
 export const bigQueryRoute = createRoute({
   method: "post",
   path: "/bigquery",
+  operationId: "bigQueryCall",
+  security: LOOKUP_SECURITY,
   tags: ["BigQuery"],
   summary: "BigQuery remote function endpoint",
   description: "Called by BigQuery for a function created with CREATE " +
@@ -47,6 +51,7 @@ export const bigQueryRoute = createRoute({
     },
   },
   responses: {
+    401: missingKeyResponse(BigQueryError),
     200: {
       description: "One reply per call, in order",
       headers: RATE_LIMIT_HEADERS,

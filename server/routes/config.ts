@@ -4,15 +4,24 @@ import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter } from "./api_router.ts";
-import { jsonResponse } from "./documented_responses.ts";
+import {
+  JOB_SECURITY,
+  jsonResponse,
+  lockedResponse,
+} from "./documented_responses.ts";
 import { PublicConfig } from "./job_schemas.ts";
 
 export const configRoute = createRoute({
   method: "get",
   path: "/config",
+  operationId: "getConfig",
+  security: JOB_SECURITY,
   tags: ["Server"],
   summary: "Settings the web app follows",
-  responses: { 200: jsonResponse(PublicConfig, "The settings") },
+  responses: {
+    401: lockedResponse(),
+    200: jsonResponse(PublicConfig, "The settings"),
+  },
 });
 
 export function configRoutes({ config }: Pick<AppDeps, "config">) {

@@ -14,6 +14,69 @@ export const jsonResponse = <T extends z.ZodTypeAny>(
   content: { "application/json": { schema } },
 });
 
+/**
+ * How callers prove who they are (OpenAPI security schemes). The public
+ * lookup routes take an API key only when the server sets LOOKUP_API_KEYS;
+ * the job routes answer per visitor session, and with ACCESS_PASSWORD set
+ * need the password (HTTP Basic) or a signed-in session.
+ */
+export const SECURITY_SCHEMES = {
+  apiKey: {
+    type: "http" as const,
+    scheme: "bearer",
+    description: "A key of LOOKUP_API_KEYS (only when the server sets it)",
+  },
+  apiKeyQuery: {
+    type: "apiKey" as const,
+    in: "query" as const,
+    name: "key",
+    description: "The same key as ?key=, for clients that cannot set headers",
+  },
+  password: {
+    type: "http" as const,
+    scheme: "basic",
+    description: "ACCESS_PASSWORD, any user name (only when the server " +
+      "sets it)",
+  },
+  session: {
+    type: "apiKey" as const,
+    in: "cookie" as const,
+    name: "session",
+    description: "The visitor's session, set on the first answer; it " +
+      "owns the jobs made with it and holds a sign-in at /signin",
+  },
+};
+
+/** Public lookup routes: open, or a key when the server requires one. */
+export const LOOKUP_SECURITY: Record<string, string[]>[] = [
+  {},
+  { apiKey: [] },
+  { apiKeyQuery: [] },
+];
+
+/** Job routes: the session, and the password when the server is locked. */
+export const JOB_SECURITY: Record<string, string[]>[] = [
+  {},
+  { session: [] },
+  { password: [] },
+];
+
+/** The 401 of a public route when LOOKUP_API_KEYS is set and no key came. */
+export function missingKeyResponse(schema: z.ZodTypeAny) {
+  return {
+    description: "No valid API key, when the server sets LOOKUP_API_KEYS",
+    content: { "application/json": { schema } },
+  };
+}
+
+/** The 401 of a job route when ACCESS_PASSWORD is set and not given. */
+export const lockedResponse = () =>
+  jsonResponse(
+    ErrorResponse,
+    "The server is locked (ACCESS_PASSWORD) and no password or " +
+      "signed-in session came",
+  );
+
 /** A 4xx answer { message } with the condition it is given for. */
 export const errorResponse = (description: string) =>
   jsonResponse(ErrorResponse, description);

@@ -2,7 +2,12 @@
 // parameters, bodies and answers. The handlers are in jobs.ts.
 import { createRoute, z } from "@hono/zod-openapi";
 import { NETWORK_TYPES } from "../storage/preview_filters.ts";
-import { errorResponse, jsonResponse } from "./documented_responses.ts";
+import {
+  errorResponse,
+  JOB_SECURITY,
+  jsonResponse,
+  lockedResponse,
+} from "./documented_responses.ts";
 import {
   Clear,
   EnrichRequest,
@@ -22,6 +27,8 @@ const badJobId = errorResponse("The id is not a positive whole number");
 export const enrichRoute = createRoute({
   method: "post",
   path: "/enrich",
+  operationId: "startJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Start an enrichment job for an upload",
   middleware: [jsonBodyOfAnyType] as const,
@@ -32,6 +39,7 @@ export const enrichRoute = createRoute({
     },
   },
   responses: {
+    401: lockedResponse(),
     201: jsonResponse(Job, "The created job (pending)"),
     400: errorResponse("Invalid body or unknown column"),
     404: errorResponse("The upload was not found (it may have expired)"),
@@ -42,26 +50,39 @@ export const enrichRoute = createRoute({
 export const listJobsRoute = createRoute({
   method: "get",
   path: "/jobs",
+  operationId: "listJobs",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "List jobs, newest first",
-  responses: { 200: jsonResponse(z.array(Job), "All jobs") },
+  responses: {
+    401: lockedResponse(),
+    200: jsonResponse(z.array(Job), "All jobs"),
+  },
 });
 
 export const clearCompletedRoute = createRoute({
   method: "delete",
   path: "/jobs/completed",
+  operationId: "clearCompletedJobs",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Delete all completed jobs and their results",
-  responses: { 200: jsonResponse(Clear, "How many jobs were deleted") },
+  responses: {
+    401: lockedResponse(),
+    200: jsonResponse(Clear, "How many jobs were deleted"),
+  },
 });
 
 export const readJobRoute = createRoute({
   method: "get",
   path: "/jobs/{id}",
+  operationId: "getJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "One job",
   request: { params: JobIdParam },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(Job, "The job"),
     400: badJobId,
     404: jobNotFound,
@@ -71,6 +92,8 @@ export const readJobRoute = createRoute({
 export const previewRoute = createRoute({
   method: "get",
   path: "/jobs/{id}/preview",
+  operationId: "previewJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "A page of processed rows",
   request: {
@@ -95,6 +118,7 @@ export const previewRoute = createRoute({
     }),
   },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(Preview, "The page"),
     400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
     404: jobNotFound,
@@ -104,11 +128,14 @@ export const previewRoute = createRoute({
 export const summaryRoute = createRoute({
   method: "get",
   path: "/jobs/{id}/summary",
+  operationId: "getJobSummary",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Counts of a job's rows: network types, top companies, ...",
   description: "Over the rows stored so far: works while a job runs.",
   request: { params: JobIdParam },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(JobSummarySchema, "The summary"),
     400: badJobId,
     404: jobNotFound,
@@ -118,6 +145,8 @@ export const summaryRoute = createRoute({
 export const recentResultsRoute = createRoute({
   method: "get",
   path: "/jobs/{id}/recent-results",
+  operationId: "getRecentResults",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Rows processed since an index (live feed)",
   request: {
@@ -133,6 +162,7 @@ export const recentResultsRoute = createRoute({
     }),
   },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(RecentResults, "Rows and the next index to ask for"),
     400: errorResponse("Bad id, since or limit"),
     404: jobNotFound,
@@ -142,6 +172,8 @@ export const recentResultsRoute = createRoute({
 export const downloadRoute = createRoute({
   method: "get",
   path: "/jobs/{id}/download",
+  operationId: "downloadJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Download the enriched file (consumer ISP rows left out)",
   description: "Works while a job runs too (the rows processed so far).",
@@ -156,6 +188,7 @@ export const downloadRoute = createRoute({
     }),
   },
   responses: {
+    401: lockedResponse(),
     200: {
       description: "The file",
       content: {
@@ -173,10 +206,13 @@ export const downloadRoute = createRoute({
 export const cancelRoute = createRoute({
   method: "post",
   path: "/jobs/{id}/cancel",
+  operationId: "cancelJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Cancel a pending or processing job",
   request: { params: JobIdParam },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(Message, "Cancelled"),
     400: badJobId,
     404: jobNotFound,
@@ -187,10 +223,13 @@ export const cancelRoute = createRoute({
 export const restartRoute = createRoute({
   method: "post",
   path: "/jobs/{id}/restart",
+  operationId: "restartJob",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Restart a failed job from its last checkpoint",
   request: { params: JobIdParam },
   responses: {
+    401: lockedResponse(),
     200: jsonResponse(Message, "Restarted"),
     400: badJobId,
     404: jobNotFound,

@@ -6,6 +6,8 @@ import { ALL_OPTIONS } from "../enrichment/types.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   ErrorResponse,
+  LOOKUP_SECURITY,
+  missingKeyResponse,
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
@@ -27,6 +29,8 @@ export const KEYED_LOOKUP_CACHE_CONTROL = "private, max-age=86400";
 export const lookupRoute = createRoute({
   method: "get",
   path: "/lookup",
+  operationId: "lookupAddress",
+  security: LOOKUP_SECURITY,
   tags: ["Lookup"],
   summary: "Look up one IP address",
   description: "Geolocation, network, company and reverse DNS of one IPv4 " +
@@ -35,6 +39,7 @@ export const lookupRoute = createRoute({
     "for a day.",
   request: { query: LookupQuery },
   responses: {
+    401: missingKeyResponse(LookupFailure),
     200: {
       description: "The address's data, or why there is none",
       headers: {

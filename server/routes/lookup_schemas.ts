@@ -124,7 +124,7 @@ export const SelectedLookup = z.object({
   error: z.string().optional().openapi({
     description: "Why the address has no data (when success is false)",
   }),
-}).catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+}).catchall(z.union([z.string(), z.number(), z.boolean()]).nullable())
   .openapi("SelectedLookup", {
     description: "The fields named in fields=, with success (and error)",
     example: {

@@ -4,7 +4,14 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { apiRouter } from "./api_router.ts";
-import { jsonResponse, RATE_LIMIT_HEADERS } from "./documented_responses.ts";
+import {
+  ErrorResponse,
+  jsonResponse,
+  LOOKUP_SECURITY,
+  missingKeyResponse,
+  RATE_LIMIT_HEADERS,
+  SECURITY_SCHEMES,
+} from "./documented_responses.ts";
 
 const DESCRIPTION = `Enriches IP addresses with geolocation (DB-IP Lite, \
 CC BY 4.0, https://db-ip.com), network (AS number and name), company and \
@@ -24,9 +31,12 @@ Rate-limit headers: ${Object.keys(RATE_LIMIT_HEADERS).join(", ")}.`;
 export const openApiRoute = createRoute({
   method: "get",
   path: "/openapi.json",
+  operationId: "getOpenApiDocument",
+  security: LOOKUP_SECURITY,
   tags: ["Server"],
   summary: "This document",
   responses: {
+    401: missingKeyResponse(ErrorResponse),
     200: jsonResponse(
       z.record(z.string(), z.any()).openapi({
         description: "OpenAPI 3.1",
@@ -38,13 +48,28 @@ export const openApiRoute = createRoute({
 
 /** The document of every route declared on `api`, mounted at /api. */
 export function openApiDocument(api: OpenAPIHono) {
-  return new OpenAPIHono().route("/api", api).getOpenAPI31Document({
+  const documented = new OpenAPIHono().route("/api", api);
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) {
+    documented.openAPIRegistry.registerComponent(
+      "securitySchemes",
+      name,
+      scheme,
+    );
+  }
+  return documented.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "IP Enrichment API",
       version: "1.0.0",
       description: DESCRIPTION,
+      // What the answers carry: the geolocation is DB-IP Lite's.
+      license: {
+        name: "Geolocation data: DB-IP Lite, CC BY 4.0",
+        url: "https://creativecommons.org/licenses/by/4.0/",
+      },
     },
+    // The server that serves this document; paths start with /api.
+    servers: [{ url: "/", description: "This server" }],
     tags: [
       { name: "Lookup", description: "Single and batch lookups" },
       { name: "BigQuery", description: "BigQuery remote functions" },

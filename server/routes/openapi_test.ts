@@ -115,7 +115,7 @@ Deno.test("OpenAPI document is served", async () => {
   }
 });
 
-Deno.test("cancel and restart document their 400, 404 and 409", async () => {
+Deno.test("cancel and restart document their 400, 401, 404 and 409", async () => {
   const { app, close } = await startTestApp();
   try {
     const document = await (await app.request("/api/openapi.json")).json();
@@ -123,7 +123,7 @@ Deno.test("cancel and restart document their 400, 404 and 409", async () => {
       const operation = document.paths[`/api/jobs/{id}/${action}`].post;
       assertEquals(
         Object.keys(operation.responses).sort(),
-        ["200", "400", "404", "409"],
+        ["200", "400", "401", "404", "409"],
         action,
       );
     }
@@ -154,4 +154,51 @@ Deno.test("enrichment fields in the document follow the field table", async () =
   } finally {
     await close();
   }
+});
+
+Deno.test({
+  name: "Redocly's recommended rules find no error and no warning",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { hono, close } = await startTestApp();
+    const dir = await Deno.makeTempDir({ prefix: "ipenrich-openapi-" });
+    try {
+      const file = `${dir}/openapi.json`;
+      const response = await hono.request("/api/openapi.json");
+      await Deno.writeTextFile(file, await response.text());
+      // The pinned version deno.json installs; nothing is fetched.
+      const root = new URL("../../", import.meta.url).pathname;
+      const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
+      const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          config.imports["@redocly/cli"],
+          "lint",
+          "--extends=recommended",
+          "--format=json",
+          file,
+        ],
+        cwd: root,
+        env: {
+          REDOCLY_TELEMETRY: "off",
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+        },
+      }).output();
+      const text = new TextDecoder().decode(stdout);
+      ok(text.includes('"totals"'), new TextDecoder().decode(stderr));
+      const report = JSON.parse(text.slice(text.indexOf("{")));
+      assertEquals(
+        report.problems.map((p: { ruleId: string; message: string }) =>
+          `${p.ruleId}: ${p.message}`
+        ),
+        [],
+      );
+      assertEquals(report.totals, { errors: 0, warnings: 0, ignored: 0 });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await close();
+    }
+  },
 });

@@ -9,7 +9,12 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError, badRequest } from "../http_error.ts";
 import { isDiskFull, uploadDiskFullMessage } from "../storage/disk_full.ts";
 import { apiRouter } from "./api_router.ts";
-import { errorResponse, jsonResponse } from "./documented_responses.ts";
+import {
+  errorResponse,
+  JOB_SECURITY,
+  jsonResponse,
+  lockedResponse,
+} from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
 import { receiveCsvUpload, uploadOverLimit } from "./multipart_upload.ts";
 
@@ -19,6 +24,8 @@ const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 export const uploadRoute = createRoute({
   method: "post",
   path: "/upload",
+  operationId: "uploadFile",
+  security: JOB_SECURITY,
   tags: ["Jobs"],
   summary: "Upload a table of addresses",
   description: "Streams the file to the server, reads its header row and " +
@@ -43,6 +50,7 @@ export const uploadRoute = createRoute({
     },
   },
   responses: {
+    401: lockedResponse(),
     201: jsonResponse(UploadResult, "The stored upload"),
     400: errorResponse(
       "Not a file the server reads, unreadable, not multipart, or no header row",
