@@ -19,6 +19,9 @@
 //   --scale [--workers=1,2,4]            only PostgreSQL mode with 1, 2 and 4
 //                                        worker processes, a 1,000,000-row
 //                                        file (--rows to change; scale.ts)
+//   --hostile-uploads                    only issue 22's small files that
+//                                        expand a thousandfold: the server's
+//                                        peak memory (hostile_uploads.ts)
 import { parseArgs } from "node:util";
 import { loadConfig } from "../server/config.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
@@ -26,6 +29,7 @@ import { csvPass, rawLookupLoop } from "./baselines.ts";
 import { benchReverseDns, dnsMix, startDnsmasq } from "./dns_bench.ts";
 import { dnsLatencyMain } from "./dns_latency.ts";
 import { runEndToEnd, sessionFetch, startJob, upload } from "./end_to_end.ts";
+import { hostileUploadsMain } from "./hostile_uploads.ts";
 import { jobLatencyMain } from "./job_latency.ts";
 import { scaleMain } from "./scale.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
@@ -55,6 +59,7 @@ const { values: flags } = parseArgs({
     "dns-latency": { type: "boolean", default: false },
     "job-latency": { type: "boolean", default: false },
     scale: { type: "boolean", default: false },
+    "hostile-uploads": { type: "boolean", default: false },
     workers: { type: "string" },
     "3m": { type: "boolean", default: false },
     before: { type: "string" },
@@ -68,6 +73,10 @@ if (flags["dns-latency"]) {
 }
 if (flags["job-latency"]) {
   await jobLatencyMain(Deno.args.filter((arg) => arg !== "--job-latency"));
+  Deno.exit(0);
+}
+if (flags["hostile-uploads"]) {
+  await hostileUploadsMain();
   Deno.exit(0);
 }
 if (flags.scale) {

@@ -16,6 +16,8 @@ export interface Config {
   maxUploadMb: number;
   /** What a compressed or xlsx upload may expand to (50x maxUploadMb). */
   maxUncompressedMb: number;
+  /** The longest row an upload may have, in characters (MAX_ROW_BYTES). */
+  maxRowBytes: number;
   /** "host" or "host:port" entries; empty means the system's resolvers. */
   dnsServers: string[];
   dnsTimeoutMs: number;
@@ -105,6 +107,9 @@ export function loadConfig(
     dataDir,
     maxUploadMb,
     maxUncompressedMb: maxUncompressedMb(env, maxUploadMb),
+    // At least 256 KiB: a row inside one read of the upload (at most 128
+    // KiB) is then under it, so only rows spanning reads need measuring.
+    maxRowBytes: numberSetting(env, "MAX_ROW_BYTES", 1024 * 1024, 256 * 1024),
     dnsServers: listSetting(env.DNS_SERVERS, []),
     dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
     // A ceiling: the window starts at 32 and grows while answers come at a

@@ -1,14 +1,16 @@
 // Reads an uploaded CSV as it streams in: decodes it (UTF-8, or UTF-16 by
 // its byte order mark) into the UTF-8 text that is stored, and on the way
 // finds the delimiter, the header row, the number of data rows and the
-// widest row, and where the stored file is cut into a job's chunks. The job
-// later reads the stored file exactly as counted here.
+// widest row, and where the stored file is cut into a job's chunks; it
+// refuses a row over MAX_ROW_BYTES. The job later reads the stored file
+// exactly as counted here.
 import {
   type ChunkParser,
   createChunkParser,
   detectDelimiter,
 } from "../csv/csv_rows.ts";
 import { type RowChunk, RowChunker } from "../csv/row_chunks.ts";
+import { RowLimit } from "../upload_formats/row_limit.ts";
 
 /** The delimiter is guessed from this much text, then fixed. */
 const DELIMITER_SAMPLE_CHARS = 65536;
@@ -58,18 +60,24 @@ export class CsvUploadReader {
   #decoder: TextDecoder | null = null;
   readonly #encoder = new TextEncoder();
   readonly #chunker: RowChunker;
+  readonly #rowLimit: RowLimit | null;
 
   /**
    * @param store receives the UTF-8 bytes to write to the file.
    * @param delimiter the separator when the format fixes it; else guessed.
    * @param chunkRows data rows per chunk of the job (CHUNK_ROWS).
+   * @param maxRowBytes MAX_ROW_BYTES: a longer row is refused.
    */
   constructor(
     private readonly store: (bytes: Uint8Array) => void,
     private readonly delimiter?: string,
     chunkRows = Infinity,
+    maxRowBytes = Infinity,
   ) {
     this.#chunker = new RowChunker(chunkRows);
+    this.#rowLimit = Number.isFinite(maxRowBytes)
+      ? new RowLimit(maxRowBytes)
+      : null;
   }
 
   /** One chunk of the upload as it arrived. */
@@ -100,7 +108,7 @@ export class CsvUploadReader {
     const bytes = this.#encoder.encode(text);
     this.store(bytes);
     this.#chunker.text(text, bytes.length);
-    if (this.#rows) this.#count(this.#rows.push(text));
+    if (this.#rows) this.#parse(text);
     else {
       this.#sample += text;
       if (this.#sample.length >= DELIMITER_SAMPLE_CHARS) this.#startRows();
@@ -110,7 +118,14 @@ export class CsvUploadReader {
   #startRows(): void {
     this.#delimiter = this.delimiter ?? detectDelimiter(this.#sample);
     this.#rows = createChunkParser(this.#delimiter);
-    this.#count(this.#rows.push(this.#sample));
+    this.#parse(this.#sample);
+    this.#sample = "";
+  }
+
+  #parse(text: string): void {
+    const rows = this.#rows!.push(text);
+    this.#rowLimit?.check(text, rows, this.#rows!);
+    this.#count(rows);
   }
 
   #count(parsed: string[][]): void {

@@ -1,9 +1,16 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { CsvUploadReader, withExtraColumns } from "./csv_upload_reader.ts";
+
+const MB = 1024 * 1024;
 
 function read(chunks: Uint8Array[]) {
   const stored: Uint8Array[] = [];
-  const reader = new CsvUploadReader((bytes) => stored.push(bytes));
+  const reader = new CsvUploadReader(
+    (bytes) => stored.push(bytes),
+    undefined,
+    Infinity,
+    MB,
+  );
   for (const chunk of chunks) reader.push(chunk);
   const counted = reader.end();
   const text = new TextDecoder().decode(
@@ -48,4 +55,63 @@ Deno.test("an empty upload has no header row", () => {
 Deno.test("withExtraColumns names cells past the header", () => {
   assertEquals(withExtraColumns(["a"], 3), ["a", "column_2", "column_3"]);
   assertEquals(withExtraColumns(["a", "b"], 1), ["a", "b"]);
+});
+
+/** Pushes `text` in 64 KiB pieces, as uploads arrive; the reader's error. */
+function refusal(text: string, maxRowBytes = MB): Error | null {
+  const reader = new CsvUploadReader(
+    () => {},
+    undefined,
+    Infinity,
+    maxRowBytes,
+  );
+  const bytes = new TextEncoder().encode(text);
+  try {
+    for (let at = 0; at < bytes.length; at += 64 * 1024) {
+      reader.push(bytes.subarray(at, at + 64 * 1024));
+    }
+    reader.end();
+  } catch (error) {
+    return error as Error;
+  }
+  return null;
+}
+
+Deno.test("a row over MAX_ROW_BYTES is refused, naming its line", () => {
+  const head = "ip,note\n8.8.8.8,a\n\n\n";
+  // A 2 MB quoted cell; an unclosed quote; a row finished in the read
+  // that takes it past the limit; a 900 KB row, under it.
+  match(
+    String(refusal(`${head}1.1.1.1,"${"x".repeat(2 * MB)}"\n9.9.9.9,b\n`)),
+    /^UploadFormatError: The row that starts on line 5 is longer than 1 MB \(MAX_ROW_BYTES\)\. If a cell opens a quote/,
+  );
+  match(
+    String(refusal(`${head}1.1.1.1,"open\n${"8.8.8.8,b\n".repeat(MB / 8)}`)),
+    /line 5 is longer than 1 MB/,
+  );
+  // Unfinished it is under the limit, until the read that ends it.
+  const justOver = MB - 1000;
+  match(
+    String(
+      refusal(`${head}1.1.1.1,${"x".repeat(justOver)}${"y".repeat(2000)}\n`),
+    ),
+    /line 5 is longer/,
+  );
+  assertEquals(refusal(`${head}1.1.1.1,${"x".repeat(900 * 1024)}\n`), null);
+  match(
+    String(
+      refusal(`ip\r\n${"8.8.8.8\r\n".repeat(70_000)}${"x".repeat(MB + 1)}`),
+    ),
+    /line 70,002 is longer/,
+  );
+  match(
+    String(refusal("ip,n\n1," + "x".repeat(300_000), 256 * 1024)),
+    /0\.3 MB/,
+  );
+});
+
+Deno.test("the row limit passes rows that are only many", () => {
+  const rows = "8.8.8.8,a\n".repeat(300_000); // 3 MB in short rows
+  assertEquals(refusal(`ip,n\n${rows}`), null);
+  match(String(refusal(`ip\n"${"x".repeat(2 * MB)}`)), /line 2 is longer/);
 });

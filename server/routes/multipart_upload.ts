@@ -45,6 +45,8 @@ export interface UploadLimits {
   maxUncompressedBytes: number;
   /** Data rows per chunk of a job from this upload (CHUNK_ROWS). */
   chunkRows?: number;
+  /** MAX_ROW_BYTES: the longest row. */
+  maxRowBytes: number;
 }
 
 /** A decoder's refusal as the answer: 413 when the file expands too far. */
@@ -188,7 +190,7 @@ export function receiveCsvUpload(
       if (format === null) {
         throw badRequest(NOT_A_CSV_FILE, "Invalid file format");
       }
-      const decoded = decodeUpload(format, stream, limits.maxUncompressedBytes);
+      const decoded = decodeUpload(format, stream, limits);
       const out = createWriteStream(path);
       const closed = new Promise<void>((ok, err) => {
         out.on("finish", ok);
@@ -201,6 +203,7 @@ export function receiveCsvUpload(
         (bytes) => out.write(bytes),
         decoded.delimiter,
         limits.chunkRows,
+        limits.maxRowBytes,
       );
       let failure: unknown = null;
       try {

@@ -53,7 +53,8 @@ export const uploadRoute = createRoute({
     401: lockedResponse(),
     201: jsonResponse(UploadResult, "The stored upload"),
     400: errorResponse(
-      "Not a file the server reads, unreadable, not multipart, or no header row",
+      "Not a file the server reads, unreadable, not multipart, no header " +
+        "row, or a row over MAX_ROW_BYTES",
     ),
     413: errorResponse(
       "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
@@ -72,6 +73,7 @@ export function uploadRoutes(
     maxUploadMb: config.maxUploadMb,
     maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
     chunkRows: config.chunkRows,
+    maxRowBytes: config.maxRowBytes,
   };
   const uploadsDir = join(config.dataDir, "uploads");
 

@@ -1,6 +1,7 @@
 // Which kind of file an upload is, and the CSV bytes inside it. Every
 // format comes out as CSV text, so the row reader, the jobs and the
 // downloads stay as they are for CSV.
+import { READ_CHUNK, sliceChunks } from "./bounded_chunks.ts";
 import { gunzipCsv } from "./gzip.ts";
 import { tsvToCsv } from "./tsv.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
@@ -54,11 +55,33 @@ export interface DecodedUpload {
   delimiter?: string;
 }
 
-/** The table inside an upload, streamed, under the decompressed limit. */
+export interface DecodeLimits {
+  /** MAX_UNCOMPRESSED_MB in bytes. */
+  maxUncompressedBytes: number;
+  /** MAX_ROW_BYTES (an .xlsx row is measured as it is built). */
+  maxRowBytes: number;
+}
+
+/**
+ * The table inside an upload, streamed under the decompressed limit, in
+ * chunks of at most READ_CHUNK bytes.
+ */
 export function decodeUpload(
   format: UploadFormat,
   source: ReadableStream<Uint8Array>,
-  maxUncompressedBytes: number,
+  limits: DecodeLimits,
+): DecodedUpload {
+  const decoded = decodedTable(format, source, limits);
+  return {
+    ...decoded,
+    bytes: decoded.bytes.pipeThrough(sliceChunks(READ_CHUNK)),
+  };
+}
+
+function decodedTable(
+  format: UploadFormat,
+  source: ReadableStream<Uint8Array>,
+  { maxUncompressedBytes, maxRowBytes }: DecodeLimits,
 ): DecodedUpload {
   switch (format) {
     case "csv":
@@ -71,7 +94,7 @@ export function decodeUpload(
       return { bytes: unzipSingleCsv(source, maxUncompressedBytes) };
     case "xlsx":
       return {
-        bytes: xlsxFirstSheetCsv(source, maxUncompressedBytes),
+        bytes: xlsxFirstSheetCsv(source, maxUncompressedBytes, maxRowBytes),
         delimiter: ",",
       };
   }

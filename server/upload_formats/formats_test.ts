@@ -7,7 +7,10 @@ import {
   peekHead,
   type UploadFormat,
 } from "./formats.ts";
+import { READ_CHUNK } from "./bounded_chunks.ts";
 import { maxUncompressedMb, MB, UploadFormatError } from "./limits.ts";
+import { SharedStrings } from "./xlsx_parts.ts";
+import { sharedStringsXlsx } from "../../tests/helpers/hostile_files.ts";
 
 const CSV = "ip,name\r\n81.2.69.142,a\r\n8.8.8.8,b\r\n";
 
@@ -73,11 +76,16 @@ function zipBomb(mb: number): Uint8Array {
   return all;
 }
 
+const limits = (maxUncompressedBytes: number, maxRowBytes = MB) => ({
+  maxUncompressedBytes,
+  maxRowBytes,
+});
+
 /** Detects and decodes as the upload handler would; returns the text. */
 async function decode(name: string, bytes: Uint8Array, limit = 10 * MB) {
   const { head, stream } = await peekHead(counted(bytes).stream);
   const format = detectUploadFormat(name, head) as UploadFormat;
-  const decoded = decodeUpload(format, stream, limit);
+  const decoded = decodeUpload(format, stream, limits(limit));
   return {
     format,
     delimiter: decoded.delimiter,
@@ -91,7 +99,7 @@ async function refusal(
   limit: number,
 ) {
   const { stream, stats } = counted(bytes);
-  const decoded = decodeUpload(format, stream, limit);
+  const decoded = decodeUpload(format, stream, limits(limit));
   let error: unknown = null;
   await new Response(decoded.bytes).arrayBuffer().catch((e) => error = e);
   ok(error instanceof UploadFormatError, String(error));
@@ -109,6 +117,30 @@ Deno.test("a gzip bomb is refused after the limit, not after the file", async ()
   const { message, read } = await refusal("gzip", bomb, 1 * MB);
   match(message, /^The file expands to more than 1 MB when decompressed;/);
   ok(read < bomb.byteLength / 4, `read ${read} of ${bomb.byteLength}`);
+});
+
+Deno.test("what a file expands to comes in small chunks, every format", async () => {
+  // Deflate at 1000:1: one read of the compressed file once became 64 MiB.
+  const files: [UploadFormat, Uint8Array][] = [
+    ["gzip", await gzipBomb(16)],
+    ["zip", zipBomb(16)],
+    ["csv", new Uint8Array(4 * MB).fill(10)],
+  ];
+  for (const [format, bytes] of files) {
+    const decoded = decodeUpload(
+      format,
+      counted(bytes, MB).stream,
+      limits(100 * MB),
+    );
+    let largest = 0;
+    let total = 0;
+    for await (const chunk of decoded.bytes) {
+      largest = Math.max(largest, chunk.byteLength);
+      total += chunk.byteLength;
+    }
+    ok(total >= 4 * MB, `${format}: ${total}`);
+    ok(largest <= READ_CHUNK, `${format}: a chunk of ${largest} bytes`);
+  }
 });
 
 Deno.test("a damaged gzip file says so", async () => {
@@ -205,6 +237,57 @@ Deno.test(".xlsx output counts against the decompressed limit", async () => {
   const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
   const { message } = await refusal("xlsx", bytes, 100 * 1024);
   match(message, /^The file expands to more than 0.1 MB when decompressed;/);
+});
+
+Deno.test(".xlsx: millions of shared strings are kept packed", async () => {
+  const strings = new SharedStrings();
+  for (let i = 0; i < 10_000; i++) strings.add(`s${i}`);
+  assertEquals(
+    [0, 4095, 4096, 9999].map((i) => strings.get(i)),
+    ["s0", "s4095", "s4096", "s9999"],
+  );
+  assertEquals([10_000, -1, 1.5, NaN].map((i) => strings.get(i)), [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  // The sheet's two cells among 200,000 strings (the HTTP test has 4.5M).
+  const { text } = await decode("many.xlsx", sharedStringsXlsx(200_000));
+  assertEquals(text, "ip\r\n8.8.8.8\r\n");
+});
+
+Deno.test(".xlsx: a cell past column XFD is refused", async () => {
+  const sheet = (ref: string) =>
+    zipSync({
+      "xl/worksheets/sheet1.xml": strToU8(
+        `<worksheet><sheetData><row><c r="${ref}" t="inlineStr"><is><t>x` +
+          "</t></is></c></row></sheetData></worksheet>",
+      ),
+    });
+  assertEquals((await decode("ok.xlsx", sheet("XFD1"))).text.length, 16_386);
+  match(
+    (await refusal("xlsx", sheet("ZZZZZZZ1"), MB)).message,
+    /beyond column XFD, the last of the 16,384 columns/,
+  );
+});
+
+Deno.test(".xlsx: a row over MAX_ROW_BYTES is refused before it is made", async () => {
+  // One 300,000-character string in four cells: 1.2 MB of row.
+  const book = zipSync({
+    "xl/sharedStrings.xml": strToU8(
+      `<sst><si><t>ip</t></si><si><t>${"x".repeat(300_000)}</t></si></sst>`,
+    ),
+    "xl/worksheets/sheet1.xml": strToU8(
+      '<worksheet><sheetData><row r="1"><c t="s"><v>0</v></c></row>' +
+        '<row r="7">' + '<c t="s"><v>1</v></c>'.repeat(4) +
+        "</row></sheetData></worksheet>",
+    ),
+  });
+  match(
+    (await refusal("xlsx", book, 10 * MB)).message,
+    /^Row 7 of the sheet is longer than 1 MB \(MAX_ROW_BYTES\)/,
+  );
 });
 
 Deno.test("formats by first bytes, then by name", () => {

@@ -1,4 +1,5 @@
 // .csv.gz: the platform's gzip decoder, streaming, under the output limit.
+import { inflate } from "./bounded_chunks.ts";
 import { explainErrors, limitDecompressed } from "./limits.ts";
 
 /** The CSV bytes inside a gzip stream. */
@@ -7,14 +8,7 @@ export function gunzipCsv(
   maxBytes: number,
 ): ReadableStream<Uint8Array> {
   return explainErrors(
-    source
-      .pipeThrough(
-        new DecompressionStream("gzip") as unknown as TransformStream<
-          Uint8Array,
-          Uint8Array
-        >,
-      )
-      .pipeThrough(limitDecompressed(maxBytes)),
+    inflate(source, "gzip").pipeThrough(limitDecompressed(maxBytes)),
     "gzip file",
   );
 }

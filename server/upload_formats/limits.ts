@@ -29,7 +29,7 @@ export function maxUncompressedMb(
 
 export const MB = 1024 * 1024;
 
-function formatMb(bytes: number): string {
+export function formatMb(bytes: number): string {
   const mb = bytes / MB;
   return Number.isInteger(mb) ? String(mb) : mb.toFixed(1);
 }

@@ -10,10 +10,21 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { formatCsvRows } from "../csv/csv_rows.ts";
 import { tooLargeDecompressed, UploadFormatError } from "./limits.ts";
+import { rowTooLong } from "./row_limit.ts";
 import { dateStyles, firstSheet, sharedStrings } from "./xlsx_parts.ts";
 import { ZipDirectory } from "./zip_directory.ts";
 
 const local = (name: string) => name.slice(name.indexOf(":") + 1);
+
+/** Columns a worksheet can have (A to XFD). */
+export const MAX_XLSX_COLUMNS = 16_384;
+
+const beyondLastColumn = (ref: string) =>
+  new UploadFormatError(
+    `The sheet has a cell ${
+      ref ? `at ${ref.slice(0, 20)} ` : ""
+    }beyond column XFD, the last of the 16,384 columns a sheet can have.`,
+  );
 
 /** "BC12" -> 54 (zero-based column of a cell reference). */
 export function columnIndex(reference: string): number {
@@ -43,6 +54,7 @@ async function collect(
 async function* rows(
   source: ReadableStream<Uint8Array>,
   maxBytes: number,
+  maxRowChars: number,
 ): AsyncGenerator<string[][]> {
   let inflated = 0;
   const count = (bytes: number) => {
@@ -56,16 +68,25 @@ async function* rows(
 
   let batch: string[][] = [];
   let row: string[] | null = null;
+  // A row's length as CSV, without quotes: refused past MAX_ROW_BYTES
+  // before it is made (one long shared string can fill 16,384 cells).
+  let rowChars = 0;
+  let rowNumber = 0;
   let cell: { col: number; type: string; style: number } | null = null;
   let value = "";
   let inValue = false;
   const onOpen = (tag: SaxesTagPlain) => {
     const name = local(tag.name);
-    if (name === "row") row = [];
-    else if (name === "c" && row) {
+    if (name === "row") {
+      row = [];
+      rowChars = 0;
+      rowNumber = Number(tag.attributes.r) || rowNumber + 1;
+    } else if (name === "c" && row) {
       const ref = tag.attributes.r ?? "";
+      const col = ref ? columnIndex(ref) : row.length;
+      if (col >= MAX_XLSX_COLUMNS) throw beyondLastColumn(ref);
       cell = {
-        col: ref ? columnIndex(ref) : row.length,
+        col,
         type: tag.attributes.t ?? "n",
         style: Number(tag.attributes.s ?? 0),
       };
@@ -77,10 +98,14 @@ async function* rows(
     if (name === "v" || name === "t") inValue = false;
     else if (name === "c" && row && cell) {
       let text = value;
-      if (cell.type === "s") text = strings[Number(value)] ?? "";
+      if (cell.type === "s") text = strings.get(Number(value)) ?? "";
       else if (cell.type === "b") text = value === "1" ? "TRUE" : "FALSE";
       else if (cell.type === "n" && value !== "" && dates[cell.style]) {
         text = serialToIso(Number(value), sheet.date1904);
+      }
+      rowChars += text.length + 1;
+      if (rowChars > maxRowChars) {
+        throw rowTooLong(`Row ${rowNumber} of the sheet`, maxRowChars);
       }
       while (row.length < cell.col) row.push("");
       row[cell.col] = text;
@@ -118,8 +143,9 @@ async function* rows(
 export function xlsxFirstSheetCsv(
   source: ReadableStream<Uint8Array>,
   maxBytes: number,
+  maxRowChars: number,
 ): ReadableStream<Uint8Array> {
-  const batches = rows(source, maxBytes);
+  const batches = rows(source, maxBytes, maxRowChars);
   const encoder = new TextEncoder();
   let any = false;
   return new ReadableStream<Uint8Array>({

@@ -1,6 +1,7 @@
 // The small parts of an .xlsx the first sheet depends on: which sheet is
 // first, the shared strings, which cell styles are dates, and the 1904 flag.
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { UploadFormatError } from "./limits.ts";
 import type { ZipDirectory } from "./zip_directory.ts";
 
 /** Streams an XML entry through a SAX parser set up by `listen`. */
@@ -62,12 +63,73 @@ export async function firstSheet(
   return { path: sheets[0], date1904 };
 }
 
+/** Shared strings kept by the server: their text plus 4 bytes each. */
+export const MAX_SHARED_STRINGS_BYTES = 128 * 1024 * 1024;
+const BATCH_BITS = 12;
+const BATCH = 1 << BATCH_BITS;
+
+/**
+ * The workbook's shared strings, packed: each batch of 4,096 is one string
+ * and its offsets, so millions of short strings cost their text and 4 bytes
+ * each, not an object each (a 1.77 MB file can hold 4.5 million).
+ */
+export class SharedStrings {
+  readonly #texts: string[] = [];
+  readonly #offsets: Uint32Array[] = [];
+  #batch: string[] = [];
+  #bytes = 0;
+  #count = 0;
+
+  add(text: string): void {
+    this.#bytes += text.length + 4;
+    if (this.#bytes > MAX_SHARED_STRINGS_BYTES) {
+      throw new UploadFormatError(
+        `The workbook's shared text is over ${
+          MAX_SHARED_STRINGS_BYTES / (1024 * 1024)
+        } MB, more than the server reads from an .xlsx; save the first ` +
+          "sheet as CSV and upload that.",
+      );
+    }
+    this.#batch.push(text);
+    this.#count++;
+    if (this.#batch.length === BATCH) this.#pack();
+  }
+
+  /** The string at `index`; undefined past the end. */
+  get(index: number): string | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.#count) {
+      return undefined;
+    }
+    const batch = index >>> BATCH_BITS;
+    const at = index & (BATCH - 1);
+    if (batch === this.#texts.length) return this.#batch[at];
+    const offsets = this.#offsets[batch];
+    if (!offsets) return undefined;
+    return this.#texts[batch].slice(offsets[at], offsets[at + 1]);
+  }
+
+  #pack(): void {
+    const offsets = new Uint32Array(BATCH + 1);
+    let at = 0;
+    this.#batch.forEach((text, i) => {
+      offsets[i] = at;
+      at += text.length;
+    });
+    offsets[BATCH] = at;
+    // join copies into one flat string: the parser's chunks the pieces
+    // were cut from can be freed.
+    this.#texts.push(this.#batch.join(""));
+    this.#offsets.push(offsets);
+    this.#batch = [];
+  }
+}
+
 /** Shared strings, in order; phonetic runs (rPh) left out. */
 export async function sharedStrings(
   zip: ZipDirectory,
   count: (bytes: number) => void,
-): Promise<string[]> {
-  const strings: string[] = [];
+): Promise<SharedStrings> {
+  const strings = new SharedStrings();
   let current: string | null = null;
   let inText = false;
   let phonetic = 0;
@@ -84,7 +146,7 @@ export async function sharedStrings(
     p.on("closetag", (tag) => {
       const name = local(tag.name);
       if (name === "si") {
-        strings.push(current ?? "");
+        strings.add(current ?? "");
         current = null;
       } else if (name === "rPh") phonetic--;
       else if (name === "t") inText = false;

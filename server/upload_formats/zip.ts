@@ -1,12 +1,11 @@
 // .zip with one CSV inside: fflate's streaming Unzip reads the entries as
 // the bytes arrive (local headers, no seeking), inflates only the CSV entry
-// and counts its output against the limit.
+// and counts its output against the limit. Input is fed a slice at a time,
+// the next only once the last one's output is taken, so what is inflated
+// and not yet read stays bounded (bounded_chunks.ts).
 import { Unzip, UnzipInflate } from "fflate";
+import { INFLATE_SLICE } from "./bounded_chunks.ts";
 import { tooLargeDecompressed, UploadFormatError } from "./limits.ts";
-
-// Input is fed in slices: deflate expands at most about 1032:1, so a slice
-// of 8 KiB makes at most ~8 MiB before the limit is checked again.
-const SLICE = 8 * 1024;
 
 /** Entries a zip tool adds beside the data: folders, macOS metadata. */
 function isDataEntry(name: string): boolean {
@@ -27,6 +26,8 @@ export function unzipSingleCsv(
   let failure: Error | null = null;
   let inputDone = false;
   let produced = 0;
+  /** Input read and not yet fed to the decoder. */
+  let input: Uint8Array = new Uint8Array(0);
 
   const unzip = new Unzip((file) => {
     if (!isDataEntry(file.name) || failure) return;
@@ -102,15 +103,16 @@ export function unzipSingleCsv(
           } else controller.close();
           return;
         }
+        if (input.byteLength > 0) {
+          push(input.subarray(0, INFLATE_SLICE), false);
+          input = input.subarray(INFLATE_SLICE);
+          continue;
+        }
         const { value, done } = await reader.read();
         if (done) {
           inputDone = true;
           push(new Uint8Array(0), true);
-          continue;
-        }
-        for (let at = 0; at < value.byteLength && !failure; at += SLICE) {
-          push(value.subarray(at, at + SLICE), false);
-        }
+        } else input = value;
       }
     },
     cancel(reason) {

@@ -2,6 +2,7 @@
 // bounded by the upload limit): the central directory says where each entry
 // is, and an entry streams out through the platform's deflate decoder, so
 // only the bytes that are read get inflated.
+import { inflate } from "./bounded_chunks.ts";
 import { UploadFormatError } from "./limits.ts";
 
 interface Entry {
@@ -87,11 +88,6 @@ export class ZipDirectory {
     if (entry.method !== 8) {
       throw damaged(`entry ${name} uses compression method ${entry.method}`);
     }
-    return raw.pipeThrough(
-      new DecompressionStream("deflate-raw") as unknown as TransformStream<
-        Uint8Array,
-        Uint8Array
-      >,
-    );
+    return inflate(raw, "deflate-raw");
   }
 }

@@ -2,7 +2,7 @@
 // strangers. Each case either gets a clear 4xx message, or becomes a job whose
 // counts add up with every row in the download or counted as filtered. The
 // server keeps answering throughout.
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { Job } from "../../shared/wire.ts";
 import {
   downloadText,
@@ -47,7 +47,13 @@ const IPS = [
   "<script>alert(1)</script>",
 ];
 
-type Case = { name: string; bytes: Uint8Array; column?: string };
+type Case = {
+  name: string;
+  bytes: Uint8Array;
+  column?: string;
+  /** The message a refused case must get (400). */
+  refused?: RegExp;
+};
 
 function makeCase(random: () => number, i: number): Case {
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
@@ -134,12 +140,14 @@ function makeCase(random: () => number, i: number): Case {
         bytes: enc.encode(`${header}\n${row}\n${row}\n`),
       };
     }
-    case 14: // a large single field (5 MB on some cases)
+    case 14: // a large single field (5 MB, over MAX_ROW_BYTES, on some)
     {
-      const size = i % 160 === 14 ? 5 * 1024 * 1024 : 20_000;
+      const large = i % 160 === 14;
+      const size = large ? 5 * 1024 * 1024 : 20_000;
       return {
         name: "field.csv",
         bytes: enc.encode(`ip,blob\n8.8.8.8,"${"x".repeat(size)}"\n`),
+        refused: large ? /^The row that starts on line 2 is longer/ : undefined,
       };
     }
     default: // ordinary mixed rows
@@ -172,6 +180,10 @@ Deno.test({
       const c = makeCase(random, i);
       const response = await upload(server, c.name, c.bytes);
       const body = await response.json();
+      if (c.refused) {
+        assertEquals(response.status, 400, c.name);
+        match(body.message, c.refused);
+      }
       if (response.status >= 400) {
         ok(
           response.status < 500,

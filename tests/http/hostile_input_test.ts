@@ -4,7 +4,18 @@
 // (Over 300 lines: its steps share one server, which must survive them all.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { getJson, startJob, uploadOk, waitForJob } from "../helpers/client.ts";
+import {
+  getJson,
+  startJob,
+  upload,
+  uploadOk,
+  waitForJob,
+} from "../helpers/client.ts";
+import {
+  peakRss,
+  repeatedLinesGzip,
+  sharedStringsXlsx,
+} from "../helpers/hostile_files.ts";
 import { startServer } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
@@ -336,6 +347,41 @@ Deno.test({
         assertEquals((await getJson(server, "/api/jobs")).status, 200);
       },
     );
+  },
+});
+
+// A server of its own, so its peak memory (VmHWM) is these uploads' alone.
+// The full-size files of issue 22 (200 MiB of blank lines) are in the
+// benchmark (`deno task bench --hostile-uploads`); these are smaller, still
+// far past what the server once held in memory.
+Deno.test({
+  name: "uploads that expand a thousandfold keep memory bounded",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const alone = await startServer({ env: { DNS_SERVERS: "127.0.0.1:9" } });
+    try {
+      const files: [string, Uint8Array, number][] = [
+        ["blank.csv.gz", await repeatedLinesGzip("\n", 64), 0],
+        ["ones.csv.gz", await repeatedLinesGzip("1\n", 32), 16 * 1024 * 1024],
+        ["strings.xlsx", sharedStringsXlsx(4_500_000), 1],
+      ];
+      for (const [name, bytes, rows] of files) {
+        ok(
+          bytes.byteLength < 2.5 * 1024 * 1024,
+          `${name}: ${bytes.byteLength}`,
+        );
+        const response = await upload(alone, name, bytes);
+        const answer = await response.json();
+        assertEquals(response.status, 201, `${name}: ${answer.message}`);
+        assertEquals(answer.rowCount, rows, name);
+      }
+      const peak = peakRss(alone.process.pid);
+      ok(peak < 700 * 1024 * 1024, `server peaked at ${peak} bytes`);
+      assertEquals((await getJson(alone, "/api/jobs")).status, 200);
+    } finally {
+      await alone.stop();
+    }
   },
 });
 

@@ -27,7 +27,8 @@ function zipBomb(mb: number): Uint8Array {
   });
   const entry = new ZipDeflate("bomb.csv", { level: 9 });
   zip.add(entry);
-  const one = new Uint8Array(1024 * 1024).fill(49);
+  // Lines of 63 digits: one endless line would meet MAX_ROW_BYTES first.
+  const one = new TextEncoder().encode(`${"1".repeat(63)}\n`.repeat(16384));
   for (let i = 0; i < mb; i++) entry.push(one, i === mb - 1);
   zip.end();
   return new Uint8Array(
