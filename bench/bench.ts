@@ -16,6 +16,9 @@
 //   --job-latency                        only a 100,000-row job with Domain
 //                                        on through the server, DNS at
 //                                        internet latency (job_latency.ts)
+//   --silent-resolver [--lookups=200]    only single lookups through the
+//                                        server with a DNS server that never
+//                                        answers (silent_resolver.ts)
 //   --scale [--workers=1,2,4]            only PostgreSQL mode with 1, 2 and 4
 //                                        worker processes, a 1,000,000-row
 //                                        file (--rows to change; scale.ts)
@@ -32,6 +35,7 @@ import { runEndToEnd, sessionFetch, startJob, upload } from "./end_to_end.ts";
 import { hostileUploadsMain } from "./hostile_uploads.ts";
 import { jobLatencyMain } from "./job_latency.ts";
 import { scaleMain } from "./scale.ts";
+import { silentResolverMain } from "./silent_resolver.ts";
 import { generateCsv, readIpCells, seededRandom } from "./generate.ts";
 import { lookupLoad } from "./http_load.ts";
 import {
@@ -58,6 +62,9 @@ const { values: flags } = parseArgs({
     results: { type: "string" },
     "dns-latency": { type: "boolean", default: false },
     "job-latency": { type: "boolean", default: false },
+    "silent-resolver": { type: "boolean", default: false },
+    lookups: { type: "string" },
+    warmup: { type: "string" },
     scale: { type: "boolean", default: false },
     "hostile-uploads": { type: "boolean", default: false },
     workers: { type: "string" },
@@ -77,6 +84,12 @@ if (flags["job-latency"]) {
 }
 if (flags["hostile-uploads"]) {
   await hostileUploadsMain();
+  Deno.exit(0);
+}
+if (flags["silent-resolver"]) {
+  await silentResolverMain(
+    Deno.args.filter((arg) => arg !== "--silent-resolver"),
+  );
   Deno.exit(0);
 }
 if (flags.scale) {
