@@ -1,23 +1,17 @@
-// Server entry point: settings, storage, bundled data, job runner,
-// housekeeping, HTTP. Without DATABASE_URL everything runs in this process
-// on SQLite and Deno KV; with it, jobs, results and the queue are in
-// PostgreSQL and ROLE picks this process's part (scale_out.ts).
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+// Server entry point: settings, then the parts of the mode (embedded.ts:
+// SQLite and Deno KV in this process, without DATABASE_URL; scale_out.ts:
+// PostgreSQL, pg-boss and LISTEN/NOTIFY, with it), then jobs, housekeeping
+// and HTTP as ROLE says.
 import { describeAccessConfig } from "./access/access_config.ts";
 import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
-import { Engine, loadEngineData } from "./enrichment/engine.ts";
-import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
-import { JobEvents } from "./jobs/job_events.ts";
-import { JobRunner } from "./jobs/runner.ts";
-import { scaleConfigFromEnv } from "./scale_config.ts";
-import { openScaleOut, type ScaleOut } from "./scale_out.ts";
-import { RateLimiter } from "./rdap/rate_limiter.ts";
-import { SqliteRdapCache } from "./storage/rdap_cache.ts";
-import { Store } from "./storage/store.ts";
+import { openEmbedded } from "./embedded.ts";
+import type { Engine } from "./enrichment/engine.ts";
 import { openableUrl } from "./listen_address.ts";
+import type { Parts } from "./parts.ts";
+import { scaleConfigFromEnv } from "./scale_config.ts";
+import { openScaleOut } from "./scale_out.ts";
 
 function fatal(message: string): never {
   console.error(`error: ${message}`);
@@ -31,84 +25,35 @@ const [config, scale] = (() => {
     fatal((error as Error).message);
   }
 })();
-const uploadsDir = join(config.dataDir, "uploads");
-await mkdir(uploadsDir, { recursive: true });
-const dbPath = join(config.dataDir, "enrichment.db");
-
-if (scale.databaseUrl !== null) await runScaledOut(scale.databaseUrl);
-
-let store: Store;
-try {
-  store = new Store(dbPath, { check: true });
-} catch (error) {
-  fatal((error as Error).message);
-}
+const { databaseUrl, role } = scale;
 
 const started = performance.now();
-const engineData = await loadEngineData(config).catch((error) =>
-  fatal((error as Error).message)
-);
-const dns = {
-  servers: config.dnsServers,
-  timeoutMs: config.dnsTimeoutMs,
-  concurrency: config.dnsConcurrency,
-};
-const engine = new Engine(engineData, dns);
-const kvPath = join(config.dataDir, "queue.kv");
-const kv = await Deno.openKv(kvPath).catch((error) =>
-  fatal(
-    `cannot open the job queue at ${kvPath}: ${(error as Error).message}. ` +
-      "Move the file aside to start with an empty queue (jobs themselves " +
-      "are kept in the database and resume).",
-  )
-);
-const events = new JobEvents();
-// One RDAP rate limit for the process: lookups here, jobs through ports.
-const rdapPacer = config.rdap.enabled
-  ? new RateLimiter(config.rdap.rate)
-  : null;
-const runner = new JobRunner({
-  store,
-  events,
-  kv,
-  engineData,
-  dns,
-  dbPath,
-  uploadsDir,
-  concurrency: config.jobConcurrency,
-  idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
-  checkpointRows: config.checkpointRows,
-  rdap: config.rdap,
-  rdapPacer,
-});
+const parts: Parts =
+  await (databaseUrl === null
+    ? openEmbedded(config, { check: true })
+    : openScaleOut(config, databaseUrl, role)).catch((error) =>
+      fatal((error as Error).message)
+    );
+printSettings(parts.engine, started, parts.settings);
 
-printSettings(engine, started, { JOB_CONCURRENCY: config.jobConcurrency });
-
-const access = await createAccess(config.access, config).catch((error) =>
-  fatal((error as Error).message)
-);
-const rdapCache = config.rdap.enabled
-  ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
-  : null;
-const app = createApp({
-  config,
-  store,
-  engine,
-  runner,
-  events,
-  access,
-  rdapPacer,
-  rdapCache,
-});
-runner.start();
-scheduleHousekeeping({ store, runner, uploadsDir, rdapCache });
-const server = serve(app.fetch);
+if (role !== "api") await parts.startJobs();
+let server: Deno.HttpServer | null = null;
+if (role !== "worker") {
+  // Replicas share SESSION_SECRET (docs/SCALING.md), so a visitor's
+  // session holds on whichever replica answers.
+  const access = await createAccess(config.access, config).catch((error) =>
+    fatal((error as Error).message)
+  );
+  const app = createApp({ ...parts, config, access });
+  parts.scheduleHousekeeping();
+  server = serve(app.fetch);
+} else {
+  console.log("worker ready: taking jobs from the queue");
+}
 
 onStopSignal(async () => {
-  await runner.stop();
-  await server.shutdown();
-  kv.close();
-  store.close();
+  await server?.shutdown();
+  await parts.close();
 });
 
 function printSettings(
@@ -183,60 +128,4 @@ function onStopSignal(stop: () => Promise<void>): void {
   };
   Deno.addSignalListener("SIGTERM", handle("SIGTERM"));
   Deno.addSignalListener("SIGINT", handle("SIGINT"));
-}
-
-/** DATABASE_URL set: PostgreSQL, pg-boss and LISTEN/NOTIFY; ROLE decides. */
-async function runScaledOut(databaseUrl: string): Promise<never> {
-  const { role } = scale;
-  let parts: ScaleOut;
-  try {
-    parts = await openScaleOut(config, databaseUrl, role, uploadsDir);
-  } catch (error) {
-    fatal(`cannot use DATABASE_URL: ${(error as Error).message}`);
-  }
-  const started = performance.now();
-  const data = await loadEngineData(config).catch((error) =>
-    fatal((error as Error).message)
-  );
-  const engine = new Engine(data, {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  });
-  printSettings(engine, started, {
-    DATABASE_URL: databaseUrl.replace(/\/\/[^@/]*@/, "//***@"),
-    ROLE: role,
-    JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
-    CHUNK_ROWS: config.chunkRows,
-  });
-  const { store, runner, events, blobs, rdapPacer, rdapCache } = parts;
-  if (role !== "api") await runner.work(engine, config.jobConcurrency);
-  let server: Deno.HttpServer | null = null;
-  if (role !== "worker") {
-    // Replicas share SESSION_SECRET (docs/SCALING.md), so a visitor's
-    // session holds on whichever replica answers.
-    const access = await createAccess(config.access, config).catch((error) =>
-      fatal((error as Error).message)
-    );
-    const app = createApp({
-      config,
-      store,
-      engine,
-      runner,
-      events,
-      blobs,
-      access,
-      rdapPacer,
-      rdapCache,
-    });
-    scheduleHousekeeping({ store, runner: null, uploadsDir, blobs, rdapCache });
-    server = serve(app.fetch);
-  } else {
-    console.log("worker ready: taking jobs from the queue");
-  }
-  onStopSignal(async () => {
-    await server?.shutdown();
-    await parts.close();
-  });
-  return await new Promise<never>(() => {});
 }

@@ -1,12 +1,17 @@
-// The parts the program runs on when DATABASE_URL is set: PostgreSQL for jobs
+// The parts of the scaled-out mode (DATABASE_URL set): PostgreSQL for jobs
 // and results (PgStore), the pg-boss queue, LISTEN/NOTIFY job events, and the
-// blob store for uploads (S3-compatible when S3_* is set).
+// blob store for uploads (S3-compatible when S3_* is set). ROLE decides
+// whether this process takes jobs (main.ts).
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { blobConfigFromEnv, openBlobStore } from "./blobs/blob_config.ts";
-import type { BlobStore } from "./blobs/blob_store.ts";
 import type { Config } from "./config.ts";
+import { Engine, loadEngineData } from "./enrichment/engine.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
+import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { QueueRunner } from "./jobs/queue_runner.ts";
+import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { registrationLookupFor } from "./rdap/rdap_setup.ts";
@@ -14,24 +19,53 @@ import type { Role } from "./scale_config.ts";
 import { PgRdapCache } from "./storage/pg/pg_rdap_cache.ts";
 import { PgStore } from "./storage/pg/pg_store.ts";
 
-export interface ScaleOut {
-  store: PgStore;
-  runner: QueueRunner;
-  events: JobEvents;
-  /** Set when uploads go to S3; null when they stay in DATA_DIR/uploads. */
-  blobs: BlobStore | null;
-  /** RDAP=on: this process's rate limit and the cache every replica shares. */
-  rdapPacer: RateLimiter | null;
-  rdapCache: PgRdapCache | null;
-  close(): Promise<void>;
-}
-
 export async function openScaleOut(
   config: Config,
   databaseUrl: string,
   role: Role,
+): Promise<Parts> {
+  const uploadsDir = join(config.dataDir, "uploads");
+  await mkdir(uploadsDir, { recursive: true });
+  const connected = await connect(config, databaseUrl, role, uploadsDir)
+    .catch((error) => {
+      throw new Error(`cannot use DATABASE_URL: ${(error as Error).message}`);
+    });
+  const engine = new Engine(await loadEngineData(config), {
+    servers: config.dnsServers,
+    timeoutMs: config.dnsTimeoutMs,
+    concurrency: config.dnsConcurrency,
+  });
+  const { store, runner, blobs, rdapCache } = connected;
+  return {
+    ...connected,
+    engine,
+    settings: {
+      DATABASE_URL: databaseUrl.replace(/\/\/[^@/]*@/, "//***@"),
+      ROLE: role,
+      JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
+      CHUNK_ROWS: config.chunkRows,
+    },
+    startJobs: () => runner.work(engine, config.jobConcurrency),
+    scheduleHousekeeping() {
+      // Stuck jobs need no sweep: the queue hands a dead worker's chunk on.
+      scheduleHousekeeping({
+        store,
+        runner: null,
+        uploadsDir,
+        blobs,
+        rdapCache,
+      });
+    },
+  };
+}
+
+/** The connections: store, queue, event bus, blobs, RDAP cache. */
+async function connect(
+  config: Config,
+  databaseUrl: string,
+  role: Role,
   uploadsDir: string,
-): Promise<ScaleOut> {
+) {
   const blobConfig = blobConfigFromEnv(Deno.env.toObject(), config.dataDir);
   const blobs = blobConfig.kind === "s3" ? openBlobStore(blobConfig) : null;
   const store = await PgStore.open(databaseUrl);

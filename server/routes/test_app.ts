@@ -1,27 +1,16 @@
-// For route tests that need no real process or socket: createApp(deps) with
-// the real parts (SQLite store, engine with the bundled databases, job
-// runner and its queue) over a fresh data directory, called in process with
-// app.request(...). A created job runs in a worker thread as on the server;
-// the runner does not listen to the queue, so nothing is resumed.
-// `app.request` keeps the session cookie between calls, as a browser does,
-// so a job made in one call is the caller's in the next (private mode);
-// `anonymous` is the app without a cookie jar.
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+// For route tests that need no real process or socket: the app built as the
+// server builds it (openEmbedded, createApp) over a fresh data directory,
+// called in process with app.request(...). A created job runs in a worker
+// thread as on the server; the runner does not listen to the queue, so
+// nothing is resumed. `app.request` keeps the session cookie between calls,
+// as a browser does, so a job made in one call is the caller's in the next
+// (private mode); `anonymous` is the app without a cookie jar.
 import { createAccess } from "../access/install_access.ts";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
-import {
-  Engine,
-  type EngineData,
-  loadEngineData,
-} from "../enrichment/engine.ts";
-import { JobEvents } from "../jobs/job_events.ts";
-import { JobRunner } from "../jobs/runner.ts";
-import { RateLimiter } from "../rdap/rate_limiter.ts";
-import { SqliteRdapCache } from "../storage/rdap_cache.ts";
-import { Store } from "../storage/store.ts";
+import { openEmbedded } from "../embedded.ts";
+import { type EngineData, loadEngineData } from "../enrichment/engine.ts";
 
 type App = ReturnType<typeof createApp>;
 
@@ -69,65 +58,26 @@ export async function startTestApp(
   env: Record<string, string> = {},
 ): Promise<TestApp> {
   const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-routes-" });
-  const uploadsDir = join(dataDir, "uploads");
-  await mkdir(uploadsDir, { recursive: true });
   // Nothing listens on port 9: no lookup leaves this machine.
   const config = loadConfig({
     DATA_DIR: dataDir,
     DNS_SERVERS: "127.0.0.1:9",
     DNS_TIMEOUT_MS: "50",
     LOG_LEVEL: "warn",
+    JOB_CONCURRENCY: "1",
     ...env,
   });
-  const dbPath = join(dataDir, "enrichment.db");
-  const store = new Store(dbPath);
   engineData ??= loadEngineData(config);
-  const data = await engineData;
-  const dns = {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  };
-  const kv = await Deno.openKv(join(dataDir, "queue.kv"));
-  const events = new JobEvents();
-  const rdapPacer = config.rdap.enabled
-    ? new RateLimiter(config.rdap.rate)
-    : null;
-  const runner = new JobRunner({
-    store,
-    events,
-    kv,
-    engineData: data,
-    dns,
-    dbPath,
-    uploadsDir,
-    concurrency: 1,
-    checkpointRows: config.checkpointRows,
-    rdap: config.rdap,
-    rdapPacer,
-  });
+  const parts = await openEmbedded(config, { engineData: await engineData });
   const access = await createAccess(config.access, config);
-  const deps = {
-    config,
-    store,
-    engine: new Engine(data, dns),
-    runner,
-    events,
-    access,
-    rdapPacer,
-    rdapCache: config.rdap.enabled
-      ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
-      : null,
-  };
+  const deps = { ...parts, config, access };
   const hono = createApp(deps);
   return {
     app: withCookieJar(hono),
     hono,
     deps,
     async close() {
-      await runner.stop();
-      kv.close();
-      store.close();
+      await parts.close();
       await Deno.remove(dataDir, { recursive: true });
     },
   };

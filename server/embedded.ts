@@ -1,0 +1,94 @@
+// The parts of the default mode (no DATABASE_URL): jobs, results and the
+// RDAP cache in SQLite (DATA_DIR/enrichment.db), the Deno KV queue
+// (DATA_DIR/queue.kv), and job threads in this process.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config } from "./config.ts";
+import {
+  Engine,
+  type EngineData,
+  loadEngineData,
+} from "./enrichment/engine.ts";
+import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
+import { JobEvents } from "./jobs/job_events.ts";
+import { JobRunner } from "./jobs/runner.ts";
+import type { Parts } from "./parts.ts";
+import { RateLimiter } from "./rdap/rate_limiter.ts";
+import { SqliteRdapCache } from "./storage/rdap_cache.ts";
+import { Store } from "./storage/store.ts";
+
+export interface EmbeddedOptions {
+  /** The bundled data, when the caller has it loaded (tests share it). */
+  engineData?: EngineData;
+  /** Run SQLite's quick_check on the database first (the server does). */
+  check?: boolean;
+}
+
+export async function openEmbedded(
+  config: Config,
+  options: EmbeddedOptions = {},
+): Promise<Parts> {
+  const uploadsDir = join(config.dataDir, "uploads");
+  await mkdir(uploadsDir, { recursive: true });
+  const dbPath = join(config.dataDir, "enrichment.db");
+  const store = new Store(dbPath, { check: options.check });
+  const engineData = options.engineData ?? await loadEngineData(config);
+  const dns = {
+    servers: config.dnsServers,
+    timeoutMs: config.dnsTimeoutMs,
+    concurrency: config.dnsConcurrency,
+  };
+  const kvPath = join(config.dataDir, "queue.kv");
+  const kv = await Deno.openKv(kvPath).catch((error) => {
+    store.close();
+    throw new Error(
+      `cannot open the job queue at ${kvPath}: ${(error as Error).message}. ` +
+        "Move the file aside to start with an empty queue (jobs themselves " +
+        "are kept in the database and resume).",
+    );
+  });
+  const events = new JobEvents();
+  // One RDAP rate limit for the process: lookups here, jobs through ports.
+  const rdapPacer = config.rdap.enabled
+    ? new RateLimiter(config.rdap.rate)
+    : null;
+  const rdapCache = config.rdap.enabled
+    ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
+    : null;
+  const runner = new JobRunner({
+    store,
+    events,
+    kv,
+    engineData,
+    dns,
+    dbPath,
+    uploadsDir,
+    concurrency: config.jobConcurrency,
+    idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
+    checkpointRows: config.checkpointRows,
+    rdap: config.rdap,
+    rdapPacer,
+  });
+  return {
+    store,
+    runner,
+    events,
+    blobs: null,
+    engine: new Engine(engineData, dns),
+    rdapPacer,
+    rdapCache,
+    settings: { JOB_CONCURRENCY: config.jobConcurrency },
+    startJobs() {
+      runner.start();
+      return Promise.resolve();
+    },
+    scheduleHousekeeping() {
+      scheduleHousekeeping({ store, runner, uploadsDir, rdapCache });
+    },
+    async close() {
+      await runner.stop();
+      kv.close();
+      store.close();
+    },
+  };
+}

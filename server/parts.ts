@@ -1,0 +1,34 @@
+// What the server runs on, the same parts in either mode: openEmbedded
+// (embedded.ts: SQLite, the Deno KV queue, job threads in this process) or
+// openScaleOut (scale_out.ts: PostgreSQL, pg-boss, LISTEN/NOTIFY, uploads
+// in S3 or DATA_DIR). main.ts and the route tests build the app from them
+// one way.
+import type { BlobStore } from "./blobs/blob_store.ts";
+import type { Engine } from "./enrichment/engine.ts";
+import type { JobEvents } from "./jobs/job_events.ts";
+import type { RateLimiter } from "./rdap/rate_limiter.ts";
+import type { RdapCache } from "./storage/rdap_cache.ts";
+import type { JobControl, JobStore } from "./storage/store_interface.ts";
+
+export interface Parts {
+  store: JobStore;
+  /** Queues, cancels and restarts jobs. */
+  runner: JobControl;
+  /** This process's feed of job changes (WebSocket subscribers). */
+  events: JobEvents;
+  /** Where uploads are copied for other machines (S3), or null. */
+  blobs: BlobStore | null;
+  /** The engine of this process's lookups, its bundled data loaded. */
+  engine: Engine;
+  /** RDAP on: this process's rate limit and the cache (else null). */
+  rdapPacer: RateLimiter | null;
+  rdapCache: RdapCache | null;
+  /** What this mode adds to the settings printed at start. */
+  settings: Record<string, string | number>;
+  /** Starts taking jobs in this process (and resumes unfinished ones). */
+  startJobs(): Promise<void>;
+  /** Starts the hourly removals (and the stuck-job sweep, embedded). */
+  scheduleHousekeeping(): void;
+  /** Stops taking jobs and closes the connections. */
+  close(): Promise<void>;
+}
