@@ -10,7 +10,7 @@ import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { csvDownload } from "../server/jobs/download.ts";
 import { processJob } from "../server/jobs/process_job.ts";
-import { ThreadedWriter } from "../server/jobs/result_writer.ts";
+import { ThreadedWriter } from "../server/jobs/threaded_writer.ts";
 import { Store } from "../server/storage/store.ts";
 import { JOB_OPTIONS } from "./baselines.ts";
 import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";

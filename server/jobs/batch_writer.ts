@@ -6,7 +6,7 @@
 // transaction), checkpoints are committed in order, and a job ends only
 // after its last one is committed, so a crashed job resumes from its last
 // committed checkpoint.
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { Checkpoint, JobStart } from "./checkpoint_codec.ts";
 
 export interface BatchWriter {

@@ -17,7 +17,7 @@ import {
 import type { Place } from "../enrichment/geo_provider.ts";
 import type { NetworkKind } from "../classification/decide.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
-import type { Counters, StoredResult } from "../storage/store.ts";
+import type { Counters, StoredResult } from "../storage/result_rows.ts";
 import { copyCounters } from "../storage/result_rows.ts";
 
 export type FlatValue = string | number | boolean | null;

@@ -15,7 +15,7 @@ import {
   type Counters,
   type StoredResult,
 } from "../storage/result_rows.ts";
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import {

@@ -4,7 +4,7 @@
 // checkpoints are in flight to the database. On SQLite the job's summary
 // counts are kept inside each commit's transaction (SummaryTally); the
 // PostgreSQL store counts a job's rows when its summary is asked for.
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import { Store } from "../storage/store.ts";
 import { copyCounters } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";

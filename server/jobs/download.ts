@@ -10,7 +10,8 @@ import {
 } from "../../shared/enrichment_fields.ts";
 import { csvField, formatCsvRows, neutraliseFormula } from "../csv/csv_rows.ts";
 import { errorText } from "../enrichment/types.ts";
-import type { JobRecord, StoredResult } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 
 type Column = EnrichmentField;

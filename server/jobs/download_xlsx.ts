@@ -4,7 +4,7 @@
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import type { JobSummary } from "../../shared/summary.ts";
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import {
   attachment,

@@ -1,5 +1,5 @@
 // In-process notifications of job changes, for the WebSocket hub.
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import { logError } from "../log.ts";
 
 export type JobListener = (job: JobRecord) => void;

@@ -6,12 +6,9 @@ import { parseIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import { Store } from "../storage/store.ts";
-import {
-  CheckpointBuilder,
-  CheckpointReader,
-  DirectWriter,
-  ThreadedWriter,
-} from "./result_writer.ts";
+import { CheckpointBuilder, CheckpointReader } from "./checkpoint_codec.ts";
+import { DirectWriter } from "./direct_writer.ts";
+import { ThreadedWriter } from "./threaded_writer.ts";
 
 const engine = new Engine(await loadEngineData(loadConfig({})), {
   servers: ["127.0.0.1:9"],

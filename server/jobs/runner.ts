@@ -10,7 +10,8 @@ import {
   isDiskFull,
   jobDiskFullMessage,
 } from "../storage/disk_full.ts";
-import type { JobRecord, Store } from "../storage/store.ts";
+import type { Store } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobEvents } from "./job_events.ts";
 import { startWriterThread } from "./threaded_writer.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";

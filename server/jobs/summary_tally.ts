@@ -6,7 +6,7 @@
 // checkpoint. Until that last one, only what the summary shows is written
 // (SummaryCounter).
 import type { DatabaseSync } from "node:sqlite";
-import type { StoredResult } from "../storage/store.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
 import {
   deleteSummary,
   FLUSH_ROWS,

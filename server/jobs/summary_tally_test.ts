@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { emptyEnrichment } from "../enrichment/types.ts";
-import { Store, type StoredResult } from "../storage/store.ts";
+import { Store } from "../storage/store.ts";
+import { type StoredResult } from "../storage/result_rows.ts";
 import { seedResults } from "../storage/summary_seed.ts";
 import { summarize } from "../storage/summary_sql.ts";
 import { SUMMARY_LAG_MS, SummaryTally } from "./summary_tally.ts";

@@ -1,6 +1,6 @@
 // A BatchWriter whose commits run on a thread of their own, so storing rows
 // overlaps with reading and looking up the next ones.
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { BatchWriter } from "./batch_writer.ts";
 import type { Checkpoint, JobStart } from "./checkpoint_codec.ts";
 import type { FromWriter, ToWriter, WriterInit } from "./worker_protocol.ts";

@@ -3,7 +3,7 @@
 // result writer thread.
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import type { EngineData } from "../enrichment/engine.ts";
-import type { JobRecord } from "../storage/store.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { RdapConfig } from "../rdap/rdap_config.ts";
 import type { Checkpoint, JobStart } from "./checkpoint_codec.ts";
 

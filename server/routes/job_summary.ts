@@ -5,11 +5,8 @@ import type { PreviewResponse } from "../../shared/wire.ts";
 import type { JobSummary } from "../../shared/summary.ts";
 import { badRequest } from "../http_error.ts";
 import { parsePreviewFilter } from "../storage/preview_filters.ts";
-import {
-  type JobRecord,
-  type StoredResult,
-  toWireJob,
-} from "../storage/store.ts";
+import { type JobRecord, toWireJob } from "../storage/job_rows.ts";
+import { type StoredResult } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import { toPreviewRow } from "./result_views.ts";
 

@@ -16,7 +16,7 @@ import { REGISTRATION_OFF } from "./registration_option.ts";
 import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
 import { xlsxDownload } from "../jobs/download_xlsx.ts";
-import { toWireJob } from "../storage/store.ts";
+import { toWireJob } from "../storage/job_rows.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   cancelRoute,

@@ -5,7 +5,7 @@ import type {
   PreviewRow,
   ResultRow,
 } from "../../shared/wire.ts";
-import type { StoredResult } from "../storage/store.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
 import { rowErrorText } from "./failure_text.ts";
 
 export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {

@@ -8,7 +8,7 @@ import type { WSContext } from "hono/ws";
 import type { ClientMessage, ServerMessage } from "../../shared/wire.ts";
 import { canSee } from "../access/ownership.ts";
 import type { AppDeps } from "../deps.ts";
-import { type JobRecord, toWireJob } from "../storage/store.ts";
+import { type JobRecord, toWireJob } from "../storage/job_rows.ts";
 
 const FLUSH_MS = 250;
 const MAX_MESSAGE_BYTES = 4096;

@@ -35,11 +35,6 @@ import {
   toResult,
 } from "./result_rows.ts";
 
-export { toWireJob } from "./job_rows.ts";
-export type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
-export type { Counters, StoredResult } from "./result_rows.ts";
-export { CheckpointMoved, JobStopped } from "./result_rows.ts";
-
 const now = () => new Date().toISOString();
 const pushResult = resultPusher(ENRICHMENT_FIELDS);
 
