@@ -9,6 +9,9 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // Rolldown reports its plugins' timings as a warning when the build is
+    // slow (a busy machine): nothing a person starting the server can act on.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   logLevel: "warn",
 });
