@@ -1,91 +1,144 @@
-// deno task eval:classifier — precision, recall and confusion matrix of the
-// "filtered" decision (consumer_isp + mobile) on eval/networks.csv, for the
-// development part and the held-out part, new classifier and current one.
-import Papa from "papaparse";
-import { buildAsFeatures } from "../server/classification/as_features.ts";
-import { loadAsFeatures } from "../server/classification/feature_cache.ts";
-import {
-  classify,
-  type CuratedLists,
-  type NetworkKind,
-} from "../server/classification/decide.ts";
-import { loadCuratedLists } from "../server/classification/lists.ts";
+// deno task eval:classifier — how the network classifier meets networks
+// nobody listed: precision and recall of the "filtered" decision
+// (consumer_isp + mobile) in a cross-validation of the training data split
+// by organisation and by AS, and on the held-out part of eval/networks.csv
+// (never used to fit or to choose features) with its AS numbers taken out of
+// every curated list; the reliability of classification_confidence; the
+// cost per address. `--errors` lists the cross-validation's wrong answers
+// (never the held-out part's); `--cv-only` stops before the held-out part
+// (for choosing features and settings without seeing it).
+import { classify, type NetworkKind } from "../server/classification/decide.ts";
+import { MODEL } from "../server/classification/model.ts";
 import { NetworkClassifier } from "../server/classification/network_classifier.ts";
-import {
-  IspClassifier,
-  loadClassifierData,
-} from "../server/enrichment/isp_classifier.ts";
 import { NETWORK_TYPES } from "../shared/network_types.ts";
-import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
+import {
+  type Example,
+  listsWithout,
+  loadTrainingData,
+  outOfFold,
+  precisionRecall,
+  trainingExamples,
+} from "./training.ts";
 
-const here = new URL(".", import.meta.url).pathname;
-const KINDS: readonly NetworkKind[] = NETWORK_TYPES;
-interface Row {
-  asn: string;
-  sample_ip: string;
-  label: NetworkKind;
-  split: string;
-  org: string;
-}
-const rows = Papa.parse<Row>(
-  await Deno.readTextFile(`${here}networks.csv`),
-  { header: true, skipEmptyLines: true },
-).data;
-
-const { data, table, geo } = await loadBundled();
-const dataDir = Deno.env.get("DATA_DIR") ?? `${here}../data`;
-const loaded = await loadAsFeatures(
-  dataDir,
-  [...ASN_PATHS, ...GEO_PATHS],
-  () => buildAsFeatures(data, geo),
-);
+const d = await loadTrainingData();
 console.log(
-  `features: ${loaded.index.size} ASes, ${
-    loaded.built ? "built" : "loaded"
-  } in ${loaded.ms.toFixed(0)} ms (${loaded.path}, ${
-    ((await Deno.stat(loaded.path)).size / 1e6).toFixed(1)
+  `features: ${d.features.size} ASes, ${
+    d.loaded.built ? "built" : "loaded"
+  } in ${d.loaded.ms.toFixed(0)} ms (${d.loaded.path}, ${
+    ((await Deno.stat(d.loaded.path)).size / 1e6).toFixed(1)
   } MB)`,
 );
-const lists = await loadCuratedLists();
-const old = new IspClassifier(
-  await loadClassifierData(
-    `${here}../server/data/consumer_isps.txt`,
-    `${here}../server/data/hosting_asns.txt`,
-  ),
-);
+const heldout = d.rows.filter((r) => r.split === "heldout");
+const heldOutAsns = new Set(heldout.map((r) => Number(r.asn)));
+const verbose = Deno.args.includes("--errors");
+const calibrate = (t: number) =>
+  1 / (1 + Math.exp(-(MODEL.calibration.a * t + MODEL.calibration.b)));
 
-type Predict = (row: Row, asn: number, org: string) => {
-  type: NetworkKind;
+/** Answers with the confidence they came with, against the truth. */
+interface Judged {
   filtered: boolean;
-  reason?: string;
-};
+  truth: boolean;
+  confidence: number;
+}
 
-function report(title: string, part: Row[], predict: Predict, verbose = false) {
-  let tp = 0, fp = 0, fn = 0;
+const reliability: { part: string; judged: Judged[] }[] = [];
+const BANDS = [
+  [0, 0.3],
+  [0.3, 0.5],
+  [0.5, 0.7],
+  [0.7, 0.8],
+  [0.8, 0.9],
+  [0.9, 0.95],
+  [0.95, 1.01],
+];
+
+function line(title: string, judged: Judged[]) {
+  const r = precisionRecall(
+    judged.map((j) => (j.filtered ? 1 : 0)),
+    judged.map((j) => j.truth),
+    0.5,
+  );
+  console.log(
+    `${title}: ${judged.length} networks, precision ${
+      r.precision.toFixed(3)
+    } recall ${r.recall.toFixed(3)} (tp ${r.tp}, fp ${r.fp}, fn ${r.fn})`,
+  );
+}
+
+// 1. Cross-validation of the training data (the held-out part left out).
+const examples = trainingExamples(d, heldOutAsns);
+console.log(
+  `\ntraining data: ${examples.length} networks (${
+    examples.filter((e) => e.filtered).length
+  } filtered; ${examples.filter((e) => e.from === "label").length} labelled, ${
+    examples.filter((e) => e.from === "list").length
+  } from the lists)`,
+);
+const noLists = listsWithout(d.lists, new Set(examples.map((e) => e.asn)));
+for (const by of ["organisation", "as"] as const) {
+  const oof = outOfFold(examples, by);
+  // The model deciding alone, at its fitted threshold.
+  const alone = examples.map((e, i): Judged => {
+    const p = calibrate(oof[i]);
+    const filtered = p >= MODEL.threshold;
+    return { filtered, truth: e.filtered, confidence: filtered ? p : 1 - p };
+  });
+  line(`model alone, cross-validation split by ${by}`, alone);
+  // The rules deciding (no list answering), the model's out-of-fold
+  // probability as the confidence of their answer.
+  const rules = examples.map((e, i): Judged => {
+    const p = calibrate(oof[i]);
+    const got = classify(d.features.get(e.asn), {
+      asn: e.asn,
+      org: e.org,
+      lists: noLists,
+    });
+    return {
+      filtered: got.filtered,
+      truth: e.filtered,
+      confidence: got.filtered ? p : 1 - p,
+    };
+  });
+  line(`rules, training data out of every list, split by ${by}`, rules);
+  if (by === "organisation") {
+    reliability.push({
+      part: "training data, split by organisation",
+      judged: rules,
+    });
+  }
+  if (verbose && by === "organisation") {
+    examples.forEach((e: Example, i) => {
+      if (rules[i].filtered !== e.filtered) {
+        console.log(
+          `  AS${e.asn} ${e.org} [${
+            e.filtered ? "access" : "not"
+          }, ${e.from}] confidence ${rules[i].confidence.toFixed(2)}`,
+        );
+      }
+    });
+  }
+}
+
+// 2. The held-out part, its AS numbers out of every curated list (the
+// rules and the model answer for each), and as shipped (the lists answer
+// where they can).
+const KINDS: readonly NetworkKind[] = NETWORK_TYPES;
+function heldOutPart(title: string, blind: boolean) {
+  const lists = blind ? listsWithout(d.lists, heldOutAsns) : d.lists;
   const matrix = new Map<string, number>();
-  const errors: string[] = [];
-  for (const row of part) {
+  const judged = heldout.map((row): Judged => {
     const asn = Number(row.asn);
-    const org = table.lookup(row.sample_ip, 4)?.org ?? row.org;
-    const got = predict(row, asn, org);
-    const want = row.label === "consumer_isp" || row.label === "mobile";
-    if (got.filtered && want) tp++;
-    else if (got.filtered) fp++;
-    else if (want) fn++;
+    const org = d.table.lookup(row.sample_ip, 4)?.org ?? row.org;
+    const got = classify(d.features.get(asn), { asn, org, lists });
     const key = `${row.label}>${got.type}`;
     matrix.set(key, (matrix.get(key) ?? 0) + 1);
-    if (got.filtered !== want) {
-      errors.push(
-        `  AS${asn} ${org} [${row.label}] -> ${got.type}: ${got.reason ?? ""}`,
-      );
-    }
-  }
-  const precision = tp / (tp + fp), recall = tp / (tp + fn);
-  console.log(
-    `\n${title}: ${part.length} networks, filtered precision ${
-      precision.toFixed(3)
-    } recall ${recall.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})`,
-  );
+    return {
+      filtered: got.filtered,
+      truth: row.label === "consumer_isp" || row.label === "mobile",
+      confidence: got.confidence ?? 0,
+    };
+  });
+  line(title, judged);
   const short = (k: string) =>
     k.replace("consumer_isp", "consumer").slice(0, 9);
   console.log(
@@ -99,97 +152,54 @@ function report(title: string, part: Row[], predict: Predict, verbose = false) {
           .join(""),
     );
   }
-  if (verbose) { for (const e of errors) console.log(e); }
-  return { precision, recall };
+  return judged;
 }
 
-const newPredict = (l: CuratedLists): Predict => (_row, asn, org) =>
-  classify(loaded.index.get(asn), { asn, org, lists: l });
-const oldPredict: Predict = (_row, asn, org) => {
-  const c = old.classify(asn, org)!;
-  return { type: c.networkType, filtered: c.consumer };
-};
+if (!Deno.args.includes("--cv-only")) {
+  console.log("");
+  reliability.push({
+    part: "held-out, out of every list",
+    judged: heldOutPart(
+      "HELD-OUT part, its AS numbers out of every curated list",
+      true,
+    ),
+  });
+  heldOutPart("HELD-OUT part, as shipped (curated lists first)", false);
+}
 
-const dev = rows.filter((r) => r.split === "dev");
-const heldout = rows.filter((r) => r.split === "heldout");
-// The held-out networks taken out of every curated list: what the evidence
-// alone does for networks nobody listed.
-const blindTo = (part: Row[]): CuratedLists => {
-  const asns = new Set(part.map((r) => Number(r.asn)));
-  const without = (s: Set<number>) =>
-    new Set([...s].filter((a) => !asns.has(a)));
-  return {
-    consumer: without(lists.consumer),
-    mobile: without(lists.mobile),
-    hosting: without(lists.hosting),
-    transit: without(lists.transit),
-    education: without(lists.education),
-  };
-};
-const verbose = Deno.args.includes("--errors");
-console.log(
-  `${rows.length} labelled networks, ${
-    new Set(rows.map((r) => (r as unknown as { country: string }).country)).size
-  } countries`,
-);
-report("NEW classifier, development part", dev, newPredict(lists), verbose);
-report(
-  "NEW classifier, development part, its ASNs removed from every curated list",
-  dev,
-  newPredict(blindTo(dev)),
-  verbose,
-);
-report("NEW classifier, HELD-OUT part", heldout, newPredict(lists), verbose);
-// The mobile, transit and R&E lists were written with this set; the consumer
-// and hosting lists predate it. Held-out ASNs out of the new lists only:
-const newListsBlindTo = (part: Row[]): CuratedLists => ({
-  ...blindTo(part),
-  consumer: lists.consumer,
-  hosting: lists.hosting,
-});
-report(
-  "NEW classifier, development part, its ASNs removed from the lists written with this set",
-  dev,
-  newPredict(newListsBlindTo(dev)),
-  verbose,
-);
-report(
-  "NEW classifier, HELD-OUT part, its ASNs removed from the lists written with this set (mobile, transit, R&E)",
-  heldout,
-  newPredict(newListsBlindTo(heldout)),
-  verbose,
-);
-report(
-  "NEW classifier, HELD-OUT part, its ASNs removed from every curated list",
-  heldout,
-  newPredict(blindTo(heldout)),
-  verbose,
-);
-report(
-  "CURRENT classifier (isp_classifier.ts), development part",
-  dev,
-  oldPredict,
-);
-report(
-  "CURRENT classifier (isp_classifier.ts), HELD-OUT part",
-  heldout,
-  oldPredict,
-);
+// 3. Reliability: of the answers given with a confidence in each band, the
+// share that were right.
+for (const { part, judged } of reliability) {
+  console.log(`\nreliability, ${part}:`);
+  console.log("  confidence   answers   mean confidence   right");
+  for (const [lo, hi] of BANDS) {
+    const band = judged.filter((j) => j.confidence >= lo && j.confidence < hi);
+    if (!band.length) continue;
+    const mean = band.reduce((s, j) => s + j.confidence, 0) / band.length;
+    const right = band.filter((j) => j.filtered === j.truth).length /
+      band.length;
+    console.log(
+      `  ${lo.toFixed(2)}-${Math.min(hi, 1).toFixed(2)}`.padEnd(15) +
+        String(band.length).padStart(7) +
+        mean.toFixed(3).padStart(18) + right.toFixed(3).padStart(8),
+    );
+  }
+}
 
-// Cost per address as the engine would call it (network decision memoised).
+// 4. Cost per address as the engine would call it (network decision memoised).
 const engineClassifier = new NetworkClassifier({
-  features: loaded.index.columns,
+  features: d.features.columns,
   lists: {
-    consumer: [...lists.consumer],
-    mobile: [...lists.mobile],
-    hosting: [...lists.hosting],
-    transit: [...lists.transit],
-    education: [...lists.education],
+    consumer: [...d.lists.consumer],
+    mobile: [...d.lists.mobile],
+    hosting: [...d.lists.hosting],
+    transit: [...d.lists.transit],
+    education: [...d.lists.education],
   },
   overrides: [],
 });
-const probes = rows.map((r) => {
-  const info = table.lookup(r.sample_ip, 4)!;
+const probes = d.rows.map((r) => {
+  const info = d.table.lookup(r.sample_ip, 4)!;
   return [r.sample_ip, info.asn, info.org] as const;
 });
 const calls = 200_000;

@@ -115,6 +115,17 @@ export const ENRICHMENT_FIELD_TABLE = [
     description: "Why the network type was chosen, in a few words",
   },
   {
+    name: "classification_confidence",
+    group: "company",
+    sql: "REAL",
+    wire: "number",
+    example: 0.97,
+    description:
+      "How likely the filter's answer (filtered or kept) is right, 0-1, " +
+      "calibrated on labelled networks; null where nothing measures it " +
+      "(a host name's cue, your own database's type)",
+  },
+  {
     name: "isp",
     group: "network",
     sql: "TEXT",

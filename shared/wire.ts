@@ -130,6 +130,8 @@ export interface PreviewRow {
   networkType: string | null;
   /** Why the row got its network type (classification_reason). */
   classificationReason: string | null;
+  /** How likely the filter's answer is right (classification_confidence). */
+  classificationConfidence: number | null;
 }
 
 export interface PreviewResponse {

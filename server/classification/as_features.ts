@@ -19,6 +19,12 @@ export interface AsFeatures {
   country: string;
   /** Its IPv4 space in that country / all geolocated IPv4 space there. */
   countryShare: number;
+  /** IPv4 ranges in the ASN table (a legacy block is one, a pool many). */
+  ranges: number;
+  /** Share of its sampled IPv4 space in its largest city (0 when none). */
+  topCity: number;
+  /** Share of its geolocated IPv4 space in its main country (0 when none). */
+  home: number;
 }
 
 /** Column form: what the cache file holds and lookups index. */
@@ -31,6 +37,9 @@ export interface AsFeatureColumns {
   countries: number[];
   country: string[];
   countryShare: number[];
+  ranges: number[];
+  topCity: number[];
+  home: number[];
 }
 
 /** Where an address geolocates (GeoProvider is one). */
@@ -49,6 +58,9 @@ interface Acc {
   regions: Set<number>;
   /** IPv4 addresses by country code. */
   byCountry: Map<string, number>;
+  ranges: number;
+  /** Sampled IPv4 addresses by city id. */
+  byCity: Map<number, number>;
 }
 
 // Samples per range: start and middle, plus one per 16k addresses (at most
@@ -87,6 +99,8 @@ export function buildAsFeatures(
         cities: new Set(),
         regions: new Set(),
         byCountry: new Map(),
+        ranges: 0,
+        byCity: new Map(),
       };
       byAsn.set(asn, a);
     }
@@ -103,8 +117,10 @@ export function buildAsFeatures(
     const cc = place.country_code;
     const region = `${cc}|${place.region ?? ""}`;
     a.regions.add(id(regionIds, region));
-    if (place.city) a.cities.add(id(cityIds, `${region}|${place.city}`));
+    const city = place.city ? id(cityIds, `${region}|${place.city}`) : -1;
+    if (city >= 0) a.cities.add(city);
     if (weight > 0) {
+      if (city >= 0) a.byCity.set(city, (a.byCity.get(city) ?? 0) + weight);
       a.byCountry.set(cc, (a.byCountry.get(cc) ?? 0) + weight);
       countryTotal.set(cc, (countryTotal.get(cc) ?? 0) + weight);
     }
@@ -117,6 +133,7 @@ export function buildAsFeatures(
     const a = acc(asn);
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
+    a.ranges++;
     const k = v4Samples(size);
     for (let s = 0; s < k; s++) {
       const at = v4Start[i] + Math.floor((size * s) / k);
@@ -154,11 +171,15 @@ export function buildAsFeatures(
     countries: [],
     country: [],
     countryShare: [],
+    ranges: [],
+    topCity: [],
+    home: [],
   };
   for (const [asn, a] of byAsn) {
     let country = "";
-    let most = 0;
+    let most = 0, located = 0;
     for (const [cc, n] of a.byCountry) {
+      located += n;
       if (n > most) [country, most] = [cc, n];
     }
     out.asn.push(asn);
@@ -171,6 +192,14 @@ export function buildAsFeatures(
     out.countryShare.push(
       country ? Math.round((most / countryTotal.get(country)!) * 1e6) / 1e6 : 0,
     );
+    out.ranges.push(a.ranges);
+    let top = 0, placed = 0;
+    for (const n of a.byCity.values()) {
+      placed += n;
+      if (n > top) top = n;
+    }
+    out.topCity.push(placed ? Math.round((top / placed) * 1e4) / 1e4 : 0);
+    out.home.push(located ? Math.round((most / located) * 1e4) / 1e4 : 0);
   }
   return out;
 }
@@ -216,6 +245,9 @@ export class AsFeatureIndex {
       countries: c.countries[i],
       country: c.country[i],
       countryShare: c.countryShare[i],
+      ranges: c.ranges[i],
+      topCity: c.topCity[i],
+      home: c.home[i],
     };
   }
 }

@@ -57,8 +57,11 @@ Deno.test("features count space, cities, regions, countries and share", () => {
   assertEquals(access.countries, 1);
   assertEquals(access.country, "KZ");
   assertEquals(access.countryShare, 1);
+  // one range; four cities of equal share; all of it in KZ
+  assertEquals([access.ranges, access.topCity, access.home], [1, 0.25, 1]);
   const county = index.get(200)!;
   assertEquals([county.v4, county.cities, county.country], [256, 1, "US"]);
+  assertEquals([county.ranges, county.topCity, county.home], [1, 1, 1]);
   const v6 = index.get(300)!;
   assertEquals([v6.v4, v6.v6, v6.cities, v6.country], [0, 65536, 1, ""]);
   assertEquals(index.get(999), null);

@@ -1,9 +1,24 @@
 // The network type of an address from evidence, in order of strength:
 // an operator's override, curated lists, what the organisation calls itself,
 // how its address space spreads over a country, and its reverse-DNS name.
+// The fitted model (model.ts) gives each answer its confidence.
 // consumer_isp and mobile are filtered out of downloads.
 import type { NetworkType } from "../../shared/network_types.ts";
 import type { AsFeatures } from "./as_features.ts";
+import {
+  describeEvidence,
+  featureVector,
+  MODEL,
+  score,
+  wideSpread,
+} from "./model.ts";
+import {
+  HOSTING,
+  MOBILE,
+  NAME_CUES,
+  OPERATOR,
+  OPERATOR_ARM,
+} from "./name_words.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
 
 export type NetworkKind = NetworkType;
@@ -14,7 +29,20 @@ export interface Decision {
   filtered: boolean;
   /** A few words: why. */
   reason: string;
+  /**
+   * How likely the filtered/kept answer is right, 0-1: calibrated on
+   * labelled networks for the curated lists and the rules (eval/README.md);
+   * null where nothing measures it (a host name's cue, a user's own
+   * database, a registrant).
+   */
+  confidence: number | null;
 }
+
+/**
+ * A host name's cue overrules the network's answer; no labelled set
+ * measures how often it is right, so its confidence is null.
+ */
+const PTR_CONFIDENCE = null;
 
 /** Curated AS numbers (server/data/*.txt). */
 export interface CuratedLists {
@@ -37,124 +65,84 @@ export interface Evidence {
   keep?: boolean;
 }
 
-// Whole words of what an organisation calls itself. Brand words (Cox,
-// Orange, Sky, Bell...) are deliberately absent: they say nothing.
-const w = (source: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])(?:${source})(?![\\p{L}\\p{N}])`, "iu");
-
-const NAME_CUES: [RegExp, NetworkKind, string][] = [
-  [
-    w("ministry|ministerio|minist[eè]re|government|gouvernement|department of defen[cs]e|DoD"),
-    "government",
-    "Ministry/Government",
-  ],
-  [
-    w("universit(?:y|ies|ät|at|é|e|a|ad|ade|eit|as)|college|school district|public schools|schools?|academy|hochschule|polytechnic|institute of technology|education(?:al)? network"),
-    "education",
-    "University/School",
-  ],
-  [
-    w("research|academic|forschung\\w*|ensino|pesquisa|scientific"),
-    "education",
-    "research & education",
-  ],
-  [
-    w("hospital|klinikum|clinic|health(?:care)?|medical cent(?:er|re)"),
-    "business",
-    "Hospital/Health",
-  ],
-  [
-    w("bank|banka|banco|insurance|mutual|capital|financial|credit union"),
-    "business",
-    "Bank/Finance",
-  ],
-  [
-    w("laborator(?:y|ies)|motors?|manufacturing|industries|airlines?|hotels?|casino|construction|semiconductor|chemicals?|llp|law|electronics|automotive|automoveis|engineering|security|distribution|controls|outdoors|video"),
-    "business",
-    "company",
-  ],
-  [
-    w("county|city of|city council|borough council|municipality|municipal|kommune|gemeente|stadt|library|fire authority|sanitation district|comptroller|prosecutor|ministerio publico|metropolitan government|state of"),
-    "government",
-    "public body",
-  ],
-];
-const HOSTING = w(
-  "hosting|host|cloud|data ?cent(?:er|re)s?|datacenter|servers?|vps|colocation|cdn",
-);
-const OPERATOR_ARM = w(
-  "business|enterprise|international transit|wholesale|global solutions|group services|global services|carrier",
-);
-const OPERATOR = w(
-  "tele[ck]om\\w*|telecommunica\\w*|telekomunik\\w*|communications?|comunica\\w*|broadband|cable|internet|net|telephone|telefonica|telefónica|mobile|mobil|cellular|wireless|gsm|3g|celular|catv|fibra|fibre|fiber",
-);
-const MOBILE = w("mobile|mobil|cellular|celular|wireless|gsm|3g|lte");
-
 /** Features alone: an access network spread over a country, or null. */
 function accessSpread(
   f: AsFeatures | null,
   operatorName: boolean,
 ): string | null {
-  if (!f || !f.country) return null;
-  // Transit carriers and multinationals span many countries with a small
-  // share of each; an incumbent keeps a large share of its own country
-  // even where geolocation scatters some of its ranges abroad.
-  if (f.countries > 12 && f.countryShare < 0.1) return null;
-  const share = f.countryShare;
-  const wide = share >= 0.02 ||
-    (f.cities >= 100 && share >= 0.003) ||
-    (f.cities >= 20 && share >= 0.005) ||
-    (operatorName && (f.cities >= 20 || share >= 0.005));
-  return wide ? `access network: ${f.cities} cities in ${f.country}` : null;
+  return wideSpread(f, operatorName)
+    ? `access network: ${f!.cities} cities in ${f!.country}`
+    : null;
 }
 
-function decision(type: NetworkKind, reason: string): Decision {
+function decision(
+  type: NetworkKind,
+  reason: string,
+  confidence: number | null,
+): Decision {
+  const filtered = type === "consumer_isp" || type === "mobile";
   return {
     type,
-    filtered: type === "consumer_isp" || type === "mobile",
+    filtered,
     reason,
+    confidence: confidence === null ? null : Math.round(confidence * 100) / 100,
   };
 }
 
 /** The type from everything but the host name and the job's keep list. */
 export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
   if (e.override) {
-    return decision(e.override.type, `override: line ${e.override.line}`);
+    return decision(e.override.type, `override: line ${e.override.line}`, 1);
   }
   const asn = e.asn;
   const org = e.org ?? "";
   const { lists } = e;
   if (asn !== null) {
+    const c = MODEL.listConfidence;
     if (lists.hosting.has(asn)) {
-      return decision("hosting", "curated hosting AS");
+      return decision("hosting", "curated hosting AS", c);
     }
     if (lists.education.has(asn)) {
-      return decision("education", "curated research & education AS");
+      return decision("education", "curated research & education AS", c);
     }
     if (lists.transit.has(asn)) {
-      return decision("business", "curated transit/enterprise AS");
+      return decision("business", "curated transit/enterprise AS", c);
     }
-    if (lists.mobile.has(asn)) return decision("mobile", "curated mobile AS");
+    if (lists.mobile.has(asn)) {
+      return decision("mobile", "curated mobile AS", c);
+    }
     if (lists.consumer.has(asn)) {
-      return decision("consumer_isp", "curated consumer AS");
+      return decision("consumer_isp", "curated consumer AS", c);
     }
   }
+  // The rules decide; the fitted model says how likely their answer is
+  // right (the probability it gives the answer the rules gave) and, when
+  // it doubts them, which evidence weighs against.
+  const model = score(featureVector(f, org));
+  const byModel = (type: NetworkKind, reason: string) => {
+    const filtered = type === "consumer_isp" || type === "mobile";
+    const p = filtered ? model.p : 1 - model.p;
+    const doubt = p < 0.5
+      ? `; model doubts it: ${describeEvidence(model.strongest, f, org)}`
+      : "";
+    return decision(type, reason + doubt, p);
+  };
   for (const [re, type, label] of NAME_CUES) {
     const m = re.exec(org);
-    if (m) return decision(type, `name: ${label === "company" ? m[0] : label}`);
+    if (m) return byModel(type, `name: ${label === "company" ? m[0] : label}`);
   }
-  if (HOSTING.test(org)) return decision("hosting", "name: hosting");
+  if (HOSTING.test(org)) return byModel("hosting", "name: hosting");
   if (OPERATOR_ARM.test(org)) {
-    return decision("business", "name: operator's business arm");
+    return byModel("business", "name: operator's business arm");
   }
   const operatorName = OPERATOR.test(org);
   const access = accessSpread(f, operatorName);
   if (access) {
     return MOBILE.test(org)
-      ? decision("mobile", access.replace("access", "mobile"))
-      : decision("consumer_isp", access);
+      ? byModel("mobile", access.replace("access", "mobile"))
+      : byModel("consumer_isp", access);
   }
-  return decision(
+  return byModel(
     "business",
     f ? `no access evidence (${f.cities} cities)` : "no access evidence",
   );
@@ -178,12 +166,16 @@ export function refine(
   if (e.override) {
     // an operator's rule is final
   } else if (base.filtered && e.ptr === "static") {
-    d = decision("business", `PTR looks static business (${base.reason})`);
+    d = decision(
+      "business",
+      `PTR looks static business (${base.reason})`,
+      PTR_CONFIDENCE,
+    );
   } else if (
     !base.filtered && e.ptr === "dynamic" &&
     base.reason.startsWith("no access evidence")
   ) {
-    d = decision("consumer_isp", "PTR looks dynamic");
+    d = decision("consumer_isp", "PTR looks dynamic", PTR_CONFIDENCE);
   }
   return e.keep && d.filtered
     ? { ...d, filtered: false, reason: `always keep (${d.reason})` }

@@ -1,6 +1,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { AsFeatures } from "./as_features.ts";
 import { classify, type CuratedLists, type Evidence } from "./decide.ts";
+import { MODEL } from "./model.ts";
+
+const listConfidence = Math.round(MODEL.listConfidence * 100) / 100;
 
 const lists: CuratedLists = {
   consumer: new Set([7922]),
@@ -18,6 +21,9 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   countries: 1,
   country: "US",
   countryShare: 0,
+  ranges: 1,
+  topCity: 1,
+  home: 1,
   ...p,
 });
 const access = features({ cities: 312, countryShare: 0.4, country: "KZ" });
@@ -34,6 +40,7 @@ Deno.test("curated lists decide first and say so", () => {
     type: "consumer_isp",
     filtered: true,
     reason: "curated consumer AS",
+    confidence: listConfidence,
   });
   assertEquals(classify(access, ev(21928, "T-Mobile")).type, "mobile");
   assertEquals(classify(access, ev(16509, "Amazon")).type, "hosting");
@@ -42,11 +49,14 @@ Deno.test("curated lists decide first and say so", () => {
 });
 
 Deno.test("an access network nobody listed is found by its spread", () => {
-  assertEquals(classify(access, ev(64500, "JSC Example")), {
+  const { confidence, ...found } = classify(access, ev(64500, "JSC Example"));
+  assertEquals(found, {
     type: "consumer_isp",
     filtered: true,
     reason: "access network: 312 cities in KZ",
   });
+  // the model agrees: 312 cities and 40% of a country
+  assertEquals(confidence! > 0.8, true, `${confidence}`);
   assertEquals(
     classify(access, ev(64501, "Example Mobile Ltd")).type,
     "mobile",
@@ -76,10 +86,20 @@ Deno.test("brand words in a name do not filter; what it calls itself decides", (
 Deno.test("transit and multinationals spread over many countries are not access", () => {
   const transit = features({ cities: 800, countries: 39, countryShare: 0.02 });
   assertEquals(classify(transit, ev(64504, "Carrier Inc")).filtered, false);
+  // The name rule keeps an operator's business arm; the model, seeing an
+  // incumbent's spread, doubts it, says why, and gives a low confidence.
+  const arm = classify(access, ev(64505, "Verizon Business"));
   assertEquals(
-    classify(access, ev(64505, "Verizon Business")).reason,
-    "name: operator's business arm",
+    arm.reason,
+    "name: operator's business arm; model doubts it: 40.00% of KZ's addresses",
   );
+  assertEquals(arm.confidence! < 0.5, true, `${arm.confidence}`);
+  const small = classify(
+    features({ v4: 512, countryShare: 0.0001 }),
+    ev(64509, "Acme Enterprise Services"),
+  );
+  assertEquals(small.reason, "name: operator's business arm");
+  assertEquals(small.confidence! > 0.5, true, `${small.confidence}`);
 });
 
 Deno.test("PTR evidence: static business kept, dynamic filtered", () => {
@@ -87,11 +107,13 @@ Deno.test("PTR evidence: static business kept, dynamic filtered", () => {
     type: "business",
     filtered: false,
     reason: "PTR looks static business (curated consumer AS)",
+    confidence: null,
   });
   assertEquals(classify(small, ev(64506, "Small Co", { ptr: "dynamic" })), {
     type: "consumer_isp",
     filtered: true,
     reason: "PTR looks dynamic",
+    confidence: null,
   });
   // A named public body stays what it is.
   assertEquals(
@@ -111,12 +133,14 @@ Deno.test("an override wins and is named; keep unfilters", () => {
     type: "business",
     filtered: false,
     reason: "override: line 12",
+    confidence: 1,
   });
   const kept = classify(access, ev(7922, "Comcast", { keep: true }));
   assertEquals(kept, {
     type: "consumer_isp",
     filtered: false,
     reason: "always keep (curated consumer AS)",
+    confidence: listConfidence,
   });
 });
 

@@ -4,7 +4,8 @@
 // new npm package version or a user's own file rebuilds it.
 import { type AsFeatureColumns, AsFeatureIndex } from "./as_features.ts";
 
-const FORMAT = 1;
+// Raised when the features' columns change.
+const FORMAT = 3;
 
 export async function databaseVersionKey(paths: string[]): Promise<string> {
   const parts = [`v${FORMAT}`];

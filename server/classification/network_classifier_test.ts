@@ -65,6 +65,7 @@ Deno.test("classifies real networks, applies overrides, PTR and keep lists", asy
       type: "consumer_isp",
       filtered: true,
       reason: "override: line 4",
+      confidence: 1,
     });
     assertEquals(
       [...Deno.readDirSync("test-output/classifier")].some((e) =>
@@ -89,6 +90,9 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
       countries: [],
       country: [],
       countryShare: [],
+      ranges: [],
+      topCity: [],
+      home: [],
     },
     lists: {
       consumer: [64500],
@@ -113,6 +117,7 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
     type: "business",
     filtered: false,
     reason: "override: line 3",
+    confidence: 1,
   });
   // The AS line (2) comes before the CIDR line (3): it wins.
   assertEquals(

@@ -59,7 +59,12 @@ export function vendorDecision(vendor: VendorFields): Decision | null {
     if (!value) continue;
     const type = table[value.trim().toLowerCase()];
     if (!type) continue;
-    return { type, filtered: FILTERED.has(type), reason: `${name}: ${value}` };
+    return {
+      type,
+      filtered: FILTERED.has(type),
+      reason: `${name}: ${value}`,
+      confidence: null,
+    };
   }
   return null;
 }

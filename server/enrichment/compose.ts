@@ -79,6 +79,7 @@ export function composeEnrichment(
   if (options.company && kind) {
     result.network_type = kind.type;
     result.classification_reason = kind.reason;
+    result.classification_confidence = kind.confidence;
     // An access network's name says nothing of who the visitor is.
     result.company = kind.filtered
       ? null

@@ -50,8 +50,9 @@ export interface Checkpoint {
 }
 
 const PLACE_WIDTH = 6;
-// org, AS text, type, filtered, reason, company, then the registration four.
-const NETWORK_WIDTH = 10;
+// org, AS text, type, filtered, reason, company, the registration four,
+// then the classification's confidence.
+const NETWORK_WIDTH = 11;
 /**
  * After a row's fields: ip, place, organisation, hostname, domain, failure
  * kind, failure range, ip_used (which address of the cell, and why).
@@ -225,6 +226,7 @@ export class CheckpointBuilder {
         n.registration?.registered_network ?? null,
         n.registration?.registered_country ?? null,
         n.registration?.abuse_email ?? null,
+        n.kind?.confidence ?? null,
       );
     }
     const checkpoint = {
@@ -304,6 +306,7 @@ export class CheckpointReader {
           type,
           filtered: networks[at + 3] as boolean,
           reason: networks[at + 4] as string,
+          confidence: networks[at + 10] as number | null,
         },
         company: networks[at + 5] as string | null,
         registration: networks[at + 7] === null ? null : {

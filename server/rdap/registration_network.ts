@@ -50,7 +50,12 @@ export class RegistrationNetworks {
       registration: registrationColumns(registration),
       ...(override && {
         company: override.company,
-        kind: { type: "business", filtered: false, reason: override.reason },
+        kind: {
+          type: "business",
+          filtered: false,
+          reason: override.reason,
+          confidence: null,
+        },
       }),
     };
     variants.set(key, variant);

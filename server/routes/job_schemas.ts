@@ -133,6 +133,7 @@ const PreviewRow = z.object({
   asn: nullableText,
   networkType: nullableText,
   classificationReason: nullableText,
+  classificationConfidence: z.number().nullable(),
 }).openapi("PreviewRow");
 
 export const Preview = z.object({

@@ -25,6 +25,7 @@ export function toLookupResponse(
     company: e.company,
     network_type: e.network_type,
     classification_reason: e.classification_reason,
+    classification_confidence: e.classification_confidence,
     isp: e.isp,
     asn: e.asn,
     ispFiltered: e.ispFiltered,

@@ -20,6 +20,7 @@ export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
     asn: e.asn,
     networkType: e.network_type,
     classificationReason: e.classification_reason,
+    classificationConfidence: e.classification_confidence,
   };
 }
 

@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
+import { MODEL } from "../../server/classification/model.ts";
 import {
   asTestVisitor,
   NO_DNS,
@@ -48,15 +49,17 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
       .locator("td");
     const type = cells.nth(5);
     assert.equal((await type.textContent())?.trim(), "Consumer ISP");
+    // The reason, and the confidence of the curated list's answer.
+    const sure = (Math.round(MODEL.listConfidence * 100) / 100).toFixed(2);
     assert.equal(
       await type.getAttribute("title"),
-      "always keep (curated consumer AS)",
+      `always keep (curated consumer AS) (confidence ${sure})`,
     );
     const cell = cells.nth(6);
     assert.equal((await cell.textContent())?.trim(), "No");
     assert.equal(
       await cell.getAttribute("title"),
-      "consumer_isp: always keep (curated consumer AS)",
+      `consumer_isp: always keep (curated consumer AS) (confidence ${sure})`,
     );
 
     const [download] = await Promise.all([

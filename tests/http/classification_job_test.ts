@@ -87,6 +87,14 @@ Deno.test({
           "name: public body",
         );
         assertEquals(byN["trap-fire"].company, "Orange County Fire Authority");
+        // Every answer carries its confidence, 0-1; an override is certain,
+        // a host name's cue is not measured (empty in the download).
+        const fireConfidence = Number(
+          byN["trap-fire"].classification_confidence,
+        );
+        ok(fireConfidence > 0 && fireConfidence <= 1, `${fireConfidence}`);
+        assertEquals(byN.overridden.classification_confidence, "1");
+        assertEquals(byN.static.classification_confidence, "");
         assertEquals(byN["trap-health"].network_type, "business");
         assertEquals(
           byN["trap-health"].classification_reason,
@@ -110,6 +118,7 @@ Deno.test({
         const shown = preview.body.preview.find((r) => r.ip === FIRE_AUTHORITY);
         assertEquals(shown?.networkType, "government");
         assertEquals(shown?.classificationReason, "name: public body");
+        assertEquals(shown?.classificationConfidence, fireConfidence);
       },
     );
 
@@ -194,8 +203,10 @@ Deno.test({
         const schemas = doc.body.components.schemas;
         for (const name of ["LookupSuccess", "EnrichmentData"]) {
           ok("classification_reason" in schemas[name].properties, name);
+          ok("classification_confidence" in schemas[name].properties, name);
         }
         ok("classificationReason" in schemas.PreviewRow.properties);
+        ok("classificationConfidence" in schemas.PreviewRow.properties);
         ok("alwaysKeep" in schemas.EnrichRequest.properties);
       },
     );

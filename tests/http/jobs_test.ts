@@ -95,6 +95,7 @@ Deno.test({
           "company",
           "network_type",
           "classification_reason",
+          "classification_confidence",
           "isp",
           "asn",
           "ip_used",

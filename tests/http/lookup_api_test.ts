@@ -5,6 +5,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
+import { MODEL } from "../../server/classification/model.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const INVALID = "Invalid IP address format";
@@ -23,6 +24,7 @@ const LOOKUP_KEYS = [
   "company",
   "network_type",
   "classification_reason",
+  "classification_confidence",
   "isp",
   "asn",
   "ispFiltered",
@@ -57,6 +59,11 @@ Deno.test({
           assertEquals(body.company, "Google LLC");
           assertEquals(body.network_type, "hosting");
           assertEquals(body.classification_reason, "curated hosting AS");
+          // A curated list's answer: its measured share of right answers.
+          assertEquals(
+            body.classification_confidence,
+            Math.round(MODEL.listConfidence * 100) / 100,
+          );
           assertEquals(body.hostname, null, "no DNS server answers here");
           assertEquals(body.ispFiltered, false);
           assertEquals(headers.get("cache-control"), "public, max-age=86400");

@@ -5,12 +5,21 @@ import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
 import { networkTypeLabel } from "./summary/labels.ts";
 
+/** Why the row got its type, and how sure the answer is. */
+function reasonTitle(row: PreviewRow): string | undefined {
+  if (!row.classificationReason) return undefined;
+  return row.classificationConfidence === null
+    ? row.classificationReason
+    : `${row.classificationReason} (confidence ${
+      row.classificationConfidence.toFixed(2)
+    })`;
+}
+
 /** The tooltip of the ISP Filtered cell: network type and why. */
 function classificationTitle(row: PreviewRow): string | undefined {
   if (!row.networkType) return undefined;
-  return row.classificationReason
-    ? `${row.networkType}: ${row.classificationReason}`
-    : row.networkType;
+  const reason = reasonTitle(row);
+  return reason ? `${row.networkType}: ${reason}` : row.networkType;
 }
 
 export function ResultsPreviewTable(
@@ -57,7 +66,7 @@ export function ResultsPreviewTable(
                 <td data-label="ISP">{orDash(row.isp)}</td>
                 <td
                   data-label="Network Type"
-                  title={row.classificationReason ?? undefined}
+                  title={reasonTitle(row)}
                 >
                   {row.networkType ? networkTypeLabel(row.networkType) : "-"}
                 </td>

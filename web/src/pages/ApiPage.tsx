@@ -24,6 +24,7 @@ const EXAMPLE_ANSWER = `{
   "company": "Google LLC",
   "network_type": "hosting",
   "classification_reason": "curated hosting AS",
+  "classification_confidence": 0.99,
   "isp": "Google LLC",
   "asn": "AS15169 Google LLC",
   "ispFiltered": false

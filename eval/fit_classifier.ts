@@ -1,0 +1,34 @@
+// deno task fit:classifier — fits the network classifier's model
+// (server/classification/model.ts) on the curated lists and the labelled
+// development networks, and writes its parameters to
+// server/classification/model_params.json. The held-out part of
+// eval/networks.csv is left out of training entirely (eval:classifier
+// measures it). Refit after a database or list update.
+import {
+  fitModel,
+  listAccuracy,
+  loadTrainingData,
+  trainingExamples,
+} from "./training.ts";
+
+const out =
+  new URL("../server/classification/model_params.json", import.meta.url)
+    .pathname;
+const d = await loadTrainingData();
+const heldOut = new Set(
+  d.rows.filter((r) => r.split === "heldout").map((r) => Number(r.asn)),
+);
+const examples = trainingExamples(d, heldOut);
+const params = fitModel(examples, listAccuracy(d));
+await Deno.writeTextFile(out, JSON.stringify(params, null, 2) + "\n");
+console.log(
+  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}; written to ${out}`,
+);
+// How far each feature can move the answer (sum of its stumps' swings).
+params.features.forEach((f, j) => {
+  let swing = 0;
+  params.feature.forEach((g, i) => {
+    if (g === j) swing += Math.abs(params.above[i] - params.below[i]);
+  });
+  console.log(`  ${f.padEnd(20)} ${swing.toFixed(2).padStart(8)}`);
+});

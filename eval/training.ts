@@ -1,0 +1,307 @@
+// The classifier's training and evaluation data, and its fit: examples from
+// the curated lists (server/data/*.txt) and the labelled set's development
+// part (networks.csv), never its held-out part; boosted stumps over
+// model.ts's features, calibrated on out-of-fold answers of a
+// cross-validation split by organisation (no AS of one organisation on both
+// sides), and the threshold that keeps the filter's precision.
+import Papa from "papaparse";
+import {
+  AsFeatureIndex,
+  buildAsFeatures,
+} from "../server/classification/as_features.ts";
+import { loadAsFeatures } from "../server/classification/feature_cache.ts";
+import { loadCuratedLists } from "../server/classification/lists.ts";
+import {
+  FEATURES,
+  featureVector,
+  type ModelParams,
+} from "../server/classification/model.ts";
+import type {
+  CuratedLists,
+  NetworkKind,
+} from "../server/classification/decide.ts";
+import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
+import { fitLogistic } from "./logistic.ts";
+import { fitStumps, STUMP_DEFAULTS, stumpLogit } from "./stumps.ts";
+
+const here = new URL(".", import.meta.url).pathname;
+
+export interface LabelledRow {
+  asn: string;
+  sample_ip: string;
+  country: string;
+  org: string;
+  label: NetworkKind;
+  split: "dev" | "heldout";
+}
+
+export interface Example {
+  asn: number;
+  org: string;
+  /** Organisation key: ASes of one organisation share it. */
+  group: string;
+  /** consumer_isp or mobile. */
+  filtered: boolean;
+  from: "label" | "list";
+  x: number[];
+}
+
+/** The filtered decision's target: of networks filtered, this many right. */
+export const TARGET_PRECISION = 0.97;
+const FOLDS = 5;
+
+export async function loadTrainingData() {
+  const { data, table, geo } = await loadBundled();
+  const dataDir = Deno.env.get("DATA_DIR") ?? `${here}../data`;
+  const loaded = await loadAsFeatures(
+    dataDir,
+    [...ASN_PATHS, ...GEO_PATHS],
+    () => buildAsFeatures(data, geo),
+  );
+  const orgOf = new Map<number, string>();
+  data.asns.forEach((asn, i) => {
+    if (!orgOf.has(asn)) orgOf.set(asn, data.orgs[i]);
+  });
+  const rows = Papa.parse<LabelledRow>(
+    await Deno.readTextFile(`${here}networks.csv`),
+    { header: true, skipEmptyLines: true },
+  ).data;
+  const lists = await loadCuratedLists();
+  return { features: loaded.index, loaded, orgOf, rows, lists, table };
+}
+
+const LEGAL = new Set([
+  "llc",
+  "inc",
+  "ltd",
+  "limited",
+  "co",
+  "corp",
+  "corporation",
+  "company",
+  "gmbh",
+  "ag",
+  "sa",
+  "s",
+  "a",
+  "de",
+  "cv",
+  "srl",
+  "spa",
+  "bv",
+  "nv",
+  "plc",
+  "pty",
+  "ab",
+  "as",
+  "oy",
+  "kk",
+  "jsc",
+  "pjsc",
+  "ooo",
+  "the",
+  "l",
+  "p",
+  "lp",
+]);
+
+/** "Comcast Cable Communications, LLC" -> "comcast cable". */
+export function organisationKey(org: string): string {
+  const words = org.toLowerCase().normalize("NFKD").replace(
+    /[^\p{L}\p{N}]+/gu,
+    " ",
+  )
+    .split(" ").filter((w) => w && !LEGAL.has(w));
+  return words.slice(0, 2).join(" ") || org;
+}
+
+/**
+ * Training examples: every labelled development network (its label wins)
+ * and every curated AS, less the AS numbers in `exclude` (the held-out
+ * part's).
+ */
+export function trainingExamples(
+  d: Awaited<ReturnType<typeof loadTrainingData>>,
+  exclude: Set<number>,
+): Example[] {
+  const byAsn = new Map<number, Example>();
+  const add = (asn: number, filtered: boolean, from: Example["from"]) => {
+    if (exclude.has(asn) || (from === "list" && byAsn.has(asn))) return;
+    const org = d.orgOf.get(asn);
+    if (org === undefined) return; // not in the bundled data
+    byAsn.set(asn, {
+      asn,
+      org,
+      group: organisationKey(org),
+      filtered,
+      from,
+      x: featureVector(d.features.get(asn), org),
+    });
+  };
+  for (const row of d.rows) {
+    if (row.split !== "dev") continue;
+    add(
+      Number(row.asn),
+      row.label === "consumer_isp" || row.label === "mobile",
+      "label",
+    );
+  }
+  const l = d.lists;
+  for (const asn of [...l.consumer, ...l.mobile]) add(asn, true, "list");
+  for (const asn of [...l.hosting, ...l.transit, ...l.education]) {
+    add(asn, false, "list");
+  }
+  return [...byAsn.values()];
+}
+
+/** The lists without these AS numbers (so the model answers for them). */
+export function listsWithout(
+  lists: CuratedLists,
+  asns: Set<number>,
+): CuratedLists {
+  const without = (s: Set<number>) =>
+    new Set([...s].filter((a) => !asns.has(a)));
+  return {
+    consumer: without(lists.consumer),
+    mobile: without(lists.mobile),
+    hosting: without(lists.hosting),
+    transit: without(lists.transit),
+    education: without(lists.education),
+  };
+}
+
+function fnv(text: string): number {
+  let h = 0x811c9dc5;
+  for (const c of text) {
+    h ^= c.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** The fold of an example: by organisation, or by AS number alone. */
+export function foldOf(e: Example, by: "organisation" | "as"): number {
+  return fnv(by === "organisation" ? e.group : String(e.asn)) % FOLDS;
+}
+
+function fitRaw(train: Example[]) {
+  const m = fitStumps(
+    train.map((e) => e.x),
+    train.map((e) => (e.filtered ? 1 : 0)),
+  );
+  return { m, logit: (x: number[]) => stumpLogit(m, x) };
+}
+
+/** Each example's logit from a model fitted without its fold. */
+export function outOfFold(
+  examples: Example[],
+  by: "organisation" | "as",
+): number[] {
+  const out = new Array(examples.length).fill(0);
+  for (let k = 0; k < FOLDS; k++) {
+    const train = examples.filter((e) => foldOf(e, by) !== k);
+    const fitted = fitRaw(train);
+    examples.forEach((e, i) => {
+      if (foldOf(e, by) === k) out[i] = fitted.logit(e.x);
+    });
+  }
+  return out;
+}
+
+/** Precision and recall of the filter at threshold t on probabilities p. */
+export function precisionRecall(p: number[], y: boolean[], t: number) {
+  let tp = 0, fp = 0, fn = 0;
+  p.forEach((v, i) => {
+    if (v >= t && y[i]) tp++;
+    else if (v >= t) fp++;
+    else if (y[i]) fn++;
+  });
+  return {
+    precision: tp / (tp + fp || 1),
+    recall: tp / (tp + fn || 1),
+    tp,
+    fp,
+    fn,
+  };
+}
+
+/** Fits the shipped model on `examples`. */
+export function fitModel(
+  examples: Example[],
+  listConfidence: number,
+): ModelParams {
+  const y = examples.map((e) => e.filtered);
+  const oof = outOfFold(examples, "organisation");
+  const platt = fitLogistic(oof.map((t) => [t]), y.map(Number), 1e-6);
+  const a = platt.weights[0], b = platt.bias;
+  const p = oof.map((t) => 1 / (1 + Math.exp(-(a * t + b))));
+  // The lowest threshold whose out-of-fold precision holds the target.
+  let threshold = 0.5;
+  for (const t of [...new Set(p)].sort((u, v) => u - v)) {
+    if (t < 0.5) continue;
+    if (precisionRecall(p, y, t).precision >= TARGET_PRECISION) {
+      threshold = t;
+      break;
+    }
+  }
+  const { m } = fitRaw(examples);
+  // Each feature's mean part over the training data: an answer names the
+  // feature whose part lies furthest from it.
+  const center = new Array(FEATURES.length).fill(0);
+  for (const e of examples) {
+    m.feature.forEach((f, i) => {
+      center[f] += (e.x[f] < m.cut[i] ? m.below[i] : m.above[i]) /
+        examples.length;
+    });
+  }
+  const sources = (from: Example["from"]) =>
+    examples.filter((e) => e.from === from).length;
+  return {
+    features: [...FEATURES],
+    bias: round(m.bias),
+    feature: m.feature,
+    cut: m.cut.map(round),
+    below: m.below.map(round),
+    above: m.above.map(round),
+    center: center.map(round),
+    calibration: { a: round(a), b: round(b) },
+    threshold: round(threshold),
+    listConfidence: round(listConfidence),
+    fitted: {
+      examples: examples.length,
+      filtered: y.filter(Boolean).length,
+      fromLabels: sources("label"),
+      fromLists: sources("list"),
+      ...STUMP_DEFAULTS,
+      folds: FOLDS,
+    },
+  };
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** Of the labelled development networks the lists decide, the share right. */
+export function listAccuracy(
+  d: Awaited<ReturnType<typeof loadTrainingData>>,
+): number {
+  let right = 0, all = 0;
+  const l = d.lists;
+  for (const row of d.rows) {
+    if (row.split !== "dev") continue;
+    const asn = Number(row.asn);
+    const listed = l.consumer.has(asn) || l.mobile.has(asn)
+      ? true
+      : l.hosting.has(asn) || l.transit.has(asn) || l.education.has(asn)
+      ? false
+      : null;
+    if (listed === null) continue;
+    all++;
+    if (listed === (row.label === "consumer_isp" || row.label === "mobile")) {
+      right++;
+    }
+  }
+  // Laplace: one wrong answer assumed beyond those seen.
+  return (right + 1) / (all + 2);
+}
+
+export { AsFeatureIndex };

@@ -1,0 +1,198 @@
+// The fitted model: is a network an access network (consumer broadband or
+// mobile, filtered) or not? Boosted stumps (an additive model: one step
+// function per feature) over the AS's features (address space, ranges,
+// cities, regions, countries, share of its country, share at home, largest
+// city, IPv6) and a few name words, one weak piece of evidence among many.
+// Its parameters are fitted by eval/fit_classifier.ts (`deno task
+// fit:classifier`) and shipped in model_params.json; an answer carries a
+// calibrated confidence and names the feature that weighed most.
+import type { AsFeatures } from "./as_features.ts";
+import type { NetworkType } from "../../shared/network_types.ts";
+import params from "./model_params.json" with { type: "json" };
+import {
+  HOSTING,
+  MOBILE,
+  NAME_CUES,
+  OPERATOR,
+  OPERATOR_ARM,
+} from "./name_words.ts";
+
+export interface ModelParams {
+  features: string[];
+  /** The stumps: add below[i] when x[feature[i]] < cut[i], else above[i]. */
+  bias: number;
+  feature: number[];
+  cut: number[];
+  below: number[];
+  above: number[];
+  /** Each feature's mean part over the training data (for explanations). */
+  center: number[];
+  /** Calibration (Platt): p = sigmoid(a * logit + b). */
+  calibration: { a: number; b: number };
+  /** Filtered when the calibrated probability reaches this. */
+  threshold: number;
+  /** Measured share of right answers of each curated list, on labels. */
+  listConfidence: number;
+  /** What it was fitted on (documentation). */
+  fitted: Record<string, number | string>;
+}
+
+export const MODEL: ModelParams = params;
+
+// The name features: the classifier's cues by the type they name.
+const cue = (type: NetworkType) =>
+  NAME_CUES.filter(([, t]) => t === type).map(([re]) => re);
+const NAME_FEATURES: RegExp[][] = [
+  [OPERATOR],
+  [MOBILE],
+  [HOSTING],
+  [OPERATOR_ARM],
+  cue("education"),
+  cue("government"),
+  cue("business"),
+];
+
+const log2 = (n: number) => Math.log2(n + 1);
+
+/** The model's inputs, in MODEL.features order (see featureVector). */
+export const FEATURES = [
+  "v4",
+  "v6",
+  "ranges",
+  "cities",
+  "regions",
+  "countries",
+  "share",
+  "home",
+  "top city",
+  "cities per space",
+  "no features",
+  "spread rule",
+  "name: operator",
+  "name: mobile",
+  "name: hosting",
+  "name: business arm",
+  "name: education",
+  "name: government",
+  "name: company",
+] as const;
+
+/**
+ * The hand rule the model replaced, kept as one feature: an access network
+ * reaches many cities or a share of its country (tuned on the labelled
+ * development part); transit and multinationals spread thin over many
+ * countries.
+ */
+export function wideSpread(
+  f: AsFeatures | null,
+  operatorName: boolean,
+): boolean {
+  if (!f?.country) return false;
+  if (f.countries > 12 && f.countryShare < 0.1) return false;
+  const share = f.countryShare;
+  return share >= 0.02 ||
+    (f.cities >= 100 && share >= 0.003) ||
+    (f.cities >= 20 && share >= 0.005) ||
+    (operatorName && (f.cities >= 20 || share >= 0.005));
+}
+
+/** The raw feature values of a network (before standardisation). */
+export function featureVector(f: AsFeatures | null, org: string): number[] {
+  const words = NAME_FEATURES.map((res) =>
+    res.some((re) => re.test(org)) ? 1 : 0
+  );
+  if (!f) return [0, 0, 0, 0, 0, 0, -7, 0, 0, 0, 1, 0, ...words];
+  return [
+    log2(f.v4),
+    log2(f.v6),
+    log2(f.ranges),
+    log2(f.cities),
+    log2(f.regions),
+    log2(f.countries),
+    Math.log10(f.countryShare + 1e-7),
+    f.home,
+    f.topCity,
+    log2(f.cities) - log2(f.v4 / 256),
+    0,
+    wideSpread(f, words[0] === 1) ? 1 : 0,
+    ...words,
+  ];
+}
+
+const sigmoid = (t: number) => 1 / (1 + Math.exp(-t));
+
+export interface ModelAnswer {
+  /** Calibrated probability that the network is an access network. */
+  p: number;
+  filtered: boolean;
+  /** Index into FEATURES of the strongest evidence for the answer. */
+  strongest: number;
+}
+
+/** The model's answer for one network. */
+export function score(
+  x: number[],
+  m: ModelParams = MODEL,
+): ModelAnswer {
+  const part = m.center.map((c) => -c);
+  let t = m.bias;
+  for (let i = 0; i < m.feature.length; i++) {
+    const v = x[m.feature[i]] < m.cut[i] ? m.below[i] : m.above[i];
+    t += v;
+    part[m.feature[i]] += v;
+  }
+  let strongest = 0, weakest = 0;
+  for (let j = 1; j < part.length; j++) {
+    if (part[j] > part[strongest]) strongest = j;
+    if (part[j] < part[weakest]) weakest = j;
+  }
+  const p = sigmoid(m.calibration.a * t + m.calibration.b);
+  const filtered = p >= m.threshold;
+  return { p, filtered, strongest: filtered ? strongest : weakest };
+}
+
+const grouped = new Intl.NumberFormat("en");
+
+/** The strongest evidence in a few words ("412 cities in DE"). */
+export function describeEvidence(
+  feature: number,
+  f: AsFeatures | null,
+  org: string,
+): string {
+  const name = FEATURES[feature];
+  if (name.startsWith("name: ")) {
+    const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]
+      .map((re) => re.exec(org)).find((found) => found);
+    return m ? `name word "${m[0]}"` : `no ${name.slice(6)} word in the name`;
+  }
+  if (!f) return "not in the address databases";
+  const where = f.country ? ` in ${f.country}` : "";
+  switch (name) {
+    case "v4":
+      return `${grouped.format(f.v4)} IPv4 addresses`;
+    case "v6":
+      return f.v6 ? `${grouped.format(f.v6)} IPv6 /48s` : "no IPv6";
+    case "ranges":
+      return `${grouped.format(f.ranges)} address ranges`;
+    case "cities":
+    case "cities per space":
+    case "spread rule":
+      return `${grouped.format(f.cities)} cities${where}`;
+    case "regions":
+      return `${f.regions} regions${where}`;
+    case "countries":
+      return `${f.countries} countries`;
+    case "share":
+      return `${(f.countryShare * 100).toFixed(2)}% of ${
+        f.country || "its country"
+      }'s addresses`;
+    case "home":
+      return `${Math.round(f.home * 100)}% of addresses in ${
+        f.country || "one country"
+      }`;
+    case "top city":
+      return `${Math.round(f.topCity * 100)}% of addresses in one city`;
+    default:
+      return "no features";
+  }
+}

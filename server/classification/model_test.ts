@@ -1,0 +1,77 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { AsFeatures } from "./as_features.ts";
+import {
+  describeEvidence,
+  FEATURES,
+  featureVector,
+  MODEL,
+  type ModelParams,
+  score,
+} from "./model.ts";
+
+const at = (name: (typeof FEATURES)[number]) => FEATURES.indexOf(name);
+const features: AsFeatures = {
+  asn: 64500,
+  v4: 1 << 20,
+  v6: 4096,
+  cities: 412,
+  regions: 14,
+  countries: 2,
+  country: "DE",
+  countryShare: 0.021,
+  ranges: 90,
+  topCity: 0.12,
+  home: 0.97,
+};
+
+Deno.test("the shipped parameters were fitted on this feature list", () => {
+  assertEquals(MODEL.features, [...FEATURES]);
+  const n = MODEL.feature.length;
+  ok(n > 0, "no stumps");
+  assertEquals(
+    [MODEL.cut.length, MODEL.below.length, MODEL.above.length],
+    [n, n, n],
+  );
+  ok(MODEL.feature.every((f) => f >= 0 && f < FEATURES.length));
+  assertEquals(MODEL.center.length, FEATURES.length);
+  ok(MODEL.listConfidence > 0.5 && MODEL.listConfidence < 1);
+});
+
+Deno.test("score: calibrated probability and the feature that weighed most", () => {
+  // Two stumps: many cities count for access, a university word against.
+  const m: ModelParams = {
+    ...MODEL,
+    bias: 0,
+    feature: [at("cities"), at("name: education")],
+    cut: [5, 0.5],
+    below: [-2, 0],
+    above: [2, -3],
+    center: FEATURES.map(() => 0),
+    calibration: { a: 1, b: 0 },
+    threshold: 0.5,
+  };
+  const isp = score(featureVector(features, "Example Telecom"), m);
+  assertEquals(isp.filtered, true);
+  ok(Math.abs(isp.p - 1 / (1 + Math.exp(-2))) < 1e-9);
+  assertEquals(FEATURES[isp.strongest], "cities");
+  const uni = score(featureVector(features, "Example University"), m);
+  assertEquals(uni.filtered, false);
+  assertEquals(FEATURES[uni.strongest], "name: education");
+  assertEquals(
+    describeEvidence(uni.strongest, features, "Example University"),
+    'name word "University"',
+  );
+  assertEquals(
+    describeEvidence(isp.strongest, features, "x"),
+    "412 cities in DE",
+  );
+});
+
+Deno.test("the features of a network the databases do not know", () => {
+  const x = featureVector(null, "Acme");
+  assertEquals(x[at("no features")], 1);
+  assertEquals(
+    describeEvidence(at("cities"), null, "Acme"),
+    "not in the address databases",
+  );
+});
