@@ -15,6 +15,7 @@ import {
   FEATURES,
   featureVector,
   type ModelParams,
+  nameWords,
 } from "../server/classification/model.ts";
 import type {
   CuratedLists,
@@ -135,7 +136,7 @@ export function trainingExamples(
       group: organisationKey(org),
       filtered,
       from,
-      x: featureVector(d.features.get(asn), org),
+      x: featureVector(d.features.get(asn), nameWords(org)),
     });
   };
   for (const row of d.rows) {

@@ -9,16 +9,12 @@ import {
   describeEvidence,
   featureVector,
   MODEL,
+  NAME_WORDS,
+  nameWords,
   score,
   wideSpread,
 } from "./model.ts";
-import {
-  HOSTING,
-  MOBILE,
-  NAME_CUES,
-  OPERATOR,
-  OPERATOR_ARM,
-} from "./name_words.ts";
+import { NAME_CUES } from "./name_words.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
 
 export type NetworkKind = NetworkType;
@@ -118,7 +114,8 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
   // The rules decide; the fitted model says how likely their answer is
   // right (the probability it gives the answer the rules gave) and, when
   // it doubts them, which evidence weighs against.
-  const model = score(featureVector(f, org));
+  const words = nameWords(org);
+  const model = score(featureVector(f, words));
   const byModel = (type: NetworkKind, reason: string) => {
     const filtered = type === "consumer_isp" || type === "mobile";
     const p = filtered ? model.p : 1 - model.p;
@@ -127,18 +124,25 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
       : "";
     return decision(type, reason + doubt, p);
   };
-  for (const [re, type, label] of NAME_CUES) {
-    const m = re.exec(org);
-    if (m) return byModel(type, `name: ${label === "company" ? m[0] : label}`);
+  // The cues' words were found above; which cue, in order, only if any.
+  if (
+    words[NAME_WORDS.education] || words[NAME_WORDS.government] ||
+    words[NAME_WORDS.company]
+  ) {
+    for (const [re, type, label] of NAME_CUES) {
+      const m = re.exec(org);
+      if (m) {
+        return byModel(type, `name: ${label === "company" ? m[0] : label}`);
+      }
+    }
   }
-  if (HOSTING.test(org)) return byModel("hosting", "name: hosting");
-  if (OPERATOR_ARM.test(org)) {
+  if (words[NAME_WORDS.hosting]) return byModel("hosting", "name: hosting");
+  if (words[NAME_WORDS.arm]) {
     return byModel("business", "name: operator's business arm");
   }
-  const operatorName = OPERATOR.test(org);
-  const access = accessSpread(f, operatorName);
+  const access = accessSpread(f, words[NAME_WORDS.operator] === 1);
   if (access) {
-    return MOBILE.test(org)
+    return words[NAME_WORDS.mobile]
       ? byModel("mobile", access.replace("access", "mobile"))
       : byModel("consumer_isp", access);
   }

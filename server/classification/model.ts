@@ -39,14 +39,17 @@ export interface ModelParams {
 
 export const MODEL: ModelParams = params;
 
-// The name features: the classifier's cues by the type they name.
+// The name features: the classifier's cues by the type they name, each
+// group one regular expression (one pass over the name).
+const anyOf = (res: RegExp[]) =>
+  new RegExp(res.map((re) => re.source).join("|"), "iu");
 const cue = (type: NetworkType) =>
-  NAME_CUES.filter(([, t]) => t === type).map(([re]) => re);
-const NAME_FEATURES: RegExp[][] = [
-  [OPERATOR],
-  [MOBILE],
-  [HOSTING],
-  [OPERATOR_ARM],
+  anyOf(NAME_CUES.filter(([, t]) => t === type).map(([re]) => re));
+const NAME_FEATURES: RegExp[] = [
+  OPERATOR,
+  MOBILE,
+  HOSTING,
+  OPERATOR_ARM,
   cue("education"),
   cue("government"),
   cue("business"),
@@ -96,11 +99,27 @@ export function wideSpread(
     (operatorName && (f.cities >= 20 || share >= 0.005));
 }
 
-/** The raw feature values of a network (before standardisation). */
-export function featureVector(f: AsFeatures | null, org: string): number[] {
-  const words = NAME_FEATURES.map((res) =>
-    res.some((re) => re.test(org)) ? 1 : 0
-  );
+/** Which name features a name has (1 or 0, in NAME_WORDS order). */
+export function nameWords(org: string): number[] {
+  return NAME_FEATURES.map((re) => (re.test(org) ? 1 : 0));
+}
+
+/** Indices into nameWords()'s answer. */
+export const NAME_WORDS = {
+  operator: 0,
+  mobile: 1,
+  hosting: 2,
+  arm: 3,
+  education: 4,
+  government: 5,
+  company: 6,
+} as const;
+
+/** The feature values of a network; `words` is nameWords(its name). */
+export function featureVector(
+  f: AsFeatures | null,
+  words: number[],
+): number[] {
   if (!f) return [0, 0, 0, 0, 0, 0, -7, 0, 0, 0, 1, 0, ...words];
   return [
     log2(f.v4),
@@ -114,7 +133,7 @@ export function featureVector(f: AsFeatures | null, org: string): number[] {
     f.topCity,
     log2(f.cities) - log2(f.v4 / 256),
     0,
-    wideSpread(f, words[0] === 1) ? 1 : 0,
+    wideSpread(f, words[NAME_WORDS.operator] === 1) ? 1 : 0,
     ...words,
   ];
 }
@@ -129,17 +148,51 @@ export interface ModelAnswer {
   strongest: number;
 }
 
+/**
+ * The stumps of each feature folded into one step function: its cuts in
+ * order and the feature's part between them (steps[i] from cuts[i - 1] on),
+ * so an answer is a binary search per feature, not a pass over every stump.
+ */
+interface Steps {
+  cuts: number[];
+  steps: number[];
+}
+
+function fold(m: ModelParams): Steps[] {
+  return m.center.map((_, j) => {
+    const own = m.feature.flatMap((f, i) => (f === j ? [i] : []));
+    const cuts = [...new Set(own.map((i) => m.cut[i]))].sort((a, b) => a - b);
+    const at = (x: number) =>
+      own.reduce((s, i) => s + (x < m.cut[i] ? m.below[i] : m.above[i]), 0);
+    return {
+      cuts,
+      steps: [cuts.length ? at(cuts[0] - 1) : 0, ...cuts.map(at)],
+    };
+  });
+}
+
+const folded = new WeakMap<ModelParams, Steps[]>();
+
 /** The model's answer for one network. */
 export function score(
   x: number[],
   m: ModelParams = MODEL,
 ): ModelAnswer {
-  const part = m.center.map((c) => -c);
+  let steps = folded.get(m);
+  if (!steps) folded.set(m, steps = fold(m));
+  const part = new Array<number>(steps.length);
   let t = m.bias;
-  for (let i = 0; i < m.feature.length; i++) {
-    const v = x[m.feature[i]] < m.cut[i] ? m.below[i] : m.above[i];
-    t += v;
-    part[m.feature[i]] += v;
+  for (let j = 0; j < steps.length; j++) {
+    const { cuts } = steps[j];
+    // How many cuts lie at or below x.
+    let lo = 0, hi = cuts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cuts[mid] <= x[j]) lo = mid + 1;
+      else hi = mid;
+    }
+    t += steps[j].steps[lo];
+    part[j] = steps[j].steps[lo] - m.center[j];
   }
   let strongest = 0, weakest = 0;
   for (let j = 1; j < part.length; j++) {
@@ -162,7 +215,7 @@ export function describeEvidence(
   const name = FEATURES[feature];
   if (name.startsWith("name: ")) {
     const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]
-      .map((re) => re.exec(org)).find((found) => found);
+      .exec(org);
     return m ? `name word "${m[0]}"` : `no ${name.slice(6)} word in the name`;
   }
   if (!f) return "not in the address databases";

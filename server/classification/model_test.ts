@@ -6,6 +6,7 @@ import {
   featureVector,
   MODEL,
   type ModelParams,
+  nameWords,
   score,
 } from "./model.ts";
 
@@ -50,11 +51,14 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
     calibration: { a: 1, b: 0 },
     threshold: 0.5,
   };
-  const isp = score(featureVector(features, "Example Telecom"), m);
+  const isp = score(featureVector(features, nameWords("Example Telecom")), m);
   assertEquals(isp.filtered, true);
   ok(Math.abs(isp.p - 1 / (1 + Math.exp(-2))) < 1e-9);
   assertEquals(FEATURES[isp.strongest], "cities");
-  const uni = score(featureVector(features, "Example University"), m);
+  const uni = score(
+    featureVector(features, nameWords("Example University")),
+    m,
+  );
   assertEquals(uni.filtered, false);
   assertEquals(FEATURES[uni.strongest], "name: education");
   assertEquals(
@@ -67,8 +71,28 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
   );
 });
 
+Deno.test("the folded step functions answer as the stumps one by one", () => {
+  const naive = (x: number[]) => {
+    let t = MODEL.bias;
+    MODEL.feature.forEach((f, i) => {
+      t += x[f] < MODEL.cut[i] ? MODEL.below[i] : MODEL.above[i];
+    });
+    const { a, b } = MODEL.calibration;
+    return 1 / (1 + Math.exp(-(a * t + b)));
+  };
+  for (let k = 0; k < 200; k++) {
+    // Values on and around the cuts, and between.
+    const x = FEATURES.map((_, j) => {
+      const cuts = MODEL.cut.filter((_, i) => MODEL.feature[i] === j);
+      const c = cuts[(k * 7 + j) % Math.max(1, cuts.length)] ?? 0;
+      return [c, c - 1e-9, c + 1e-9, c * 1.5, -c][k % 5];
+    });
+    ok(Math.abs(score(x).p - naive(x)) < 1e-9, `at ${x}`);
+  }
+});
+
 Deno.test("the features of a network the databases do not know", () => {
-  const x = featureVector(null, "Acme");
+  const x = featureVector(null, nameWords("Acme"));
   assertEquals(x[at("no features")], 1);
   assertEquals(
     describeEvidence(at("cities"), null, "Acme"),
