@@ -10,10 +10,9 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { startPtrServer } from "../helpers/dnsmasq.ts";
-import { startServer } from "../helpers/server.ts";
+import { startServerWithDns } from "../helpers/server_with_dns.ts";
 
-const dns = await startPtrServer({
+const fixture = await startServerWithDns({
   records: {},
   localZones: ["test"],
   hostRecords: [
@@ -22,9 +21,7 @@ const dns = await startPtrServer({
     "office.example.test,10.1.2.3",
   ],
 });
-const server = await startServer({
-  env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: "500" },
-});
+const { server } = fixture;
 
 const CSV = [
   "n,client",
@@ -149,6 +146,5 @@ Deno.test({
 });
 
 addEventListener("unload", async () => {
-  await server.stop();
-  await dns.stop();
+  await fixture.stop();
 });

@@ -13,7 +13,7 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { startPtrServer } from "../helpers/dnsmasq.ts";
+import { startServerWithDns } from "../helpers/server_with_dns.ts";
 import { startServer } from "../helpers/server.ts";
 
 // Addresses from the bundled ASN data (see eval/networks.csv).
@@ -31,19 +31,13 @@ await Deno.writeTextFile(
   overridesPath,
   "# test overrides\n\n33489 -> business\n",
 );
-const dns = await startPtrServer({
+const fixture = await startServerWithDns({
   records: {
     [COMCAST_STATIC]: "mail.acme-widgets.com",
     [COMCAST_DYNAMIC]: "c-23-24-0-9.hsd1.ca.comcast.net",
   },
-});
-const server = await startServer({
-  env: {
-    CLASSIFY_OVERRIDES: overridesPath,
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "500",
-  },
-});
+}, { CLASSIFY_OVERRIDES: overridesPath });
+const { server } = fixture;
 
 const ROWS = [
   ["trap-fire", FIRE_AUTHORITY],
@@ -211,8 +205,7 @@ Deno.test({
       },
     );
 
-    await server.stop();
-    await dns.stop();
+    await fixture.stop();
   },
 });
 

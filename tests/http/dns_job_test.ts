@@ -9,26 +9,20 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
-import { startServer } from "../helpers/server.ts";
+import { reverseV4 } from "../helpers/dnsmasq.ts";
+import { startServerWithDns } from "../helpers/server_with_dns.ts";
 import ExcelJS from "exceljs";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 
-const dns = await startPtrServer({
+const fixture = await startServerWithDns({
   records: {
     "8.8.8.8": "dns.google",
     "81.2.69.142": "mail.shop.example.co.uk",
     "1.0.0.1": "-cmd.example.com", // a PTR a spreadsheet would run
   },
   silentZones: ["9.9.9.in-addr.arpa"],
-});
-const server = await startServer({
-  env: {
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "300",
-    DNS_CONCURRENCY: "8",
-  },
-});
+}, { DNS_TIMEOUT_MS: "300", DNS_CONCURRENCY: "8" });
+const { server, dns } = fixture;
 
 Deno.test({
   name: "reverse DNS",
@@ -129,6 +123,5 @@ Deno.test({
 });
 
 addEventListener("unload", async () => {
-  await server.stop();
-  await dns.stop();
+  await fixture.stop();
 });

@@ -1,7 +1,7 @@
 // Host names in the lookup API from a real DNS server (dnsmasq) on loopback.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { reverseV4, startPtrServer } from "../helpers/dnsmasq.ts";
-import { startServer } from "../helpers/server.ts";
+import { reverseV4 } from "../helpers/dnsmasq.ts";
+import { startServerWithDns } from "../helpers/server_with_dns.ts";
 import { call } from "../helpers/http.ts";
 
 type Lookup = Record<string, unknown>;
@@ -23,20 +23,14 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const dns = await startPtrServer({
+    const fixture = await startServerWithDns({
       records: {
         "8.8.8.8": "dns.google",
         "81.2.69.142": "mail.shop.example.co.uk",
         "1.0.0.1": "one.one.one.one",
       },
-    });
-    const server = await startServer({
-      env: {
-        DNS_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: "500",
-        RATE_LIMIT_PER_MINUTE: "0",
-      },
-    });
+    }, { RATE_LIMIT_PER_MINUTE: "0" });
+    const { server, dns } = fixture;
     try {
       await t.step(
         "single lookup: hostname and registrable domain",
@@ -105,8 +99,7 @@ Deno.test({
         },
       );
     } finally {
-      await server.stop();
-      await dns.stop();
+      await fixture.stop();
     }
   },
 });
