@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readCsvRange } from "../csv/csv_range.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
+import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
@@ -98,6 +99,8 @@ class JobProcess {
   #checkpoint: CheckpointBuilder;
   /** The job's "always keep" AS numbers and CIDRs, or null. */
   #keep: KeepList | null = null;
+  /** With Domain on: what the job's host names say of each network. */
+  #hostEvidence: JobHostEvidence | null = null;
   #processed = 0;
   // Each distinct address is looked up once: its number, then the numbers
   // of its place and organisation (8 bytes an address: a million rows have
@@ -144,6 +147,7 @@ class JobProcess {
     }
     this.#job = job;
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
+    this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#processed = this.#ctx.range?.resume.processed ?? job.processedIPs;
     const lookup = job.options.registration
       ? this.#ctx.registrationLookup?.() ?? null
@@ -346,6 +350,12 @@ class JobProcess {
       }
       const hostname = answer?.hostname ?? null;
       let network = pending.network;
+      // Many dynamic host names in one network: its other rows too.
+      if (network >= 0 && this.#hostEvidence) {
+        const base = checkpoint.network(network)!;
+        const own = this.#hostEvidence.apply(base, pending.ip, hostname);
+        if (own !== base) network = checkpoint.networkId(own);
+      }
       // The host name and the keep list may decide this address otherwise
       // than its network (a static business name inside an access network).
       if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {

@@ -24,6 +24,9 @@ const COMCAST_OVERRIDDEN = "50.200.193.127"; // AS33489 Comcast, overridden
 const COMCAST = "23.24.0.1"; // AS7922, curated consumer AS
 const COMCAST_STATIC = "23.24.0.7"; // AS7922, PTR of a business line
 const COMCAST_DYNAMIC = "23.24.0.9"; // AS7922, PTR of a cable pool
+// AS394260 Verizon Connect: in no list, no access evidence (2 cities).
+const POOLED = [120, 121, 122, 123, 124].map((n) => `63.85.211.${n}`);
+const POOLED_UNNAMED = "63.85.211.125";
 
 const dir = await Deno.makeTempDir({ prefix: "ipenrich-classify-" });
 const overridesPath = `${dir}/overrides.txt`;
@@ -35,6 +38,9 @@ const fixture = await startServerWithDns({
   records: {
     [COMCAST_STATIC]: "mail.acme-widgets.com",
     [COMCAST_DYNAMIC]: "c-23-24-0-9.hsd1.ca.comcast.net",
+    ...Object.fromEntries(
+      POOLED.map((ip) => [ip, `dyn-${ip.replaceAll(".", "-")}.example.net`]),
+    ),
   },
 }, { CLASSIFY_OVERRIDES: overridesPath });
 const { server } = fixture;
@@ -113,6 +119,41 @@ Deno.test({
         assertEquals(shown?.networkType, "government");
         assertEquals(shown?.classificationReason, "name: public body");
         assertEquals(shown?.classificationConfidence, fireConfidence);
+      },
+    );
+
+    await t.step(
+      "many dynamic host names in one network filter its unnamed rows",
+      async () => {
+        const csv = [
+          "n,ip",
+          `unnamed-first,${POOLED_UNNAMED}`,
+          ...POOLED.map((ip, i) => `pool-${i},${ip}`),
+          `unnamed-last,${POOLED_UNNAMED}`,
+        ].join("\n");
+        const uploaded = await uploadOk(server, "pools.csv", csv);
+        const job = await startJob(server, uploaded, "ip", {
+          includeDomain: 1,
+        });
+        const done = await waitForJob(server, job.id);
+        assertEquals(done.status, "completed");
+        const preview = await getJson<PreviewResponse>(
+          server,
+          `/api/jobs/${job.id}/preview?page=1&limit=50`,
+        );
+        const rows = preview.body.preview;
+        // Before the fifth dynamic name the network is kept as it was...
+        assertEquals(rows[0].ispFiltered, false);
+        ok(rows[0].classificationReason?.startsWith("no access evidence"));
+        // ...each dynamic name is its own row's evidence...
+        ok(rows.slice(1, 6).every((r) => r.ispFiltered));
+        // ...and from the fifth on, an unnamed row of it is filtered too.
+        assertEquals(rows[6].ip, POOLED_UNNAMED);
+        assertEquals(rows[6].ispFiltered, true);
+        assertEquals(
+          rows[6].classificationReason,
+          "job host names: 5 of 5 named rows of this network look dynamic",
+        );
       },
     );
 
