@@ -34,6 +34,8 @@ export interface Config {
   jobConcurrency: number;
   /** Seconds a job worker with no job is kept for the next one. */
   jobWorkerIdleSeconds: number;
+  /** Seconds a job may finish no row before it fails (JOB_STALL_SECONDS). */
+  jobStallSeconds: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
   /** PostgreSQL mode: data rows per chunk of a job that a worker takes. */
@@ -134,6 +136,7 @@ export function loadConfig(
     overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
     jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
     jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
+    jobStallSeconds: numberSetting(env, "JOB_STALL_SECONDS", 600, 1),
     checkpointRows: Math.min(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
       100,

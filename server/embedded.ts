@@ -65,6 +65,7 @@ export async function openEmbedded(
     uploadsDir,
     concurrency: config.jobConcurrency,
     idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
+    stallMs: config.jobStallSeconds * 1000,
     checkpointRows: config.checkpointRows,
     rdap: config.rdap,
     rdapPacer,

@@ -24,6 +24,8 @@ export interface UploadResult {
   rowCount: number;
   /** The first data rows (five at most), for the configuration preview. */
   sampleRows: string[][];
+  /** Something to tell the user about the file (too wide for .xlsx). */
+  notice?: string;
 }
 
 /** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */

@@ -15,6 +15,38 @@ import {
   outputRow,
 } from "./download.ts";
 import { addSummarySheet } from "./summary_sheet.ts";
+import {
+  ALWAYS,
+  FIELD_GROUPS,
+  fieldsOfGroup,
+} from "../../shared/enrichment_fields.ts";
+import { MAX_XLSX_COLUMNS } from "../upload_formats/xlsx.ts";
+
+const SHEET_LIMIT = `${
+  MAX_XLSX_COLUMNS.toLocaleString("en-US")
+} an .xlsx sheet holds`;
+
+/** Why a job's .xlsx cannot be made (too many columns), or null. */
+export function xlsxRefusal(job: JobRecord): string | null {
+  const columns = outputHeader(job).length;
+  if (columns <= MAX_XLSX_COLUMNS) return null;
+  return `This job's results have ${columns.toLocaleString("en-US")} ` +
+    `columns, more than the ${SHEET_LIMIT}: download the CSV instead.`;
+}
+
+/**
+ * Said at upload when a job from a file of `headerCount` columns, with every
+ * field added, would be too wide for the .xlsx download; else undefined.
+ */
+export function xlsxUploadNotice(headerCount: number): string | undefined {
+  // Every field, then enrichment_success and enrichment_error.
+  const added = FIELD_GROUPS.flatMap(fieldsOfGroup).length +
+    fieldsOfGroup(ALWAYS).length + 2;
+  if (headerCount + added <= MAX_XLSX_COLUMNS) return undefined;
+  return `This file has ${headerCount.toLocaleString("en-US")} columns; ` +
+    `with the enrichment columns that is more than the ${SHEET_LIMIT}, so ` +
+    "its results can be downloaded as CSV only, not as Excel.";
+}
 
 export function xlsxDownload(
   store: JobStore,

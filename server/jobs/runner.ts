@@ -40,12 +40,32 @@ export interface RunnerOptions {
   rdap?: RdapConfig;
   /** The process's RDAP rate limit, shared with every job worker. */
   rdapPacer?: RateLimiter | null;
+  /**
+   * JOB_STALL_SECONDS in ms: a job that commits no row for this long fails
+   * and its worker is ended, so a stuck job never holds a slot for ever.
+   */
+  stallMs?: number;
 }
 
 interface Running {
   worker: Worker;
   done: Promise<void>;
   finish(error?: string, crashed?: boolean): void;
+  /** Date.now() at its start or its last committed rows. */
+  lastProgress: number;
+}
+
+export const DEFAULT_STALL_MS = 600_000;
+
+/** The failure of a job that made no progress for `stallMs`. */
+export function stalledMessage(stallMs: number): string {
+  const seconds = Math.round(stallMs / 1000);
+  const time = seconds < 120
+    ? `${seconds} seconds`
+    : `${Math.round(seconds / 60)} minutes`;
+  return `Processing stopped: no rows were finished for ${time} ` +
+    "(JOB_STALL_SECONDS), so the job was stopped to let other jobs run. " +
+    "Restart it to continue from its last saved row.";
 }
 
 const WORK_MESSAGE = { type: "work" } as const;
@@ -61,6 +81,7 @@ export class JobRunner {
   /** Each job worker's result writer thread. */
   #writers = new Map<Worker, Worker>();
   #stopped = false;
+  #watchdog: ReturnType<typeof setInterval> | undefined;
 
   readonly #reserve: DiskReserve;
 
@@ -76,6 +97,23 @@ export class JobRunner {
       }
     });
     this.pump();
+    const stallMs = this.options.stallMs ?? DEFAULT_STALL_MS;
+    this.#watchdog = setInterval(
+      () => this.#failStalled(stallMs),
+      Math.min(stallMs / 4, 30_000),
+    );
+    Deno.unrefTimer(this.#watchdog);
+  }
+
+  /** Fails the jobs that have made no progress for `stallMs`. */
+  #failStalled(stallMs: number): void {
+    const now = Date.now();
+    for (const [jobId, running] of this.#running) {
+      if (now - running.lastProgress <= stallMs) continue;
+      logError(`job ${jobId} made no progress for ${stallMs / 1000} s`);
+      // Ended, not asked: a worker stuck in one row may not read messages.
+      running.finish(stalledMessage(stallMs), true);
+    }
   }
 
   /**
@@ -134,6 +172,7 @@ export class JobRunner {
   /** Stops all workers (shutdown); their jobs resume at the next start. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#watchdog);
     for (const [jobId, running] of this.#running) {
       running.worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
     }
@@ -232,6 +271,8 @@ export class JobRunner {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
       if (message.type === "progress") {
+        const running = this.#running.get(message.job.id);
+        if (running) running.lastProgress = Date.now();
         this.options.events.emit(message.job);
       } else if (message.type === "done") {
         this.#running.get(message.jobId)?.finish();
@@ -292,7 +333,12 @@ export class JobRunner {
       this.pump();
     };
     this.#reserve.hold();
-    this.#running.set(job.id, { worker, done, finish });
+    this.#running.set(job.id, {
+      worker,
+      done,
+      finish,
+      lastProgress: Date.now(),
+    });
     this.#emit(job.id);
     worker.postMessage({ type: "start", jobId: job.id } satisfies ToWorker);
   }

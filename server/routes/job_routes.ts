@@ -200,6 +200,9 @@ export const downloadRoute = createRoute({
     },
     400: errorResponse("Bad id, or an unknown format"),
     404: jobNotFound,
+    422: errorResponse(
+      "xlsx asked for results with more columns than a sheet holds (16,384)",
+    ),
   },
 });
 

@@ -60,6 +60,10 @@ export const UploadResult = z.object({
   sampleRows: z.array(z.array(z.string())).openapi({
     description: "The first data rows (five at most), as parsed",
   }),
+  notice: z.string().optional().openapi({
+    description: "What to tell the user about the file: that it has more " +
+      "columns than the .xlsx download can hold",
+  }),
 }).openapi("UploadResult");
 
 /** A "Data to Include" choice: 1/0 (what the web app sends) or a boolean. */

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { canSee, canUseUpload, listingOwner } from "../access/ownership.ts";
 import type { AppDeps } from "../deps.ts";
 import {
+  ApiError,
   badRequest,
   conflict,
   intParam,
@@ -15,7 +16,7 @@ import {
 import { REGISTRATION_OFF } from "./registration_option.ts";
 import { parseKeepList } from "../classification/overrides.ts";
 import { csvDownload } from "../jobs/download.ts";
-import { xlsxDownload } from "../jobs/download_xlsx.ts";
+import { xlsxDownload, xlsxRefusal } from "../jobs/download_xlsx.ts";
 import { toWireJob } from "../storage/job_rows.ts";
 import { apiRouter } from "./api_router.ts";
 import {
@@ -171,6 +172,8 @@ export function jobRoutes(
     const job = await jobOr404(c);
     const format = c.req.query("format") ?? "csv";
     if (format === "xlsx") {
+      const refusal = xlsxRefusal(job);
+      if (refusal) throw new ApiError(422, refusal, "Too many columns");
       return xlsxDownload(store, job, await jobSummary(store, job));
     }
     if (format !== "csv") {

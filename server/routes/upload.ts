@@ -16,6 +16,7 @@ import {
   lockedResponse,
 } from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
+import { xlsxUploadNotice } from "../jobs/download_xlsx.ts";
 import { receiveCsvUpload, uploadOverLimit } from "./multipart_upload.ts";
 
 /** Room for the multipart framing around a file at the limit. */
@@ -108,11 +109,12 @@ export function uploadRoutes(
       headers: received.headers,
       rowCount: received.rowCount,
       sampleRows: received.sampleRows,
+      notice: xlsxUploadNotice(received.headers.length),
     };
     const { chunks } = received;
     // Workers on other machines read the upload from shared storage.
     if (blobs) await blobs.put(fileName, (await Deno.open(path)).readable);
-    const { sampleRows: _, ...upload } = answer;
+    const { sampleRows: _, notice: _notice, ...upload } = answer;
     try {
       await store.addUpload({
         ...upload,

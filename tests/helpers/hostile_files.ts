@@ -5,8 +5,23 @@ import { zipSync } from "fflate";
 
 const MIB = 1024 * 1024;
 
+async function gzipped(text: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const gzip = text.pipeThrough(
+    new CompressionStream("gzip") as unknown as TransformStream<
+      Uint8Array,
+      Uint8Array
+    >,
+  );
+  return new Uint8Array(await new Response(gzip).arrayBuffer());
+}
+
+/** `text` as a gzip file. */
+export function gzipText(text: string): Promise<Uint8Array> {
+  return gzipped(new Blob([text]).stream());
+}
+
 /** A gzip of "ip\n" and then `mib` MiB of `line` repeated. */
-export async function repeatedLinesGzip(
+export function repeatedLinesGzip(
   line: string,
   mib: number,
 ): Promise<Uint8Array> {
@@ -21,13 +36,7 @@ export async function repeatedLinesGzip(
       else controller.close();
     },
   });
-  const gzip = text.pipeThrough(
-    new CompressionStream("gzip") as unknown as TransformStream<
-      Uint8Array,
-      Uint8Array
-    >,
-  );
-  return new Uint8Array(await new Response(gzip).arrayBuffer());
+  return gzipped(text);
 }
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";

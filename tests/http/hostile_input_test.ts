@@ -12,10 +12,13 @@ import {
   waitForJob,
 } from "../helpers/client.ts";
 import {
+  gzipText,
   peakRss,
   repeatedLinesGzip,
   sharedStringsXlsx,
 } from "../helpers/hostile_files.ts";
+import { NO_DNS } from "../helpers/http.ts";
+import { startRdapServer } from "../helpers/rdap_server.ts";
 import { startServer } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
@@ -297,6 +300,73 @@ Deno.test({
     );
 
     await t.step(
+      "two uploads with a 50 MB cell do not hold up a 2-row job",
+      async () => {
+        // Once they became jobs that sat at 0 rows and held both slots.
+        const field = await gzipText(
+          `ip,blob\n8.8.8.8,"${"x".repeat(50 * 1024 * 1024)}"\n`,
+        );
+        const hostile = [1, 2].map(() => upload(server, "cell.csv.gz", field));
+        const small = await uploadOk(
+          server,
+          "two.csv",
+          "ip\n8.8.8.8\n1.1.1.1\n",
+        );
+        const started = performance.now();
+        const job = await startJob(server, small, "ip");
+        assertEquals((await waitForJob(server, job.id)).status, "completed");
+        const seconds = (performance.now() - started) / 1000;
+        ok(seconds < 10, `the 2-row job took ${seconds} s`);
+        for (const response of await Promise.all(hostile)) {
+          assertEquals(response.status, 400);
+          match(
+            (await response.json()).message,
+            /^The row that starts on line 2 is longer than 1 MB \(MAX_ROW_BYTES\)/,
+          );
+        }
+      },
+    );
+
+    await t.step(
+      "more columns than .xlsx holds: said at upload, refused at download",
+      async () => {
+        // Once a silent empty .xlsx file.
+        const width = 16_400;
+        const names = Array.from({ length: width - 1 }, (_, i) => `c${i}`);
+        const cells = Array.from({ length: width - 1 }, (_, i) => `${i}`);
+        const wide = await uploadOk(
+          server,
+          "wide.csv",
+          `ip,${names}\n8.8.8.8,${cells}\n`,
+        );
+        match(
+          wide.notice ?? "",
+          /^This file has 16,400 columns; .* more than the 16,384 an \.xlsx sheet holds, so its results can be downloaded as CSV only/,
+        );
+        const job = await startJob(server, wide, "ip");
+        assertEquals((await waitForJob(server, job.id)).status, "completed");
+        const xlsx = await call(
+          "GET",
+          `/api/jobs/${job.id}/download?format=xlsx`,
+        );
+        assertEquals(xlsx.status, 422);
+        match(
+          (xlsx.body as { message: string }).message,
+          /^This job's results have 16,4\d\d columns, more than the 16,384 an \.xlsx sheet holds: download the CSV instead\.$/,
+        );
+        const csv = await sessionFetch(
+          `${server.url}/api/jobs/${job.id}/download`,
+        );
+        assertEquals(csv.status, 200);
+        match((await csv.text()).split("\n")[1], /^8\.8\.8\.8,0,1,2,/);
+        assertEquals(
+          (await uploadOk(server, "narrow.csv", "ip\n8.8.8.8\n")).notice,
+          undefined,
+        );
+      },
+    );
+
+    await t.step(
       "a 2 GB upload is refused early, memory and disk stay bounded",
       async () => {
         const before = rss(server.process.pid);
@@ -381,6 +451,50 @@ Deno.test({
       assertEquals((await getJson(alone, "/api/jobs")).status, 200);
     } finally {
       await alone.stop();
+    }
+  },
+});
+
+// A job whose every row waits on a registry that never answers finishes
+// no row for 10 s (the RDAP time-out); with JOB_STALL_SECONDS=5 it fails.
+Deno.test({
+  name: "a job that makes no progress fails and frees its place",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const rdap = startRdapServer();
+    const stalling = await startServer({
+      env: {
+        ...NO_DNS,
+        RDAP: "on",
+        RDAP_URL: rdap.deadUrl,
+        JOB_CONCURRENCY: "1",
+        JOB_STALL_SECONDS: "5",
+      },
+    });
+    try {
+      // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
+      const stuck = await startJob(
+        stalling,
+        await uploadOk(stalling, "stuck.csv", "ip\n12.34.56.10\n"),
+        "ip",
+        { includeRegistration: 1 },
+      );
+      const small = await startJob(
+        stalling,
+        await uploadOk(stalling, "two.csv", "ip\n8.8.8.8\n1.1.1.1\n"),
+        "ip",
+      );
+      const failed = await waitForJob(stalling, stuck.id);
+      assertEquals(failed.status, "failed");
+      match(
+        failed.error ?? "",
+        /^Processing stopped: no rows were finished for 5 seconds \(JOB_STALL_SECONDS\).*Restart it/,
+      );
+      assertEquals((await waitForJob(stalling, small.id)).status, "completed");
+    } finally {
+      await stalling.stop();
+      await rdap.close();
     }
   },
 });

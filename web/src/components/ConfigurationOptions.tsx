@@ -79,6 +79,9 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
           {typeof upload.rowCount === "number" &&
             ` · ${formatCount(upload.rowCount)} rows`}
         </p>
+        {upload.notice && (
+          <p className="notice notice-warning">{upload.notice}</p>
+        )}
       </header>
       <form onSubmit={submit}>
         <label htmlFor={columnId}>IP Address Column</label>
