@@ -18,6 +18,8 @@ export interface Config {
   maxUncompressedMb: number;
   /** The longest row an upload may have, in characters (MAX_ROW_BYTES). */
   maxRowBytes: number;
+  /** MB of uploads one session may store in a day (0: no limit). */
+  uploadQuotaMb: number;
   /** "host" or "host:port" entries; empty means the system's resolvers. */
   dnsServers: string[];
   dnsTimeoutMs: number;
@@ -112,6 +114,7 @@ export function loadConfig(
     // At least 256 KiB: a row inside one read of the upload (at most 128
     // KiB) is then under it, so only rows spanning reads need measuring.
     maxRowBytes: numberSetting(env, "MAX_ROW_BYTES", 1024 * 1024, 256 * 1024),
+    uploadQuotaMb: numberSetting(env, "UPLOAD_QUOTA_MB", 2000),
     dnsServers: listSetting(env.DNS_SERVERS, []),
     dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
     // A ceiling: the window starts at 32 and grows while answers come at a

@@ -16,6 +16,7 @@ import {
   lockedResponse,
 } from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
+import { UploadQuota } from "./upload_quota.ts";
 import { xlsxUploadNotice } from "../jobs/download_xlsx.ts";
 import { receiveCsvUpload, uploadOverLimit } from "./multipart_upload.ts";
 
@@ -60,6 +61,9 @@ export const uploadRoute = createRoute({
     413: errorResponse(
       "Over MAX_UPLOAD_MB, or expands past MAX_UNCOMPRESSED_MB",
     ),
+    429: errorResponse(
+      "The session's uploads of the last 24 hours are at UPLOAD_QUOTA_MB",
+    ),
     507: errorResponse("The disk holding the data directory is full"),
   },
 });
@@ -77,6 +81,7 @@ export function uploadRoutes(
     maxRowBytes: config.maxRowBytes,
   };
   const uploadsDir = join(config.dataDir, "uploads");
+  const quota = new UploadQuota(config.uploadQuotaMb * 1024 * 1024);
 
   app.openapi(uploadRoute, async (c) => {
     const type = c.req.header("content-type") ?? "";
@@ -91,6 +96,8 @@ export function uploadRoutes(
       throw uploadOverLimit(config.maxUploadMb);
     }
     if (!c.req.raw.body) throw badRequest("The upload is empty");
+    const session = c.get("sessionId");
+    quota.check(session);
 
     const fileName = `${crypto.randomUUID()}.csv`;
     const path = join(uploadsDir, fileName);
@@ -102,6 +109,13 @@ export function uploadRoutes(
         c.header("connection", "close");
         throw diskFullOr(error);
       });
+    try {
+      quota.check(session, received.size);
+    } catch (error) {
+      await unlink(path).catch(() => {});
+      throw error;
+    }
+    quota.add(session, received.size);
     const answer: UploadAnswer = {
       fileName,
       originalFileName: received.originalFileName,
@@ -122,7 +136,7 @@ export function uploadRoutes(
         chunks,
         createdAt: new Date().toISOString(),
         // Only this session may start a job from it (canUseUpload).
-        owner: c.get("sessionId"),
+        owner: session,
       });
     } catch (error) {
       await unlink(path).catch(() => {});

@@ -499,4 +499,40 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "a session's uploads stop at UPLOAD_QUOTA_MB a day",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const quoted = await startServer({
+      env: { DNS_SERVERS: "127.0.0.1:9", UPLOAD_QUOTA_MB: "1" },
+    });
+    try {
+      const file = "ip\n" + "8.8.8.8\n".repeat(80_000); // 640 KB
+      assertEquals((await upload(quoted, "a.csv", file)).status, 201);
+      const files =
+        () => [...Deno.readDirSync(join(quoted.dataDir, "uploads"))];
+      const before = files().length;
+      const over = await upload(quoted, "b.csv", file);
+      assertEquals(over.status, 429);
+      match(
+        (await over.json()).message,
+        /^This upload would take your uploads in the last 24 hours to 2 MB; the server stores at most 1 MB a day for each visitor \(UPLOAD_QUOTA_MB\)/,
+      );
+      assertEquals(files().length, before, "the refused file is removed");
+      // Another visitor (no cookie: a session of its own) still may.
+      const form = new FormData();
+      form.append("file", new Blob(["ip\n8.8.8.8\n"]), "c.csv");
+      const other = await fetch(`${quoted.url}/api/upload`, {
+        method: "POST",
+        body: form,
+      });
+      assertEquals(other.status, 201);
+      await other.body?.cancel();
+    } finally {
+      await quoted.stop();
+    }
+  },
+});
+
 addEventListener("unload", () => server.stop());
