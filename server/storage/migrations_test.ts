@@ -53,3 +53,30 @@ Deno.test("an older database gains classification_reason and always_keep", async
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an upload stored before chunks were noted reads with none", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "old.db");
+  try {
+    const old = new DatabaseSync(path);
+    const before = MIGRATIONS.findIndex((step) => step.includes("row_chunks"));
+    for (const step of MIGRATIONS.slice(0, before)) old.exec(step);
+    old.exec(`PRAGMA user_version = ${before}`);
+    old.exec(
+      `INSERT INTO uploads (file_name, original_file_name, size, headers,
+        row_count, delimiter, created_at) VALUES ('f.csv', 'f.csv', 10,
+        '["ip"]', 1, ',', 'now')`,
+    );
+    old.close();
+
+    const store = new Store(path, { check: true });
+    const upload = store.getUpload("f.csv")!;
+    assertEquals([upload.rowCount, upload.chunks], [1, undefined]);
+    const chunks = [{ start: 0, end: 10, firstRow: 0, rows: 1 }];
+    store.addUpload({ ...upload, fileName: "g.csv", chunks });
+    assertEquals(store.getUpload("g.csv")!.chunks, chunks);
+    store.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
