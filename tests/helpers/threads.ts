@@ -18,8 +18,22 @@ export function threadNiceValues(pid: number): Map<number, number> {
   return nice;
 }
 
-/** How many of a server's threads run jobs (job workers, result writers). */
+/**
+ * How many of a server's Web Worker threads (Deno names them `worker-N`) run
+ * at the job priority: job workers and result writers. Threads of the runtime's
+ * blocking pool are left out: one started from a job thread inherits its nice
+ * value, and whether the pool needs a new one depends on the machine's load.
+ */
 export function jobThreads(pid: number): number {
-  return [...threadNiceValues(pid).values()]
-    .filter((nice) => nice === JOB_THREAD_NICE).length;
+  let count = 0;
+  for (const [tid, nice] of threadNiceValues(pid)) {
+    if (nice !== JOB_THREAD_NICE) continue;
+    try {
+      const name = Deno.readTextFileSync(`/proc/${pid}/task/${tid}/comm`);
+      if (/^worker-\d+$/.test(name.trim())) count++;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return count;
 }
