@@ -28,6 +28,16 @@ export interface UploadResult {
   notice?: string;
 }
 
+/**
+ * What a job does with a row whose classification_confidence is below
+ * even odds: keep it in the download (the default: losing a business is
+ * worse than keeping a household) or filter it out, whatever its type.
+ */
+export const LOW_CONFIDENCE_CHOICES = ["keep", "filter"] as const;
+/** A confidence below this is low (calibrated: more likely wrong than right). */
+export const LOW_CONFIDENCE_BELOW = 0.5;
+export type LowConfidence = typeof LOW_CONFIDENCE_CHOICES[number];
+
 /** Body of POST /api/enrich. Flags arrive as 1/0 or booleans. */
 export interface EnrichRequest {
   fileName: string;
@@ -45,6 +55,8 @@ export interface EnrichRequest {
   includeRegistration?: number | boolean;
   /** AS numbers or CIDRs, one per line, kept even when filtered. */
   alwaysKeep?: string;
+  /** Rows the classifier is unsure of: "keep" (default) or "filter". */
+  lowConfidence?: LowConfidence;
 }
 
 export interface Job {
@@ -70,6 +82,8 @@ export interface Job {
   includeNetwork: boolean;
   /** Registration data over RDAP was asked for. */
   includeRegistration: boolean;
+  /** What the job does with rows the classifier is unsure of. */
+  lowConfidence: LowConfidence;
   /** How the job's host-name lookups ended, one count per lookup made. */
   hostnameLookups: HostnameLookups;
   /** How the job's registration (RDAP) lookups ended. */

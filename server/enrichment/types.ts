@@ -9,7 +9,11 @@ import {
   type FailureAudience,
   failureMessage,
 } from "../../shared/failures.ts";
-import type { EnrichmentData, HostnameLookup } from "../../shared/wire.ts";
+import type {
+  EnrichmentData,
+  HostnameLookup,
+  LowConfidence,
+} from "../../shared/wire.ts";
 
 export type { EnrichmentData, Failure, FailureAudience };
 
@@ -33,6 +37,8 @@ export interface EnrichOptions {
   registration?: boolean;
   /** Jobs: resolve host-name cells forward (A, then AAAA); default off. */
   resolveHostnames?: boolean;
+  /** Jobs: rows the classifier is unsure of (default "keep"). */
+  lowConfidence?: LowConfidence;
 }
 
 export const ALL_OPTIONS: EnrichOptions = {

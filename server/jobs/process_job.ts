@@ -9,6 +9,7 @@ import { readCsvRange } from "../csv/csv_range.ts";
 import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
+import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
@@ -101,6 +102,8 @@ class JobProcess {
   #keep: KeepList | null = null;
   /** With Domain on: what the job's host names say of each network. */
   #hostEvidence: JobHostEvidence | null = null;
+  /** The job's choice for rows the classifier is unsure of. */
+  #lowConfidence!: LowConfidenceRows;
   #processed = 0;
   // Each distinct address is looked up once: its number, then the numbers
   // of its place and organisation (8 bytes an address: a million rows have
@@ -148,6 +151,9 @@ class JobProcess {
     this.#job = job;
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
+    this.#lowConfidence = new LowConfidenceRows(
+      job.options.lowConfidence ?? "keep",
+    );
     this.#processed = this.#ctx.range?.resume.processed ?? job.processedIPs;
     const lookup = job.options.registration
       ? this.#ctx.registrationLookup?.() ?? null
@@ -354,6 +360,13 @@ class JobProcess {
       if (network >= 0 && this.#hostEvidence) {
         const base = checkpoint.network(network)!;
         const own = this.#hostEvidence.apply(base, pending.ip, hostname);
+        if (own !== base) network = checkpoint.networkId(own);
+      }
+      // Rows the model doubts, as the job chose (before the keep list,
+      // which wins).
+      if (network >= 0) {
+        const base = checkpoint.network(network)!;
+        const own = this.#lowConfidence.apply(base);
         if (own !== base) network = checkpoint.networkId(own);
       }
       // The host name and the keep list may decide this address otherwise

@@ -1,7 +1,11 @@
 // Zod schemas of the job routes' bodies and answers (the wire types of
 // shared/wire.ts). Handlers declared with them must answer these shapes.
 import { z } from "@hono/zod-openapi";
-import { BATCH_MAX_IPS } from "../../shared/wire.ts";
+import {
+  BATCH_MAX_IPS,
+  LOW_CONFIDENCE_BELOW,
+  LOW_CONFIDENCE_CHOICES,
+} from "../../shared/wire.ts";
 import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 
 const JobStatus = z.enum([
@@ -32,6 +36,11 @@ export const Job = z.object({
   includeCompany: z.boolean(),
   includeNetwork: z.boolean(),
   includeRegistration: z.boolean(),
+  lowConfidence: z.enum(LOW_CONFIDENCE_CHOICES).openapi({
+    description: "What the job does with rows whose " +
+      `classification_confidence is below ${LOW_CONFIDENCE_BELOW}: keep ` +
+      "them or filter them out",
+  }),
   registrationLookups: z.object({
     answered: z.number().int(),
     cached: z.number().int(),
@@ -99,6 +108,17 @@ export const EnrichRequest = z.object({
         "registrant as company for a customer block inside a carrier; 1/0, " +
         "default 0; refused when the server has RDAP off",
     }),
+  lowConfidence: z.enum(LOW_CONFIDENCE_CHOICES, {
+    errorMap: () => ({
+      message: 'lowConfidence must be "keep" or "filter"',
+    }),
+  }).default("keep").openapi({
+    description: "Rows whose classification_confidence is below " +
+      `${LOW_CONFIDENCE_BELOW} (the ` +
+      'classifier more likely wrong than right): "keep" them in the ' +
+      "download (default: losing a business is worse than keeping a " +
+      'household) or "filter" them out, whatever their type',
+  }),
   alwaysKeep: z.string().max(100_000).optional().openapi({
     description: "AS numbers or CIDRs, one per line, whose addresses are " +
       "kept even when their network would be filtered",

@@ -106,6 +106,7 @@ export function jobRoutes(
         network: body.includeNetwork,
         resolveHostnames: body.resolveHostnames,
         registration: body.includeRegistration,
+        lowConfidence: body.lowConfidence,
       },
       alwaysKeep,
       owner: sessionId,

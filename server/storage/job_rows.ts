@@ -71,6 +71,7 @@ export function toJob(row: Row): JobRecord {
     network: row.include_network === 1,
     resolveHostnames: row.resolve_hostnames === 1,
     registration: row.include_registration === 1,
+    lowConfidence: row.low_confidence === "filter" ? "filter" : "keep",
   };
   return {
     id: Number(row.id),
@@ -95,6 +96,7 @@ export function toJob(row: Row): JobRecord {
     includeCompany: options.company,
     includeNetwork: options.network,
     includeRegistration: options.registration === true,
+    lowConfidence: options.lowConfidence!,
     hostnameLookups: {
       answered: Number(row.hostnames_answered ?? 0),
       noName: Number(row.hostnames_no_name ?? 0),

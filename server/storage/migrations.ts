@@ -133,6 +133,8 @@ ${FIELD_COLUMNS}
   // Where an upload's reader cut it into a job's chunks (JSON); uploads
   // from before are cut at their job's start (chunksOfStoredCsv).
   `ALTER TABLE uploads ADD COLUMN row_chunks TEXT;`,
+  // The job's choice for rows the classifier is unsure of (keep, filter).
+  `ALTER TABLE jobs ADD COLUMN low_confidence TEXT NOT NULL DEFAULT 'keep';`,
 ];
 
 type Row = Record<string, string | number | null>;

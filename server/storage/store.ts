@@ -147,8 +147,8 @@ export class Store {
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
         resolve_hostnames, always_keep, created_at, updated_at, owner,
-        include_registration)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        include_registration, low_confidence)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -167,6 +167,7 @@ export class Store {
       at,
       job.owner ?? null,
       Number(job.options.registration ?? false),
+      job.options.lowConfidence ?? "keep",
     );
     return this.getJob(Number(lastInsertRowid))!;
   }

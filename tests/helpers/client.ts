@@ -41,6 +41,8 @@ export interface JobOptions {
   includeRegistration?: number;
   /** AS numbers or CIDRs kept even when filtered. */
   alwaysKeep?: string;
+  /** Rows the classifier is unsure of: "keep" (default) or "filter". */
+  lowConfidence?: string;
 }
 
 export async function startJob(

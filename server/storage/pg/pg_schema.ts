@@ -121,6 +121,8 @@ ${FIELD_COLUMNS}
   // Where an upload's reader cut it into a job's chunks (JSON); uploads
   // from before are cut when their job is queued (chunksOfStoredCsv).
   `ALTER TABLE uploads ADD COLUMN row_chunks text;`,
+  // The job's choice for rows the classifier is unsure of (keep, filter).
+  `ALTER TABLE jobs ADD COLUMN low_confidence text NOT NULL DEFAULT 'keep';`,
 ];
 
 /**

@@ -146,6 +146,7 @@ export class PgStore implements JobStore {
           include_network: Number(job.options.network),
           resolve_hostnames: Number(job.options.resolveHostnames ?? false),
           include_registration: Number(job.options.registration ?? false),
+          low_confidence: job.options.lowConfidence ?? "keep",
           always_keep: job.alwaysKeep == null
             ? null
             : withoutNul(job.alwaysKeep),

@@ -8,6 +8,7 @@ import type {
   EnrichRequest,
   Job,
   JobStatus,
+  LowConfidence,
   MessageResponse,
   UploadResult,
 } from "../../../shared/wire.ts";
@@ -82,6 +83,8 @@ export interface EnrichOptions {
   resolveHostnames: boolean;
   /** Registration data over RDAP (only offered when the server has it on). */
   includeRegistration?: boolean;
+  /** Rows the classifier is unsure of: kept (default) or filtered. */
+  lowConfidence?: LowConfidence;
   /** AS numbers or CIDRs to keep even when filtered ("" for none). */
   alwaysKeep: string;
 }
@@ -144,6 +147,7 @@ export function useStartEnrichment() {
       };
       if (options.includeRegistration) body.includeRegistration = 1;
       if (options.alwaysKeep.trim()) body.alwaysKeep = options.alwaysKeep;
+      if (options.lowConfidence) body.lowConfidence = options.lowConfidence;
       return apiRequest<Job>("POST", "/api/enrich", body);
     },
     meta: START_TOASTS,

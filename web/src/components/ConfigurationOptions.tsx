@@ -1,10 +1,15 @@
 // Configuration step: IP column (preselected by the values of the first
 // rows, shown in a preview), the four data options, Resolve host names,
-// Registration data (when the server has RDAP on), the "Always keep" list,
-// Back and Start.
+// Registration data (when the server has RDAP on), what to do with rows the
+// classifier is unsure of, the "Always keep" list, Back and Start.
 
 import { type FormEvent, useId, useState } from "react";
-import type { Job, UploadResult } from "../../../shared/wire.ts";
+import {
+  type Job,
+  LOW_CONFIDENCE_BELOW,
+  type LowConfidence,
+  type UploadResult,
+} from "../../../shared/wire.ts";
 import { useStartEnrichment } from "../api/jobs.ts";
 import { formatCount } from "../lib/format.ts";
 import { pickIpColumn } from "../lib/ip_column_by_values.ts";
@@ -18,6 +23,11 @@ const OPTIONS = [
   { key: "includeCompany", label: "Company Information" },
   { key: "includeNetwork", label: "Network Information (ASN, ISP)" },
 ] as const;
+
+const LOW_CONFIDENCE_OPTIONS: { value: LowConfidence; label: string }[] = [
+  { value: "keep", label: "Keep them" },
+  { value: "filter", label: "Filter them out" },
+];
 
 const KEEP_EXAMPLE = "AS64500\n203.0.113.0/24";
 
@@ -40,6 +50,8 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
   );
   const [resolveHostnames, setResolveHostnames] = useState(false);
   const [includeRegistration, setIncludeRegistration] = useState(false);
+  const [lowConfidence, setLowConfidence] = useState<LowConfidence>("keep");
+  const lowConfidenceHintId = useId();
   const [options, setOptions] = useState<Record<OptionKey, boolean>>({
     includeGeolocation: true,
     includeDomain: true,
@@ -64,6 +76,7 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
         ...options,
         resolveHostnames,
         includeRegistration,
+        lowConfidence,
         alwaysKeep,
       },
       { onSuccess: onStarted },
@@ -142,6 +155,27 @@ export function ConfigurationOptions({ upload, onBack, onStarted }: Props) {
           checked={includeRegistration}
           onChange={setIncludeRegistration}
         />
+        <fieldset aria-describedby={lowConfidenceHintId}>
+          <legend>Rows the classifier is unsure of</legend>
+          {LOW_CONFIDENCE_OPTIONS.map((option) => (
+            <label key={option.value}>
+              <input
+                type="radio"
+                name="lowConfidence"
+                value={option.value}
+                checked={lowConfidence === option.value}
+                onChange={() => setLowConfidence(option.value)}
+              />
+              {option.label}
+            </label>
+          ))}
+          <small id={lowConfidenceHintId} className="muted">
+            Rows whose network type is more likely wrong than right (confidence
+            below{" "}
+            {LOW_CONFIDENCE_BELOW}). Keeping them loses no business; filtering
+            them leaves fewer households.
+          </small>
+        </fieldset>
         <label htmlFor={keepId}>
           Always keep (AS numbers or CIDRs, one per line)
         </label>
