@@ -15,6 +15,7 @@ import {
   wideSpread,
 } from "./model.ts";
 import { NAME_CUES } from "./name_words.ts";
+import { peeringDbLogOdds } from "./peeringdb.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
 
 export type NetworkKind = NetworkType;
@@ -59,6 +60,8 @@ export interface Evidence {
   override?: { type: NetworkKind; line: number } | null;
   /** The job's "always keep" list matched this address. */
   keep?: boolean;
+  /** The AS's PeeringDB type (only with a copy in DATA_DIR). */
+  peeringDb?: string;
 }
 
 /** Features alone: an access network spread over a country, or null. */
@@ -115,12 +118,18 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
   // right (the probability it gives the answer the rules gave) and, when
   // it doubts them, which evidence weighs against.
   const words = nameWords(org);
-  const model = score(featureVector(f, words));
+  const model = score(
+    featureVector(f, words),
+    MODEL,
+    peeringDbLogOdds(e.peeringDb),
+  );
   const byModel = (type: NetworkKind, reason: string) => {
     const filtered = type === "consumer_isp" || type === "mobile";
     const p = filtered ? model.p : 1 - model.p;
     const doubt = p < 0.5
-      ? `; model doubts it: ${describeEvidence(model.strongest, f, org)}`
+      ? `; model doubts it: ${
+        describeEvidence(model.strongest, f, org, e.peeringDb)
+      }`
       : "";
     return decision(type, reason + doubt, p);
   };

@@ -173,10 +173,17 @@ function fold(m: ModelParams): Steps[] {
 
 const folded = new WeakMap<ModelParams, Steps[]>();
 
-/** The model's answer for one network. */
+/** ModelAnswer.strongest when a prior outside the fit weighed most. */
+export const PRIOR = -1;
+
+/**
+ * The model's answer for one network. `prior`: log-odds of access from
+ * evidence the fit never saw (PeeringDB's type), added after calibration.
+ */
 export function score(
   x: number[],
   m: ModelParams = MODEL,
+  prior = 0,
 ): ModelAnswer {
   let steps = folded.get(m);
   if (!steps) folded.set(m, steps = fold(m));
@@ -199,9 +206,18 @@ export function score(
     if (part[j] > part[strongest]) strongest = j;
     if (part[j] < part[weakest]) weakest = j;
   }
-  const p = sigmoid(m.calibration.a * t + m.calibration.b);
+  const { a, b } = m.calibration;
+  const p = sigmoid(a * t + b + prior);
   const filtered = p >= m.threshold;
-  return { p, filtered, strongest: filtered ? strongest : weakest };
+  const own = filtered ? strongest : weakest;
+  // A part in calibrated units, to weigh against the prior.
+  const weight = filtered ? a * part[own] : -a * part[own];
+  const priorWeight = filtered ? prior : -prior;
+  return {
+    p,
+    filtered,
+    strongest: priorWeight > 0 && priorWeight > weight ? PRIOR : own,
+  };
 }
 
 const grouped = new Intl.NumberFormat("en");
@@ -211,7 +227,9 @@ export function describeEvidence(
   feature: number,
   f: AsFeatures | null,
   org: string,
+  peeringDbType?: string,
 ): string {
+  if (feature === PRIOR) return `PeeringDB type "${peeringDbType}"`;
   const name = FEATURES[feature];
   if (name.startsWith("name: ")) {
     const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]

@@ -23,6 +23,7 @@ import {
   matchOverride,
   type OverrideRule,
 } from "./overrides.ts";
+import { loadPeeringDb, type PeeringDbTypes } from "./peeringdb.ts";
 import { ptrHint } from "./ptr_evidence.ts";
 
 /** Structured-cloneable form, sent to workers. */
@@ -30,6 +31,8 @@ export interface NetworkClassifierData {
   features: AsFeatureColumns;
   lists: Record<keyof CuratedLists, number[]>;
   overrides: OverrideRule[];
+  /** PeeringDB's network types, when DATA_DIR holds a copy. */
+  peeringDb?: PeeringDbTypes | null;
 }
 
 export interface ClassifierSources {
@@ -46,10 +49,11 @@ export interface ClassifierSources {
 export async function loadNetworkClassifierData(
   s: ClassifierSources,
 ): Promise<NetworkClassifierData> {
-  const [features, lists, overrides] = await Promise.all([
+  const [features, lists, overrides, peeringDb] = await Promise.all([
     loadAsFeatures(s.dataDir, s.databasePaths, s.buildFeatures),
     loadCuratedLists(s.listPaths ?? DEFAULT_LIST_PATHS),
     loadOverrides(s.overridesPath ?? `${s.dataDir}/overrides.txt`),
+    loadPeeringDb(s.dataDir),
   ]);
   return {
     features: features.index.columns,
@@ -61,6 +65,7 @@ export async function loadNetworkClassifierData(
       education: [...lists.education],
     },
     overrides,
+    peeringDb,
   };
 }
 
@@ -77,6 +82,7 @@ export class NetworkClassifier {
   /** CIDR rules: an address inside a network may be decided otherwise. */
   #hasCidrRules: boolean;
   #memo = new Map<string, Decision>();
+  #peeringDb: PeeringDbTypes | null;
 
   constructor(data: NetworkClassifierData) {
     this.#features = new AsFeatureIndex(data.features);
@@ -89,6 +95,7 @@ export class NetworkClassifier {
       education: set(data.lists.education),
     };
     this.#overrides = data.overrides;
+    this.#peeringDb = data.peeringDb ?? null;
     this.#networkRules = data.overrides.filter((rule) => !rule.cidr);
     this.#hasCidrRules = this.#networkRules.length < data.overrides.length;
   }
@@ -125,6 +132,7 @@ export class NetworkClassifier {
       org,
       lists: this.#lists,
       override,
+      peeringDb: asn === null ? undefined : this.#peeringDb?.[asn],
     });
     if (this.#memo.size >= MEMO_LIMIT) this.#memo.clear();
     this.#memo.set(key, base);

@@ -107,6 +107,7 @@ export function storeContract(
       ...newJob().options,
       resolveHostnames: false,
       registration: false,
+      lowConfidence: "keep",
     });
     assertEquals(job.owner, null);
     assertEquals(job.delimiter, ";");

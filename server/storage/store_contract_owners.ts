@@ -58,10 +58,16 @@ export function storeContractOwners(
 
   test("resolve host names, lookup counts and ip_used are kept", async (s) => {
     const made = newJob();
-    made.options = { ...made.options, resolveHostnames: true };
+    made.options = {
+      ...made.options,
+      resolveHostnames: true,
+      lowConfidence: "filter",
+    };
     made.alwaysKeep = "AS64500\n203.0.113.0/24";
     const job = await s.createJob(made);
     assertEquals(job.options.resolveHostnames, true);
+    assertEquals(job.options.lowConfidence, "filter");
+    assertEquals(job.lowConfidence, "filter");
     assertEquals(job.alwaysKeep, "AS64500\n203.0.113.0/24");
     assertEquals(job.hostnameLookups, {
       answered: 0,
