@@ -17,6 +17,7 @@ import { chunksOfStoredCsv } from "../routes/csv_upload_reader.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { type JobRecord } from "../storage/job_rows.ts";
 import { CheckpointMoved } from "../storage/result_rows.ts";
+import { isConnectionLost } from "../storage/pg/pg_connect.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
 import type { JobEvents } from "./job_events.ts";
@@ -224,7 +225,11 @@ export class QueueRunner implements JobControl {
         throw new JobHandedBack(jobId, chunk.chunk);
       }
     } catch (error) {
-      if (error instanceof JobHandedBack) throw error;
+      // The database went away (restarting): the chunk resumes from its
+      // last commit when the queue delivers it again.
+      if (error instanceof JobHandedBack || isConnectionLost(error)) {
+        throw error;
+      }
       // Another delivery of this chunk (the queue thought this worker
       // gone) committed first: the chunk is its to finish.
       if (error instanceof CheckpointMoved) return;

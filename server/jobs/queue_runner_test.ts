@@ -2,7 +2,8 @@
 // engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
 // every row once in input order; a chunk of a cancelled job does nothing; a
 // restarted failed job runs only its chunks not done; an upload gone fails
-// the job when it is queued; checkpoints queued behind a commit go together.
+// the job when it is queued; checkpoints queued behind a commit go together;
+// a commit cut by a database restart hands its chunk back to the queue.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
@@ -41,6 +42,8 @@ async function setUp() {
   // queue: they must go to the database together, in one commit.
   const progress = store.chunkProgress;
   const commitSizes: number[] = [];
+  // Jobs whose next commit fails as a connection cut by a database restart.
+  const cutOnce = new Set<number>();
   const chunks: ChunkProgressStore = {
     planChunks: (jobId, plan) => progress.planChunks(jobId, plan),
     chunks: (jobId) => progress.chunks(jobId),
@@ -49,6 +52,11 @@ async function setUp() {
       const { results, counters } = checkpoint;
       if (counters.processed === results.length) {
         await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      if (cutOnce.delete(checkpoint.jobId)) {
+        throw Object.assign(new Error("write CONNECTION_CLOSED"), {
+          code: "CONNECTION_CLOSED",
+        });
       }
       commitSizes.push(results.length);
       return await progress.commitChunk(checkpoint);
@@ -130,6 +138,7 @@ async function setUp() {
     newJob,
     queued,
     commitSizes,
+    cutOnce,
     async close() {
       runner.close();
       await queue.close();
@@ -205,6 +214,9 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     const lostJob = (await store.getJob(lost.id))!;
     assertEquals([lostJob.status, lostJob.error], ["failed", FILE_GONE]);
 
+    // The database restarts under the first job's first commit: its chunk
+    // goes back to the queue and resumes; the job does not fail.
+    t.cutOnce.add(job.id);
     await runner.work(engine, 2);
     await waitFor(async () =>
       (await store.getJob(job.id))!.status === "completed" &&

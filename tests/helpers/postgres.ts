@@ -10,6 +10,8 @@ export interface TestPostgres {
   database: string;
   /** Creates another empty database on the same server; returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** `pg_ctl restart -m fast`: every connection is cut, the data kept. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,17 +96,20 @@ export async function startPostgres(
       "-c full_page_writes=off",
       "-c max_connections=100",
     ].join(" ");
-    await runAsPostgres([
-      `${bin}/pg_ctl`,
-      "--pgdata",
-      dataDir,
-      "--log",
-      `${dir}/server.log`,
-      "--options",
-      options,
-      "--wait",
-      "start",
-    ]);
+    // `start`, or `restart` with its --mode.
+    const pgCtl = (...action: string[]) =>
+      runAsPostgres([
+        `${bin}/pg_ctl`,
+        "--pgdata",
+        dataDir,
+        "--log",
+        `${dir}/server.log`,
+        "--options",
+        options,
+        "--wait",
+        ...action,
+      ]);
+    await pgCtl("start");
     const urlFor = (name: string) =>
       `postgres://postgres@127.0.0.1:${port}/${name}`;
     const createDatabase = async (name: string) => {
@@ -144,6 +149,9 @@ export async function startPostgres(
       port,
       database,
       createDatabase,
+      async restart() {
+        await pgCtl("--mode=fast", "restart");
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

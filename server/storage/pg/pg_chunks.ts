@@ -13,6 +13,7 @@ import type {
 } from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
 import { CheckpointMoved, JobStopped } from "../result_rows.ts";
+import { transaction } from "./pg_connect.ts";
 import { copyResults } from "./pg_copy.ts";
 import { partitionName } from "./pg_schema.ts";
 
@@ -53,7 +54,7 @@ export class PgChunkProgress implements ChunkProgressStore {
     plan: ChunkPlan[],
   ): Promise<ChunkProgress[]> {
     if (plan.length === 0) return await this.chunks(jobId);
-    await this.sql.begin(async (tx) => {
+    await transaction(this.sql, async (tx) => {
       const added = await tx`INSERT INTO job_chunks ${
         tx(plan.map((chunk) => ({
           job_id: jobId,
@@ -93,7 +94,7 @@ export class PgChunkProgress implements ChunkProgressStore {
   async commitChunk(checkpoint: ChunkCheckpoint): Promise<ChunkCommitted> {
     const { jobId, chunk, results, counters, last, worker } = checkpoint;
     const before = counters.processed - results.length;
-    return await this.sql.begin(async (tx) => {
+    return await transaction(this.sql, async (tx) => {
       const [row] = await tx<Row[]>`SELECT * FROM job_chunks
         WHERE job_id = ${jobId} AND chunk = ${chunk} FOR UPDATE`;
       const stored = row ? toChunk(row) : null;

@@ -55,3 +55,48 @@ type Options = postgres.Options<Record<string, postgres.PostgresType>>;
 export function pgClient(url: string, options: Options = {}): postgres.Sql {
   return postgres(url, { ...options, socket: connectNoDelay } as Options);
 }
+
+/** postgres.js's own codes for a connection that went away. */
+const LOST_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+]);
+
+/**
+ * Whether `error` says the database connection was lost (the server
+ * restarting or unreachable) rather than that the statement was wrong: what
+ * failed may succeed once it is tried again. SQLSTATE class 08 is
+ * "connection exception", 57P0x an operator or crash shutdown, or a server
+ * still starting.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" &&
+    (LOST_CODES.has(code) || code.startsWith("08") || code.startsWith("57P0"));
+}
+
+/**
+ * sql.begin(fn), except that when fn fails because the connection was lost,
+ * no ROLLBACK is sent: postgres.js 3.4.9 writes it to the closed connection
+ * from a timer, where its null socket throws an uncaught TypeError that ends
+ * the process (porsager/postgres#1208, #1154), or leaves the connection
+ * unable to reconnect. The transaction then rejects with the connection's
+ * CONNECTION_CLOSED, which sql.begin raises when the connection closes; the
+ * server has rolled it back itself.
+ */
+export function transaction<T>(
+  sql: postgres.Sql,
+  fn: (tx: postgres.TransactionSql) => Promise<T>,
+): Promise<T> {
+  return sql.begin((tx) =>
+    fn(tx).catch((error) => {
+      if (isConnectionLost(error)) return new Promise<never>(() => {});
+      throw error;
+    })
+  ) as Promise<T>;
+}

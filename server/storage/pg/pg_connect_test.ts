@@ -1,6 +1,10 @@
-import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import {
+  deepStrictEqual as assertEquals,
+  ok,
+  rejects,
+} from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
-import { pgClient } from "./pg_connect.ts";
+import { isConnectionLost, pgClient, transaction } from "./pg_connect.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
@@ -37,5 +41,67 @@ Deno.test("pgClient: no host answering is an error", OPTIONS, async () => {
     await rejects(sql`SELECT 1`, /ECONNREFUSED|refused/i);
   } finally {
     await sql.end();
+  }
+});
+
+// With sql.begin, the ROLLBACK sent after the cut threw an uncaught
+// TypeError from postgres.js's write timer, which fails this test (and ended
+// a worker process).
+Deno.test(
+  "transaction: PostgreSQL restarted under it: a lost connection, then the client works",
+  OPTIONS,
+  async () => {
+    const pg = await startPostgres("cut");
+    const sql = pgClient(pg.url, { max: 2, onnotice: () => {} });
+    try {
+      await sql`CREATE TABLE t (a int)`;
+      const cut = transaction(sql, async (tx) => {
+        await tx`INSERT INTO t VALUES (1)`;
+        await tx`SELECT pg_sleep(30)`;
+      }).then(() => null, (error) => error);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await pg.restart();
+      const error = await cut;
+      ok(isConnectionLost(error), String(error));
+      await transaction(sql, (tx) => tx`INSERT INTO t VALUES (2)`);
+      const rows = await sql`SELECT a FROM t ORDER BY a`;
+      assertEquals(rows.map((row) => row.a), [2]);
+      // A statement's own error still rolls back and is raised as it was.
+      await rejects(
+        transaction(sql, async (tx) => {
+          await tx`INSERT INTO t VALUES (3)`;
+          await tx`SELECT 1/0`;
+        }),
+        (thrown) =>
+          !isConnectionLost(thrown) && /division by zero/.test(
+            String(thrown),
+          ),
+      );
+      assertEquals((await sql`SELECT count(*)::int AS n FROM t`)[0].n, 1);
+    } finally {
+      await sql.end({ timeout: 1 });
+      await pg.stop();
+    }
+  },
+);
+
+Deno.test("isConnectionLost: the connection's errors, not the statement's", () => {
+  for (
+    const code of [
+      "CONNECTION_CLOSED",
+      "ECONNREFUSED",
+      "57P01",
+      "57P03",
+      "08006",
+    ]
+  ) {
+    ok(isConnectionLost(Object.assign(new Error(code), { code })), code);
+  }
+  for (
+    const error of [new Error("x"), null, "57P01", { code: "22012" }, {
+      code: "23505",
+    }]
+  ) {
+    ok(!isConnectionLost(error), String(error));
   }
 });

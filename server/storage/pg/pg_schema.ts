@@ -6,6 +6,7 @@
 // values: flags are 0/1 smallints, times ISO text, so both adapters read back
 // the same records.
 import type postgres from "postgres";
+import { transaction } from "./pg_connect.ts";
 import { ENRICHMENT_FIELD_TABLE } from "../../../shared/enrichment_fields.ts";
 import { PG_RDAP_CACHE_SCHEMA } from "./pg_rdap_cache.ts";
 
@@ -161,7 +162,7 @@ const MIGRATION_LOCK = 7_317_013;
 
 /** Applies the migrations the database has not had. */
 export async function migratePg(sql: postgres.Sql): Promise<void> {
-  await sql.begin(async (tx) => {
+  await transaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)`;
     const [row] = await tx`SELECT version FROM schema_version`;

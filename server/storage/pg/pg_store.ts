@@ -7,7 +7,7 @@
 // pg_chunks.ts. (A little over 300 lines: the JobStore's statements in one
 // module.)
 import type postgres from "postgres";
-import { pgClient } from "./pg_connect.ts";
+import { pgClient, transaction } from "./pg_connect.ts";
 import type { EnrichmentField } from "../../../shared/enrichment_fields.ts";
 import type { JobSummary } from "../../../shared/summary.ts";
 import type { JobStatus, RegistrationLookups } from "../../../shared/wire.ts";
@@ -129,7 +129,7 @@ export class PgStore implements JobStore {
   /** Inserts the job and creates its results partition, in one transaction. */
   async createJob(job: NewJob): Promise<JobRecord> {
     const at = now();
-    const row = await this.sql.begin(async (tx) => {
+    const row = await transaction(this.sql, async (tx) => {
       const [row] = await tx<Row[]>`INSERT INTO jobs ${
         tx({
           file_name: job.fileName,
@@ -224,7 +224,7 @@ export class PgStore implements JobStore {
     counters: Counters,
   ): Promise<void> {
     const before = counters.processed - results.length;
-    await this.sql.begin(async (tx) => {
+    await transaction(this.sql, async (tx) => {
       const moved = await tx`
         UPDATE jobs SET processed_ips = ${counters.processed},
           successful_ips = ${counters.successful},
@@ -257,7 +257,7 @@ export class PgStore implements JobStore {
 
   /** Deletes the jobs and drops their partitions, in one transaction. */
   async deleteJobs(status: JobStatus, owner?: string): Promise<JobRecord[]> {
-    const rows = await this.sql.begin(async (tx) => {
+    const rows = await transaction(this.sql, async (tx) => {
       const rows = await tx<Row[]>`
         DELETE FROM jobs WHERE status = ${status} ${
         owner === undefined ? tx`` : tx`AND owner = ${owner}`
