@@ -12,6 +12,11 @@ export interface Registration {
   /** The network's "name" (often a handle such as NET-RTR-1). */
   name: string | null;
   handle: string | null;
+  /**
+   * The registry's kind of assignment ("type": ASSIGNED PA, REASSIGNED,
+   * ALLOCATED PORTABLE...); absent in answers cached before it was kept.
+   */
+  kind?: string | null;
   /** CIDR text; several blocks joined with ", " when the range is not one block. */
   network: string;
   startAddress: string;
@@ -121,6 +126,7 @@ export function parseIpNetwork(body: unknown): Registration {
     orgIsRegistrant: registrantName !== null,
     name,
     handle: text(body.handle),
+    kind: text(body.type),
     network: networkCidrs(body, span).join(", "),
     startAddress,
     endAddress,

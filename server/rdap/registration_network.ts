@@ -1,6 +1,8 @@
 // A row's network with its registration data applied: the four registration
 // columns, and, when the block is registered to a customer of the announcing
-// AS (registrantOverride), that customer as the company, kept as a business.
+// AS (registrantOverride), that customer as the company, kept as a business;
+// a kept row whose block's name or kind says home or mobile subscribers
+// (registrationAccess), filtered.
 // One object per network and registration, so a job's checkpoint carries
 // each variant once (checkpoint_codec.ts interns networks by identity).
 import type { Network } from "../enrichment/compose.ts";
@@ -10,6 +12,7 @@ import {
   registrantOverride,
 } from "./registrant_override.ts";
 import { type Registration, registrationColumns } from "./rdap_parser.ts";
+import { registrationAccess } from "./registration_access.ts";
 
 const VARIANT_LIMIT = 50_000;
 
@@ -37,7 +40,8 @@ export class RegistrationNetworks {
       this.#variants.set(network, variants = new Map());
     }
     const key = `${registration.network}\t${registration.org}\t` +
-      `${registration.country}\t${registration.abuseEmail}`;
+      `${registration.country}\t${registration.abuseEmail}\t` +
+      `${registration.name}\t${registration.kind}`;
     let variant = variants.get(key);
     if (variant) return variant;
     const override = registrantOverride(
@@ -45,6 +49,9 @@ export class RegistrationNetworks {
       asAnswer(network),
       this.#hides,
     );
+    const access = override || network.kind?.filtered
+      ? null
+      : registrationAccess(registration);
     variant = {
       ...network,
       registration: registrationColumns(registration),
@@ -54,6 +61,14 @@ export class RegistrationNetworks {
           type: "business",
           filtered: false,
           reason: override.reason,
+          confidence: null,
+        },
+      }),
+      ...(access && {
+        kind: {
+          type: access.type,
+          filtered: true,
+          reason: `registration: block "${access.said}"`,
           confidence: null,
         },
       }),
