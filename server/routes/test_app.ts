@@ -11,6 +11,10 @@ import { loadConfig } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import { openEmbedded } from "../embedded.ts";
 import { type EngineData, loadEngineData } from "../enrichment/engine.ts";
+import {
+  keepFeatures,
+  seedFeatures,
+} from "../../tests/helpers/feature_cache.ts";
 
 type App = ReturnType<typeof createApp>;
 
@@ -19,10 +23,16 @@ export interface RequestClient {
   request(path: string, init?: RequestInit): Promise<Response>;
 }
 
+/** A client that keeps cookies; `cookies`: what the app has set so far. */
+export interface CookieClient extends RequestClient {
+  cookies: Map<string, string>;
+}
+
 /** A client of `app` that keeps the cookies the app sets. */
-export function withCookieJar(app: App): RequestClient {
+export function withCookieJar(app: App): CookieClient {
   const jar = new Map<string, string>();
   return {
+    cookies: jar,
     async request(path, init = {}) {
       const headers = new Headers(init.headers);
       if (jar.size > 0 && !headers.has("cookie")) {
@@ -44,7 +54,7 @@ export function withCookieJar(app: App): RequestClient {
 
 export interface TestApp {
   /** The app with a cookie jar (one visitor). */
-  app: RequestClient;
+  app: CookieClient;
   /** The app itself: each call a new visitor unless it sends a cookie. */
   hono: App;
   deps: AppDeps;
@@ -54,10 +64,28 @@ export interface TestApp {
 
 let engineData: Promise<EngineData> | undefined;
 
+// The AS features as the test servers keep them: built once, not per run.
+async function loadEngineDataOnce(
+  dataDir: string,
+  config: ReturnType<typeof loadConfig>,
+  env: Record<string, string>,
+): Promise<EngineData> {
+  await seedFeatures(dataDir);
+  const data = await loadEngineData(config);
+  await keepFeatures(dataDir, env);
+  return data;
+}
+
+/**
+ * `dataDir`: open this data directory (as a restarted server would) and
+ * leave it on close; by default a fresh one, removed on close.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
+  { dataDir: reused }: { dataDir?: string } = {},
 ): Promise<TestApp> {
-  const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-routes-" });
+  const dataDir = reused ??
+    await Deno.makeTempDir({ prefix: "ipenrich-routes-" });
   // Nothing listens on port 9: no lookup leaves this machine.
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -67,7 +95,7 @@ export async function startTestApp(
     JOB_CONCURRENCY: "1",
     ...env,
   });
-  engineData ??= loadEngineData(config);
+  engineData ??= loadEngineDataOnce(dataDir, config, env);
   const parts = await openEmbedded(config, { engineData: await engineData });
   const access = await createAccess(config.access, config);
   const deps = { ...parts, config, access };
@@ -78,7 +106,7 @@ export async function startTestApp(
     deps,
     async close() {
       await parts.close();
-      await Deno.remove(dataDir, { recursive: true });
+      if (!reused) await Deno.remove(dataDir, { recursive: true });
     },
   };
 }
@@ -97,4 +125,37 @@ export function uploadRequest(name: string, content: string): RequestInit {
   const form = new FormData();
   form.append("file", new Blob([content]), name);
   return { method: "POST", body: form };
+}
+
+/** What `answer()` returns: the status, headers and the body read as JSON. */
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * One request to `client`, the answer's body parsed as JSON (null when
+ * empty); `json` is sent as a JSON body (a string as it is), POST by default.
+ */
+export async function answer<T = unknown>(
+  client: RequestClient,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<Answer<T>> {
+  const { json, ...rest } = init;
+  const response = await client.request(
+    path,
+    json === undefined ? rest : {
+      ...jsonRequest(json, rest.method),
+      ...rest,
+      headers: { "content-type": "application/json", ...rest.headers },
+    },
+  );
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text === "" ? null : JSON.parse(text)) as T,
+  };
 }

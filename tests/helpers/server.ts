@@ -5,6 +5,7 @@
 // a server restarted on the same directory finds its jobs again.
 import { TEST_SESSION_SECRET } from "./cookie_jar.ts";
 import { startPostgres, type TestPostgres } from "./postgres.ts";
+import { keepFeatures, seedFeatures } from "./feature_cache.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -49,50 +50,6 @@ function databaseFor(dataDir: string): Promise<string> {
   return url;
 }
 
-// The classifier's AS features of the bundled databases (as-features-KEY.json,
-// built in seconds) are kept here between test servers, so each fresh data
-// directory starts with them instead of building them again. One file, in
-// this checkout: the key holds the databases' paths, so another checkout's
-// or a test's own databases' features would only fill a small test disk.
-const FEATURE_CACHE = `${ROOT}test-output/as-features-cache`;
-const FEATURE_FILE = /^as-features-[0-9a-f]+\.json$/;
-const OWN_DATABASES = ["GEO_DB", "ASN_DB"];
-
-async function featureFiles(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (FEATURE_FILE.test(entry.name)) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return names;
-}
-
-/** Copies `from`'s feature files into `to`; `replace`: drops `to`'s others. */
-async function copyFeatures(
-  from: string,
-  to: string,
-  replace = false,
-): Promise<void> {
-  const names = await featureFiles(from);
-  if (names.length === 0) return;
-  await Deno.mkdir(to, { recursive: true });
-  if (replace) {
-    for (const name of await featureFiles(to)) {
-      if (!names.includes(name)) await Deno.remove(`${to}/${name}`);
-    }
-  }
-  for (const name of names) {
-    const target = `${to}/${name}`;
-    if (await Deno.stat(target).then(() => true, () => false)) continue;
-    // A temporary name first: a parallel reader never sees half a file.
-    await Deno.copyFile(`${from}/${name}`, `${target}.${Deno.pid}`);
-    await Deno.rename(`${target}.${Deno.pid}`, target);
-  }
-}
-
 export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
@@ -103,7 +60,7 @@ export async function startServer(
     usingPostgres && options.env?.DATABASE_URL === undefined
       ? { DATABASE_URL: await databaseFor(dataDir) }
       : {};
-  await copyFeatures(FEATURE_CACHE, dataDir);
+  await seedFeatures(dataDir);
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "server/main.ts"],
     cwd: ROOT,
@@ -176,9 +133,7 @@ export async function startServer(
     );
     if (sqlite) throw new Error("TEST_DATABASE=postgres, yet SQLite was used");
   }
-  if (!OWN_DATABASES.some((name) => options.env?.[name])) {
-    await copyFeatures(dataDir, FEATURE_CACHE, true);
-  }
+  await keepFeatures(dataDir, options.env);
   let exited = false;
   const finish = async (signal: Deno.Signal) => {
     if (!exited) {

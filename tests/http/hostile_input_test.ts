@@ -1,6 +1,9 @@
-// Anyone can reach every route. Wrong types, huge bodies, odd ids, path
-// traversal, abusive WebSocket clients and a 2 GB upload: each gets a 4xx
-// with a message (never a 500 or a stack trace), and the server keeps serving.
+// Anyone can reach every route. What needs the real server: undecodable
+// paths and its log, abusive WebSocket clients, idle sockets, huge uploads
+// and its memory. Each gets a 4xx with a message (never a 500 or a stack
+// trace), and the server keeps serving. Wrong types, huge bodies, path
+// traversal and security headers are tested in process in
+// server/routes/hostile_input_test.ts.
 // (Over 300 lines: its steps share one server, which must survive them all.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
@@ -29,19 +32,6 @@ const server = await startServer({
     MAX_UPLOAD_MB: "10",
   },
 });
-
-function assertCleanError(status: number, body: unknown, what: string) {
-  ok(status >= 400 && status < 500, `${what}: status ${status}`);
-  const text = JSON.stringify(body);
-  ok(
-    typeof (body as { message?: unknown }).message === "string",
-    `${what}: ${text}`,
-  );
-  ok(
-    !/\bat \S+ \(|file:\/\/|\.ts:\d+/.test(text),
-    `${what}: stack trace in ${text}`,
-  );
-}
 
 async function call(
   method: string,
@@ -75,126 +65,6 @@ Deno.test({
     const uploaded = await uploadOk(server, "ok.csv", "ip\n8.8.8.8\n");
 
     await t.step(
-      "JSON routes: wrong types, missing fields, huge bodies",
-      async () => {
-        const bodies: [string, string][] = [
-          ["empty", ""],
-          ["not JSON", "{"],
-          ["null", "null"],
-          ["array", "[1,2]"],
-          ["number", "42"],
-          [
-            "fileName number",
-            JSON.stringify({ fileName: 5, ipColumnName: "ip" }),
-          ],
-          [
-            "column object",
-            JSON.stringify({
-              fileName: uploaded.fileName,
-              ipColumnName: { a: 1 },
-            }),
-          ],
-          [
-            "flag string",
-            JSON.stringify({
-              fileName: uploaded.fileName,
-              ipColumnName: "ip",
-              includeGeolocation: "1",
-            }),
-          ],
-          [
-            "flag 2",
-            JSON.stringify({
-              fileName: uploaded.fileName,
-              ipColumnName: "ip",
-              includeNetwork: 2,
-            }),
-          ],
-          ["huge", JSON.stringify({ fileName: "x".repeat(3 * 1024 * 1024) })],
-          ["deep", "[".repeat(100_000) + "]".repeat(100_000)],
-        ];
-        for (const [what, body] of bodies) {
-          const response = await call("POST", "/api/enrich", body);
-          assertCleanError(response.status, response.body, what);
-        }
-        const wrongType = await call(
-          "POST",
-          "/api/enrich",
-          "fileName=x",
-          "application/x-www-form-urlencoded",
-        );
-        assertCleanError(wrongType.status, wrongType.body, "form body");
-      },
-    );
-
-    await t.step("a chunked body is not read past the cap", async () => {
-      let sent = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent > 50 * 1024 * 1024) return controller.close();
-          const chunk = new TextEncoder().encode(" ".repeat(64 * 1024));
-          sent += chunk.length;
-          controller.enqueue(chunk);
-        },
-      });
-      try {
-        const response = await sessionFetch(`${server.url}/api/enrich`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        assertEquals(response.status, 413);
-        await response.body?.cancel();
-      } catch { /* the server may close the connection instead */ }
-      ok(sent < 20 * 1024 * 1024, `server read ${sent} bytes`);
-    });
-
-    await t.step(
-      "path traversal through fileName reaches nothing",
-      async () => {
-        const names = [
-          "../../../etc/passwd",
-          "/etc/passwd",
-          "..%2F..%2Fetc%2Fpasswd",
-          "%2e%2e/%2e%2e/etc/passwd",
-          "..\\..\\deno.json",
-          "C:\\Windows\\win.ini",
-          `${uploaded.fileName}/../../deno.json`,
-          `uploads/${uploaded.fileName}`,
-          "enrichment.db",
-          "../enrichment.db",
-          `${uploaded.fileName}\u0000.csv`,
-        ];
-        for (const fileName of names) {
-          const response = await call(
-            "POST",
-            "/api/enrich",
-            JSON.stringify({ fileName, ipColumnName: "ip" }),
-          );
-          assertCleanError(response.status, response.body, fileName);
-        }
-      },
-    );
-
-    await t.step("static paths stay inside the web bundle", async () => {
-      for (
-        const path of [
-          "/../../etc/passwd",
-          "/%2e%2e/%2e%2e/etc/passwd",
-          "/assets/..%2f..%2f..%2fdeno.json",
-          "/..%2f..%2fserver%2fmain.ts",
-          "/%2e%2e%2f%2e%2e%2fdeno.json",
-        ]
-      ) {
-        const response = await sessionFetch(`${server.url}${path}`);
-        const text = await response.text();
-        ok(!text.includes("root:x:0:0"), path);
-        ok(!text.includes('"nodeModulesDir"'), path);
-        ok(!text.includes("Deno.serve"), path);
-      }
-    });
-
-    await t.step(
       "a path that does not decode: 400, no forged log line",
       async () => {
         const paths = [
@@ -221,22 +91,6 @@ Deno.test({
         );
       },
     );
-
-    await t.step("security headers on pages and API answers", async () => {
-      for (const path of ["/", "/api/jobs", "/api/nothing"]) {
-        const response = await sessionFetch(`${server.url}${path}`);
-        await response.body?.cancel();
-        const csp = response.headers.get("content-security-policy") ?? "";
-        match(csp, /default-src 'self'/, path);
-        match(csp, /frame-ancestors 'none'/, path);
-        assertEquals(
-          response.headers.get("x-content-type-options"),
-          "nosniff",
-          path,
-        );
-        assertEquals(response.headers.get("x-frame-options"), "DENY", path);
-      }
-    });
 
     await t.step(
       "WebSocket: oversized, binary and malformed frames",

@@ -1,12 +1,9 @@
-// The public lookup API over real HTTP: single lookups, batches, BigQuery
-// remote-function calls and CORS. /api/config and the OpenAPI document are
-// tested in process beside their routers (server/routes/).
-// (Over 300 lines: its steps share one server, started once for the file.)
+// The public lookup API in process (the real app and engine): single
+// lookups, batches, BigQuery remote-function calls and CORS.
+// (Over 300 lines: its steps share one app, built once for the file.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { startServer } from "../helpers/server.ts";
-import { call, NO_DNS } from "../helpers/http.ts";
-import { MODEL } from "../../server/classification/model.ts";
-import { sessionFetch } from "../helpers/cookie_jar.ts";
+import { MODEL } from "../classification/model.ts";
+import { answer as call, startTestApp } from "./test_app.ts";
 
 const INVALID = "Invalid IP address format";
 
@@ -38,9 +35,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const server = await startServer({
-      env: { ...NO_DNS, RATE_LIMIT_PER_MINUTE: "0" },
-    });
+    const test = await startTestApp({ RATE_LIMIT_PER_MINUTE: "0" });
+    const server = test.app;
     try {
       await t.step(
         "single lookup: all fields, cacheable for a day",
@@ -226,7 +222,10 @@ Deno.test({
         async () => {
           const request = JSON.parse(
             await Deno.readTextFile(
-              new URL("./fixtures/bigquery_request.json", import.meta.url),
+              new URL(
+                "../../tests/fixtures/bigquery_request.json",
+                import.meta.url,
+              ),
             ),
           );
           const { status, headers, body } = await call<{ replies: unknown[] }>(
@@ -334,7 +333,7 @@ Deno.test({
           for (
             const path of ["/api/lookup", "/api/lookup/batch", "/api/bigquery"]
           ) {
-            const response = await sessionFetch(`${server.url}${path}`, {
+            const response = await server.request(path, {
               method: "OPTIONS",
               headers: {
                 Origin: "https://notebook.example",
@@ -353,7 +352,7 @@ Deno.test({
               /Retry-After/,
             );
           }
-          const jobs = await sessionFetch(`${server.url}/api/jobs`, {
+          const jobs = await server.request("/api/jobs", {
             headers: { Origin: "https://notebook.example" },
           });
           await jobs.body?.cancel();
@@ -365,7 +364,7 @@ Deno.test({
         },
       );
     } finally {
-      await server.stop();
+      await test.close();
     }
   },
 });

@@ -1,11 +1,10 @@
-// ACCESS_PASSWORD, LOOKUP_API_KEYS and the cross-site guard over HTTP
-// against the real server: pages go to /signin, job routes answer 401 until
+// ACCESS_PASSWORD, LOOKUP_API_KEYS and the cross-site guard through the real
+// app in process (startTestApp): pages go to /signin, job routes answer 401 until
 // the session signs in or the request carries the password (HTTP Basic);
 // the lookup API wants a key (Bearer or ?key=) and limits each key on its
 // own; a state-changing request from another site's page gets 403.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { CookieJar } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
+import { startTestApp, withCookieJar } from "../routes/test_app.ts";
 
 const PASSWORD = "correct horse battery staple";
 const KEYS = ["key-one-0123456789abcdef", "key-two-0123456789abcdef"];
@@ -16,17 +15,17 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const server = await startServer({
-      env: {
-        ACCESS_PASSWORD: PASSWORD,
-        LOOKUP_API_KEYS: KEYS.join(","),
-        RATE_LIMIT_PER_MINUTE: "1", // no refill within the test, however slow
-        RATE_LIMIT_BURST: "3",
-      },
+    const test = await startTestApp({
+      ACCESS_PASSWORD: PASSWORD,
+      LOOKUP_API_KEYS: KEYS.join(","),
+      RATE_LIMIT_PER_MINUTE: "1", // no refill within the test, however slow
+      RATE_LIMIT_BURST: "3",
     });
-    const url = (path: string) => `${server.url}${path}`;
+    // Each call a new visitor, as a client without cookies.
+    const fetch = (path: string, init?: RequestInit) =>
+      test.hono.request(path, init);
     const get = async (path: string, headers: HeadersInit = {}) => {
-      const response = await fetch(url(path), { headers, redirect: "manual" });
+      const response = await fetch(path, { headers });
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     };
@@ -80,26 +79,25 @@ Deno.test({
       await t.step(
         "signing in unlocks pages and job routes for the session",
         async () => {
-          const jar = new CookieJar();
+          const jar = withCookieJar(test.hono);
           const signIn = (password: string) =>
-            jar.fetch(url("/signin"), {
+            jar.request("/signin", {
               method: "POST",
               body: new URLSearchParams({ password, next: "/history" }),
-              redirect: "manual",
             });
           const wrong = await signIn("nope");
           await wrong.body?.cancel();
           assertEquals(wrong.status, 401);
-          const stillLocked = await jar.fetch(url("/api/jobs"));
+          const stillLocked = await jar.request("/api/jobs");
           await stillLocked.body?.cancel();
           assertEquals(stillLocked.status, 401);
           const right = await signIn(PASSWORD);
           await right.body?.cancel();
           assertEquals(right.status, 303);
           assertEquals(right.headers.get("location"), "/history");
-          const jobs = await jar.fetch(url("/api/jobs"));
+          const jobs = await jar.request("/api/jobs");
           assertEquals([jobs.status, await jobs.json()], [200, []]);
-          const page = await jar.fetch(url("/history"), { redirect: "manual" });
+          const page = await jar.request("/history");
           await page.body?.cancel();
           assertEquals(page.status, 200);
         },
@@ -115,7 +113,7 @@ Deno.test({
           401,
         );
         assertEquals((await get("/api/openapi.json")).status, 401);
-        const bigQuery = await fetch(url("/api/bigquery"), {
+        const bigQuery = await fetch("/api/bigquery", {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ calls: [["8.8.8.8"]] }),
@@ -163,7 +161,7 @@ Deno.test({
             { "sec-fetch-site": "cross-site" },
           ] as Record<string, string>[]
         ) {
-          const response = await fetch(url("/api/enrich"), {
+          const response = await fetch("/api/enrich", {
             method: "POST",
             headers: { ...headers, ...from },
             body,
@@ -181,7 +179,7 @@ Deno.test({
             ["POST", "/signin"],
           ]
         ) {
-          const refused = await fetch(url(path), {
+          const refused = await fetch(path, {
             method,
             headers: {
               authorization: basic(PASSWORD),
@@ -192,16 +190,16 @@ Deno.test({
           assertEquals(refused.status, 403, `${method} ${path}`);
         }
         // The app's own origin passes the guard (and reaches validation).
-        const own = await fetch(url("/api/enrich"), {
+        const own = await fetch("/api/enrich", {
           method: "POST",
-          headers: { ...headers, origin: server.url },
+          headers: { ...headers, origin: "http://localhost" },
           body,
         });
         await own.body?.cancel();
         assertEquals(own.status, 400);
       });
     } finally {
-      await server.stop();
+      await test.close();
     }
   },
 });
