@@ -11,18 +11,23 @@ export interface TestS3 {
   secretAccessKey: string;
   /** The S3_* environment a server process would be given. */
   env: Record<string, string>;
+  /** Stops serving (an outage); resume() serves the same objects again. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startS3(bucket = "test-blobs"): Promise<TestS3> {
   const directory = await Deno.makeTempDir({ prefix: "s3-test-" });
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
+  const serve = (port: number) =>
+    new S3rver({
+      address: "127.0.0.1",
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+  let server = serve(0);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const settings = {
@@ -40,6 +45,13 @@ export async function startS3(bucket = "test-blobs"): Promise<TestS3> {
       S3_REGION: settings.region,
       S3_ACCESS_KEY_ID: settings.accessKeyId,
       S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
+    },
+    async pause() {
+      await server.close();
+    },
+    async resume() {
+      server = serve(port);
+      await server.run();
     },
     async stop() {
       await server.close();
