@@ -385,8 +385,10 @@ export class ReverseDns {
         this.#failed(server, sentAt);
         return { host: null, outcome: "timed_out" };
       default:
+        // SERVFAIL, REFUSED or a malformed answer came from a server that is
+        // up (often one broken zone); a send this machine refused says nothing
+        // of the server. Only silence rests it.
         this.stats.failed++;
-        this.#failed(server, sentAt);
         return { host: null, outcome: "timed_out" };
     }
   }

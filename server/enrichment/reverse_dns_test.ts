@@ -3,6 +3,7 @@ import { Buffer } from "node:buffer";
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
 import { startPtrServer } from "../../tests/helpers/dnsmasq.ts";
+import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import {
   parseServer,
   registrableDomain,
@@ -55,6 +56,26 @@ Deno.test("a resolver that never answers is rested after failures in a row", asy
   assertEquals(dns.stats.timedOut >= 5, true, JSON.stringify(dns.stats));
   assertEquals(dns.stats.skipped > 100, true, JSON.stringify(dns.stats));
   assertEquals(dns.stats.queries + dns.stats.skipped, 200);
+});
+
+Deno.test("a resolver that answers SERVFAIL is not rested", async () => {
+  const responder = startPtrResponder(() => ({ kind: "servfail" }));
+  const dns = new ReverseDns({
+    servers: [responder.address],
+    timeoutMs: 500,
+    concurrency: 5,
+  });
+  try {
+    const names = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => dns.lookup(`8.8.${i}.1`)),
+    );
+    assertEquals(names.every((name) => name === null), true);
+    assertEquals(dns.stats.failed, 50, JSON.stringify(dns.stats));
+    assertEquals(dns.stats.skipped, 0, JSON.stringify(dns.stats));
+  } finally {
+    dns.close();
+    await responder.stop();
+  }
 });
 
 Deno.test({

@@ -2,7 +2,7 @@
 // for reverse-DNS behaviour dnsmasq will not show: answers after a delay,
 // answers lost, a server that goes dead. `decide` says, for each query of an
 // address (and how many times that address was asked so far, 1 first),
-// whether to answer with a name, NXDOMAIN, or nothing, and after how long.
+// whether to answer with a name, NXDOMAIN, SERVFAIL or nothing, and after how long.
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
 import { Buffer } from "node:buffer";
@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 export type Reply =
   | { kind: "name"; name: string; delayMs?: number }
   | { kind: "nxdomain"; delayMs?: number }
+  | { kind: "servfail"; delayMs?: number }
   | { kind: "none" };
 
 export interface PtrResponder {
@@ -51,7 +52,7 @@ export function startPtrResponder(
           type: "response",
           id: query.id,
           flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE |
-            (reply.kind === "nxdomain" ? 3 : 0),
+            ({ nxdomain: 3, servfail: 2, name: 0 })[reply.kind],
           questions: query.questions,
           answers: reply.kind === "name"
             ? [{ type: "PTR", name: question.name, ttl: 60, data: reply.name }]
