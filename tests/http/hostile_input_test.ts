@@ -22,7 +22,7 @@ import {
 } from "../helpers/hostile_files.ts";
 import { NO_DNS } from "../helpers/http.ts";
 import { startRdapServer } from "../helpers/rdap_server.ts";
-import { startServer } from "../helpers/server.ts";
+import { startServer, usingPostgres } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({
@@ -311,8 +311,11 @@ Deno.test({
 
 // A job whose every row waits on a registry that never answers finishes
 // no row for 10 s (the RDAP time-out); with JOB_STALL_SECONDS=5 it fails.
+// The embedded runner's check: PostgreSQL mode's chunk runner has none yet
+// (README, docs/RELIABILITY.md).
 Deno.test({
   name: "a job that makes no progress fails and frees its place",
+  ignore: usingPostgres,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
