@@ -8,26 +8,7 @@
 //   deno task bench --silent-resolver [--lookups=200] [--warmup=8]
 import { parseArgs } from "node:util";
 import { startServer } from "./server_process.ts";
-
-function silentPort() {
-  const socket = Deno.listenDatagram({
-    transport: "udp",
-    hostname: "127.0.0.1",
-    port: 0,
-  });
-  const reading = (async () => {
-    try {
-      for await (const _ of socket) { /* never answered */ }
-    } catch { /* closed */ }
-  })();
-  return {
-    address: `127.0.0.1:${(socket.addr as Deno.NetAddr).port}`,
-    async close() {
-      socket.close();
-      await reading;
-    },
-  };
-}
+import { startSilentResolver } from "../tests/helpers/silent_resolver.ts";
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)];
@@ -58,7 +39,7 @@ export async function silentResolverMain(args: string[]): Promise<void> {
   });
   const lookups = Number(values.lookups);
   const warmup = Number(values.warmup);
-  const dns = silentPort();
+  const dns = startSilentResolver();
   const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-bench-" });
   const server = await startServer(dataDir, {
     DNS_SERVERS: dns.address,

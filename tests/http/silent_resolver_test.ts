@@ -6,31 +6,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { startServer } from "../helpers/server.ts";
 import { call } from "../helpers/http.ts";
+import { startSilentResolver } from "../helpers/silent_resolver.ts";
 
 type Lookup = Record<string, unknown>;
-
-/** A UDP port on loopback that takes queries and never answers them. */
-function startSilentResolver() {
-  const socket = Deno.listenDatagram({
-    transport: "udp",
-    hostname: "127.0.0.1",
-    port: 0,
-  });
-  let received = 0;
-  const reading = (async () => {
-    try {
-      for await (const _ of socket) received++;
-    } catch { /* closed */ }
-  })();
-  return {
-    address: `127.0.0.1:${(socket.addr as Deno.NetAddr).port}`,
-    received: () => received,
-    async close() {
-      socket.close();
-      await reading;
-    },
-  };
-}
 
 Deno.test({
   name: "lookup API with a silent DNS server: rested, and fields= skips DNS",
