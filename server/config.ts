@@ -34,13 +34,15 @@ export interface Config {
   overridesPath: string;
   /** Jobs processed at once; further jobs wait as pending. */
   jobConcurrency: number;
-  /** Seconds a job worker with no job is kept for the next one. */
+  /** Job threads of the embedded mode, each running a chunk at a time. */
+  jobThreads: number;
+  /** Seconds a job thread with no chunk is kept for the next one. */
   jobWorkerIdleSeconds: number;
   /** Seconds a job may finish no row before it fails (JOB_STALL_SECONDS). */
   jobStallSeconds: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
-  /** PostgreSQL mode: data rows per chunk of a job that a worker takes. */
+  /** Data rows per chunk of a job, the unit of work of both modes. */
   chunkRows: number;
   webDir: string;
   /** Public lookup routes: lookups per minute per client address (0: off). */
@@ -138,6 +140,12 @@ export function loadConfig(
     },
     overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
     jobConcurrency: numberSetting(env, "JOB_CONCURRENCY", 2, 1),
+    jobThreads: numberSetting(
+      env,
+      "JOB_THREADS",
+      navigator.hardwareConcurrency || 2,
+      1,
+    ),
     jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
     jobStallSeconds: numberSetting(env, "JOB_STALL_SECONDS", 600, 1),
     checkpointRows: Math.min(

@@ -1,6 +1,7 @@
 // The parts of the default mode (no DATABASE_URL): jobs, results and the
 // RDAP cache in SQLite (DATA_DIR/enrichment.db), the Deno KV queue
-// (DATA_DIR/queue.kv), and job threads in this process.
+// (DATA_DIR/queue.kv), and a pool of job threads in this process running
+// jobs a chunk at a time.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
@@ -64,6 +65,8 @@ export async function openEmbedded(
     dbPath,
     uploadsDir,
     concurrency: config.jobConcurrency,
+    threads: config.jobThreads,
+    chunkRows: config.chunkRows,
     idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
     stallMs: config.jobStallSeconds * 1000,
     checkpointRows: config.checkpointRows,
@@ -78,7 +81,11 @@ export async function openEmbedded(
     engine: new Engine(engineData, dns),
     rdapPacer,
     rdapCache,
-    settings: { JOB_CONCURRENCY: config.jobConcurrency },
+    settings: {
+      JOB_CONCURRENCY: config.jobConcurrency,
+      JOB_THREADS: config.jobThreads,
+      CHUNK_ROWS: config.chunkRows,
+    },
     startJobs() {
       runner.start();
       return Promise.resolve();

@@ -1,29 +1,24 @@
-// Web Worker entry: runs jobs off the HTTP thread, one at a time. The runner
-// keeps a few of these alive, so the engine and the database connection are
-// set up once per worker, not once per job.
+// Web Worker entry of a job thread (embedded mode): runs chunks of jobs off
+// the HTTP thread, one at a time (run_chunk.ts, as PostgreSQL-mode workers
+// do), committing them through its own SQLite connection. The runner keeps
+// a pool of these, so the engine and the connection are set up once per
+// thread, not once per chunk.
 /// <reference lib="deno.worker" />
+// The node:sqlite types of the rest of the program (StatementSync's
+// setReturnArrays), for when this worker is type-checked on its own.
+/// <reference types="npm:@types/node@^24" />
 import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
-import { processJob } from "./process_job.ts";
-import { ThreadedWriter } from "./threaded_writer.ts";
+import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { lowerThisThread } from "./background_priority.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
-import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { PortPacer } from "../rdap/shared_pacer.ts";
 import { SqliteRdapCache } from "../storage/rdap_cache.ts";
+import { type ChunkRunner, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
-let setup: {
-  store: Store;
-  engine: Engine;
-  uploadsDir: string;
-  checkpointRows: number;
-  /** A job's registration lookup (its own outcomes), or null: RDAP off. */
-  registrationLookup: () => RegistrationLookup | null;
-} | null = null;
-// Checkpoints are committed on a thread of their own (threaded_writer.ts),
-// started by the runner beside this worker and kept between jobs.
-let writer: ThreadedWriter | null = null;
+let setup: (Omit<ChunkRunner, "chunks" | "store"> & { store: Store }) | null =
+  null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
@@ -44,31 +39,39 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
         pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
+      worker: THIS_PROCESS,
     };
-    writer = new ThreadedWriter(message.writerPort);
     return;
   }
   if (message.type === "cancel") {
     if (current?.jobId === message.jobId) current.cancelled = true;
     return;
   }
-  const job = { jobId: message.jobId, cancelled: false };
-  current = job;
+  const run = { jobId: message.jobId, cancelled: false };
+  current = run;
   try {
-    if (!setup || !writer) throw new Error("worker used before init");
-    if (writer.failed) writer.reset();
-    const outcome = await processJob({
-      ...setup,
-      writer,
-      jobId: job.jobId,
-      cancelled: () => job.cancelled,
-      onProgress: (record) => post({ type: "progress", job: record }),
-    });
-    post({ type: "done", jobId: job.jobId, outcome });
+    if (!setup) throw new Error("job thread used before init");
+    // Its own chunk store per run: a run counts its own summary rows.
+    const chunks = new SqliteChunkProgress(setup.store);
+    const chunk = await chunks.getChunk(run.jobId, message.chunk);
+    const job = setup.store.getJob(run.jobId);
+    // Ended, cancelled or gone meanwhile: nothing to do.
+    if (!chunk || chunk.done || job?.status !== "processing") {
+      post({ type: "done", jobId: run.jobId, outcome: "skipped" });
+      return;
+    }
+    const outcome = await runChunk(
+      { ...setup, chunks },
+      run.jobId,
+      chunk,
+      () => run.cancelled,
+      (record) => post({ type: "progress", job: record }),
+    );
+    post({ type: "done", jobId: run.jobId, outcome });
   } catch (error) {
     post({
       type: "error",
-      jobId: job.jobId,
+      jobId: run.jobId,
       message: (error as Error).message,
     });
   } finally {

@@ -1,12 +1,11 @@
-// Processes one job (or one chunk of it) from its last checkpoint to the
-// end. Runs inside a job worker (or a PostgreSQL-mode worker process); kept
-// free of Worker APIs so it can be tested directly. (Some 360
+// Processes one chunk of a job from the chunk's last checkpoint to its end
+// (run_chunk.ts runs it in both modes). Kept free of Worker APIs so it can
+// be tested directly. (Some 360
 // lines: one class whose steps share the run's state; reading cells lives
 // in pending_row.ts, the rows in flight in row_window.ts, registration
 // lookups in registration_slots.ts.)
 import { join } from "node:path";
 import { readCsvRange } from "../csv/csv_range.ts";
-import { readCsvBatches } from "../csv/csv_rows.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
@@ -21,7 +20,6 @@ import type { BatchWriter } from "./batch_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
-import { DirectWriter } from "./direct_writer.ts";
 import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
 import {
   emptyLookups,
@@ -46,16 +44,16 @@ export interface ProcessContext {
   cancelled(): boolean;
   /** Called after every commit with the job as stored. */
   onProgress(job: JobRecord): void;
-  /** Where checkpoints are committed (default: `store`, in this thread). */
-  writer?: BatchWriter;
+  /** Where checkpoints are committed (a ChunkWriter). */
+  writer: BatchWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
   /** Distinct addresses kept before starting over (default ADDRESS_LIMIT). */
   addressLimit?: number;
   /** A registration lookup for this run (null or absent: RDAP off). */
   registrationLookup?: () => RegistrationLookup | null;
-  /** Only these rows (a chunk of the job); absent: the whole file. */
-  range?: ChunkRange;
+  /** The rows of the chunk. */
+  range: ChunkRange;
 }
 
 /** Bytes [start, end) of the upload, rows from firstRow, resumed. */
@@ -104,7 +102,6 @@ class JobProcess {
   #hostEvidence: JobHostEvidence | null = null;
   /** The job's choice for rows the classifier is unsure of. */
   #lowConfidence!: LowConfidenceRows;
-  #processed = 0;
   // Each distinct address is looked up once: its number, then the numbers
   // of its place and organisation (8 bytes an address: a million rows have
   // some 500,000 addresses, and an object per address would be most of the
@@ -154,7 +151,6 @@ class JobProcess {
     this.#lowConfidence = new LowConfidenceRows(
       job.options.lowConfidence ?? "keep",
     );
-    this.#processed = this.#ctx.range?.resume.processed ?? job.processedIPs;
     const lookup = job.options.registration
       ? this.#ctx.registrationLookup?.() ?? null
       : null;
@@ -170,17 +166,11 @@ class JobProcess {
 
   #beginWriter(): void {
     const job = this.#job;
-    this.#writer = this.#ctx.writer ?? new DirectWriter(this.#ctx.store);
+    this.#writer = this.#ctx.writer;
     this.#writer.begin({
       jobId: job.id,
       options: job.options,
-      counters: this.#ctx.range?.resume ?? {
-        processed: job.processedIPs,
-        successful: job.successfulIPs,
-        failed: job.failedIPs,
-        filtered: job.filteredIPs,
-        hostnameLookups: { ...job.hostnameLookups },
-      },
+      counters: this.#ctx.range.resume,
     });
   }
 
@@ -194,15 +184,10 @@ class JobProcess {
     const range = this.#ctx.range;
     // The index of the row before the next one read (the header is -1; a
     // chunk from byte 0 starts with it).
-    let rowIndex = range && range.start > 0 ? range.firstRow - 1 : -2;
-    const resumeAt = range
-      ? range.firstRow + range.resume.processed
-      : job.processedIPs;
+    let rowIndex = range.start > 0 ? range.firstRow - 1 : -2;
+    const resumeAt = range.firstRow + range.resume.processed;
     // Rows arrive a file chunk at a time: no promise per row.
-    const batches = range
-      ? readCsvRange(path, job.delimiter, range)
-      : readCsvBatches(path, job.delimiter);
-    for await (const rows of batches) {
+    for await (const rows of readCsvRange(path, job.delimiter, range)) {
       for (const row of rows) {
         rowIndex++;
         // The header, or done before a restart.
@@ -338,7 +323,6 @@ class JobProcess {
     // so the counts stored at a checkpoint match the rows stored.
     const lookups = this.#job.options.domain ? emptyLookups() : null;
     for (const pending of batch) {
-      this.#processed++;
       if (pending.failure !== null) {
         checkpoint.addFailed(
           pending.rowIndex,
@@ -402,7 +386,10 @@ class JobProcess {
     this.#writer.write(taken, this.#ctx.onProgress);
   }
 
-  /** Commits the last rows and marks the job completed. */
+  /**
+   * Commits the last rows; the chunk's last checkpoint marks it done (and
+   * completes the job when it was the last open chunk).
+   */
   async #finish(): Promise<ProcessOutcome> {
     const { store, jobId } = this.#ctx;
     await this.#commitReady(true);
@@ -418,14 +405,6 @@ class JobProcess {
     this.#writer.write(this.#checkpoint.takeCheckpoint(true), () => {});
     // Every checkpoint is committed before the job ends, whatever the ending.
     await this.#writer.waitForBacklogAtMost(0);
-    if (this.#ctx.cancelled()) return "cancelled";
-    // A chunk's last checkpoint ended it (and the job, if it was the last).
-    if (this.#ctx.range) return "completed";
-    if (this.#processed !== this.#job.totalIPs) {
-      await store.setTotal(jobId, this.#processed);
-    }
-    await store.setStatus(jobId, "completed", ["processing"]);
-    this.#ctx.onProgress((await store.getJob(jobId))!);
-    return "completed";
+    return this.#ctx.cancelled() ? "cancelled" : "completed";
   }
 }

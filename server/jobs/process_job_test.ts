@@ -1,6 +1,7 @@
 // The job pipeline against a scripted DNS responder on loopback: a silent
 // address holds only its own rows; rows behind it are read and looked up,
 // then committed in order, 100 at a time; each lookup's outcome is counted.
+// The job is one chunk, run as both modes run chunks (run_chunk.ts).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
@@ -8,7 +9,11 @@ import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import { Store } from "../storage/store.ts";
+import type { ChunkCheckpoint } from "../storage/chunk_progress.ts";
+import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
+import { ChunkWriter } from "./chunk_writer.ts";
 import { type ProcessContext, processJob } from "./process_job.ts";
+import { planJobChunks } from "./run_chunk.ts";
 
 const engineData = await loadEngineData(loadConfig({}));
 const OPTIONS: EnrichOptions = {
@@ -43,9 +48,22 @@ async function jobOver(ips: string[]) {
   });
   store.setStatus(job.id, "processing", ["pending"]);
   const jobId = job.id;
-  /** Processes the job in checkpoints of 100 rows; `extra` overrides. */
-  const run = (engine: Engine, extra: Partial<ProcessContext> = {}) =>
-    processJob({
+  // Every commit announced, so onProgress sees each one.
+  const chunks = new class extends SqliteChunkProgress {
+    override async commitChunk(checkpoint: ChunkCheckpoint) {
+      return { ...await super.commitChunk(checkpoint), announce: true };
+    }
+  }(store);
+  /** Processes the job (one chunk) in checkpoints of 100 rows. */
+  const run = async (engine: Engine, extra: Partial<ProcessContext> = {}) => {
+    const [chunk] = await planJobChunks(
+      store,
+      chunks,
+      store.getJob(jobId)!,
+      uploadsDir,
+      1_000_000,
+    );
+    return await processJob({
       store,
       engine,
       uploadsDir,
@@ -53,8 +71,11 @@ async function jobOver(ips: string[]) {
       checkpointRows: 100,
       cancelled: () => false,
       onProgress: () => {},
+      writer: new ChunkWriter(store, chunks, chunk.chunk, "test"),
+      range: { ...chunk, resume: chunk.counters },
       ...extra,
     });
+  };
   return { dir, store, jobId, run };
 }
 
@@ -81,9 +102,8 @@ Deno.test("a silent address holds only its own rows", async () => {
   const progress: { processed: number; at: number }[] = [];
   try {
     const outcome = await run(engine, {
-      // Each commit; then once more as the job completes.
+      // Each commit (the last one completes the job).
       onProgress: (job) =>
-        job.status === "processing" &&
         progress.push({ processed: job.processedIPs, at: performance.now() }),
     });
     assertEquals(outcome, "completed");
@@ -94,11 +114,15 @@ Deno.test("a silent address holds only its own rows", async () => {
       ip !== SILENT && at > firstCommit
     );
     assertEquals(askedLate.length, 0, "addresses asked after the first commit");
-    // Checkpoints of 100 rows, in order, the last one shorter.
-    const expected = [];
-    for (let n = 100; n < ips.length; n += 100) expected.push(n);
-    expected.push(ips.length);
-    assertEquals(progress.map((p) => p.processed), expected);
+    // Checkpoints of 100 rows (those queued during a commit go together
+    // in the next), in order, the last one shorter.
+    const processed = progress.map((p) => p.processed);
+    assertEquals(processed[0], 100);
+    processed.forEach((n, i) => {
+      ok(n % 100 === 0 || n === ips.length, `commit ${i} at row ${n}`);
+      ok(i === 0 || n > processed[i - 1], `commit ${i} after the one before`);
+    });
+    assertEquals(processed.at(-1), ips.length);
     const results = store.resultsBetween(jobId, 0, ips.length);
     assertEquals(results.map((r) => r.rowIndex), ips.map((_, i) => i));
     for (const result of results) {

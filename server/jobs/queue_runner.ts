@@ -13,16 +13,15 @@ import type { BlobStore } from "../blobs/blob_store.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
-import { chunksOfStoredCsv } from "../routes/csv_upload_reader.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { type JobRecord } from "../storage/job_rows.ts";
 import { CheckpointMoved } from "../storage/result_rows.ts";
 import { isConnectionLost } from "../storage/pg/pg_connect.ts";
 import type { JobControl, JobStore } from "../storage/store_interface.ts";
-import { ChunkWriter } from "./chunk_writer.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
-import { FILE_GONE, processJob } from "./process_job.ts";
+import { FILE_GONE } from "./process_job.ts";
+import { planJobChunks, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 import { logError } from "../log.ts";
 
 export interface QueueRunnerOptions {
@@ -42,9 +41,6 @@ export interface QueueRunnerOptions {
   /** Data rows per chunk. */
   chunkRows: number;
 }
-
-/** This process, as recorded with the chunks it commits. */
-const WORKER = `${Deno.hostname()}:${Deno.pid}`;
 
 /** Waits between tries of a blob store that does not answer: 63 s in all. */
 const BLOB_RETRY_MS = [1000, 2000, 4000, 8000, 16000, 32000];
@@ -95,29 +91,26 @@ export class QueueRunner implements JobControl {
     const { store, chunks, chunkRows, uploadsDir, queue } = this.options;
     const job = await store.getJob(jobId);
     if (!job) return;
-    let planned = await chunks.chunks(jobId);
-    if (planned.length === 0) {
-      if (!await this.#fetchUpload(job.fileName)) {
-        await store.setStatus(
-          jobId,
-          "failed",
-          ["pending", "processing"],
-          FILE_GONE,
-        );
-        await this.#announce(jobId);
-        return;
-      }
-      const ranges = (await store.getUpload(job.fileName))?.chunks ??
-        await chunksOfStoredCsv(
-          join(uploadsDir, job.fileName),
-          job.delimiter,
-          chunkRows,
-        );
-      planned = await chunks.planChunks(
+    if (
+      (await chunks.chunks(jobId)).length === 0 &&
+      !await this.#fetchUpload(job.fileName)
+    ) {
+      await store.setStatus(
         jobId,
-        ranges.map((range, chunk) => ({ chunk, ...range })),
+        "failed",
+        ["pending", "processing"],
+        FILE_GONE,
       );
+      await this.#announce(jobId);
+      return;
     }
+    const planned = await planJobChunks(
+      store,
+      chunks,
+      job,
+      uploadsDir,
+      chunkRows,
+    );
     await queue.enqueue(
       planned.filter((chunk) => !chunk.done).map((chunk) => ({
         jobId,
@@ -178,7 +171,7 @@ export class QueueRunner implements JobControl {
     message: QueuedChunk,
     signal: AbortSignal,
   ): Promise<void> {
-    const { store, chunks, checkpointRows, uploadsDir } = this.options;
+    const { store, chunks } = this.options;
     const { jobId } = message;
     let job = await store.getJob(jobId);
     if (job?.status === "pending") {
@@ -200,25 +193,15 @@ export class QueueRunner implements JobControl {
     signal.addEventListener("abort", () => flag.cancelled = true);
     try {
       await this.#fetchUpload(job.fileName);
-      const outcome = await processJob({
-        store,
-        engine,
-        uploadsDir,
+      const outcome = await runChunk(
+        { ...this.options, engine, worker: THIS_PROCESS },
         jobId,
-        checkpointRows,
-        writer: new ChunkWriter(store, chunks, chunk.chunk, WORKER),
-        registrationLookup: this.options.registrationLookup,
-        range: {
-          start: chunk.start,
-          end: chunk.end,
-          firstRow: chunk.firstRow,
-          resume: chunk.counters,
-        },
-        cancelled: () => flag.cancelled,
-        onProgress: (stored) => {
+        chunk,
+        () => flag.cancelled,
+        (stored) => {
           this.options.bus.publish(jobId, change(stored)).catch(() => {});
         },
-      });
+      );
       // Stopped short though nobody cancelled the job (this process is
       // stopping, or the queue gave up on this delivery): hand it back.
       if (

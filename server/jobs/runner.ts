@@ -1,24 +1,32 @@
-// Runs jobs in Web Workers, fed by the Deno KV queue. SQLite is the truth
-// about a job; a queue message only says "look for work". A job found in
-// "processing" with no live worker here (after a crash or restart) is
-// picked up again from its last checkpoint.
+// The embedded mode's job runner: a job is its chunks (as in PostgreSQL
+// mode), run on a pool of job threads (job_worker.ts) sized to the machine,
+// fed by the Deno KV queue. SQLite is the truth about a job and its chunks;
+// a queue message only says "look for work". Up to `concurrency` jobs run
+// at once and share the threads a chunk at a time, in turn; each thread
+// commits its chunk's checkpoints itself (storage/sqlite_chunks.ts). A job
+// found "processing" with no chunk running here (after a crash or restart)
+// goes on from each chunk's last checkpoint.
+import { dirname, join } from "node:path";
 import type { EngineData } from "../enrichment/engine.ts";
-import { dirname } from "node:path";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
+import { logError } from "../log.ts";
+import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
+import type { RateLimiter } from "../rdap/rate_limiter.ts";
+import { servePacer } from "../rdap/shared_pacer.ts";
+import type { ChunkProgress } from "../storage/chunk_progress.ts";
 import {
   DiskReserve,
   isDiskFull,
   jobDiskFullMessage,
 } from "../storage/disk_full.ts";
+import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import type { Store } from "../storage/store.ts";
-import type { JobRecord } from "../storage/job_rows.ts";
+import { rebuildSummary } from "../storage/summary_sql.ts";
+import type { JobControl } from "../storage/store_interface.ts";
 import type { JobEvents } from "./job_events.ts";
-import { startWriterThread } from "./threaded_writer.ts";
+import { FILE_GONE } from "./process_job.ts";
+import { planJobChunks } from "./run_chunk.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
-import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
-import type { RateLimiter } from "../rdap/rate_limiter.ts";
-import { servePacer } from "../rdap/shared_pacer.ts";
-import { logError } from "../log.ts";
 
 export interface RunnerOptions {
   store: Store;
@@ -28,29 +36,34 @@ export interface RunnerOptions {
   dns: DnsSettings;
   dbPath: string;
   uploadsDir: string;
+  /** Jobs processed at once (JOB_CONCURRENCY). */
   concurrency: number;
+  /** Job threads, each running one chunk at a time (JOB_THREADS). */
+  threads: number;
+  /** Data rows per chunk, for uploads stored before chunks were noted. */
+  chunkRows: number;
   /**
-   * How long a job worker with no job is kept for the next one; then it
-   * ends with its writer thread, and their memory goes back to the system
-   * (server/v8_flags.ts). A new one takes some 0.2 s to start.
+   * How long a job thread with no chunk is kept for the next one; then it
+   * ends and its memory goes back to the system (server/v8_flags.ts). A
+   * new one takes some 0.2 s to start.
    */
   idleWorkerMs?: number;
   checkpointRows: number;
   /** Registration data settings (absent: off). */
   rdap?: RdapConfig;
-  /** The process's RDAP rate limit, shared with every job worker. */
+  /** The process's RDAP rate limit, shared with every job thread. */
   rdapPacer?: RateLimiter | null;
   /**
    * JOB_STALL_SECONDS in ms: a job that commits no row for this long fails
-   * and its worker is ended, so a stuck job never holds a slot for ever.
+   * and its threads are ended, so a stuck job never holds them for ever.
    */
   stallMs?: number;
 }
 
-interface Running {
-  worker: Worker;
-  done: Promise<void>;
-  finish(error?: string, crashed?: boolean): void;
+/** A job this runner runs: its chunks waiting for a thread, and running. */
+interface JobRun {
+  waiting: ChunkProgress[];
+  running: Map<Worker, number>;
   /** Date.now() at its start or its last committed rows. */
   lastProgress: number;
 }
@@ -72,21 +85,29 @@ const WORK_MESSAGE = { type: "work" } as const;
 
 const DEFAULT_IDLE_WORKER_MS = 60_000;
 
-export class JobRunner {
-  #running = new Map<number, Running>();
-  /** Live workers with no job, kept for the next one. */
+export class JobRunner implements JobControl {
+  #jobs = new Map<number, JobRun>();
+  /** Live job threads with no chunk, kept for the next one. */
   #idle: Worker[] = [];
-  /** When each idle worker ends unless a job takes it first. */
+  /** When each idle thread ends unless a chunk takes it first. */
   #retirements = new Map<Worker, ReturnType<typeof setTimeout>>();
-  /** Each job worker's result writer thread. */
-  #writers = new Map<Worker, Worker>();
+  /** Threads running a chunk, and which job's. */
+  #busy = new Map<Worker, number>();
   #stopped = false;
   #watchdog: ReturnType<typeof setInterval> | undefined;
+  /** The pump running now, and whether it must look again when done. */
+  #pumping: Promise<void> | null = null;
+  #again = false;
+  /** Waiters for the runner to have no chunk running (stop). */
+  #quiet: (() => void)[] = [];
 
   readonly #reserve: DiskReserve;
+  /** The chunks of the main thread's connection (planning, not commits). */
+  readonly #chunks: SqliteChunkProgress;
 
   constructor(readonly options: RunnerOptions) {
     this.#reserve = new DiskReserve(dirname(options.dbPath));
+    this.#chunks = new SqliteChunkProgress(options.store);
   }
 
   /** Listens to the queue and resumes whatever was left unfinished. */
@@ -108,11 +129,13 @@ export class JobRunner {
   /** Fails the jobs that have made no progress for `stallMs`. */
   #failStalled(stallMs: number): void {
     const now = Date.now();
-    for (const [jobId, running] of this.#running) {
-      if (now - running.lastProgress <= stallMs) continue;
+    for (const [jobId, run] of this.#jobs) {
+      if (run.running.size === 0 || now - run.lastProgress <= stallMs) {
+        continue;
+      }
       logError(`job ${jobId} made no progress for ${stallMs / 1000} s`);
-      // Ended, not asked: a worker stuck in one row may not read messages.
-      running.finish(stalledMessage(stallMs), true);
+      // Ended, not asked: a thread stuck in one row may not read messages.
+      this.#fail(jobId, stalledMessage(stallMs), true);
     }
   }
 
@@ -125,26 +148,99 @@ export class JobRunner {
     this.pump();
   }
 
-  get runningIds(): number[] {
-    return [...this.#running.keys()];
+  /** Starts waiting jobs and chunks while there are places and threads. */
+  pump(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (this.#pumping) {
+      this.#again = true;
+      return this.#pumping;
+    }
+    this.#pumping = (async () => {
+      do {
+        this.#again = false;
+        try {
+          await this.#admitJobs();
+        } catch (error) {
+          logError("job runner:", error);
+        }
+        this.#dispatch();
+      } while (this.#again && !this.#stopped);
+      this.#pumping = null;
+    })();
+    return this.#pumping;
   }
 
-  isRunning(jobId: number): boolean {
-    return this.#running.has(jobId);
-  }
-
-  /** Starts waiting jobs while there is a free slot. */
-  pump(): void {
-    if (this.#stopped) return;
-    const { store, concurrency } = this.options;
+  /** Takes waiting jobs (oldest first) up to `concurrency`, cut in chunks. */
+  async #admitJobs(): Promise<void> {
+    const { store, concurrency, uploadsDir, chunkRows } = this.options;
     for (const job of store.jobsWithStatus("processing", "pending")) {
-      if (this.#running.size >= concurrency) return;
-      if (this.#running.has(job.id)) continue;
+      if (this.#stopped || this.#jobs.size >= concurrency) return;
+      if (this.#jobs.has(job.id)) continue;
       if (job.status === "pending") {
         if (!store.setStatus(job.id, "processing", ["pending"])) continue;
       }
-      this.#spawn(store.getJob(job.id)!);
+      const path = join(uploadsDir, job.fileName);
+      if (!await Deno.stat(path).then(() => true, () => false)) {
+        store.setStatus(job.id, "failed", ["processing"], FILE_GONE);
+        this.#emit(job.id);
+        continue;
+      }
+      const chunks = await planJobChunks(
+        store,
+        this.#chunks,
+        job,
+        uploadsDir,
+        chunkRows,
+      );
+      // Counts its chunks did not write before they stopped (a crash, a
+      // cancel, a failure) are counted again from the rows, while none of
+      // them runs.
+      if (chunks.some((chunk) => chunk.counters.processed > 0)) {
+        store.transaction(() => rebuildSummary(store.db, job.id));
+      }
+      this.#jobs.set(job.id, {
+        waiting: chunks.filter((chunk) => !chunk.done),
+        running: new Map(),
+        lastProgress: Date.now(),
+      });
+      this.#emit(job.id);
     }
+  }
+
+  /** Hands waiting chunks to free threads, a chunk of each job in turn. */
+  #dispatch(): void {
+    const { threads } = this.options;
+    let handed = true;
+    while (handed && this.#busy.size < threads && !this.#stopped) {
+      handed = false;
+      for (const [jobId, run] of this.#jobs) {
+        if (this.#busy.size >= threads) return;
+        const chunk = run.waiting.shift();
+        if (!chunk) continue;
+        this.#startChunk(jobId, run, chunk.chunk);
+        handed = true;
+      }
+    }
+    // Jobs with nothing left to run here are done with (completed, or
+    // ended otherwise and said so); their places go to waiting jobs. One
+    // still processing (its chunks were stopped with the server) is taken
+    // again by the next look for work.
+    for (const [jobId, run] of this.#jobs) {
+      if (run.waiting.length === 0 && run.running.size === 0) {
+        this.#jobs.delete(jobId);
+        this.#emit(jobId);
+        const status = this.options.store.getJob(jobId)?.status;
+        if (status !== "processing") this.#again = true;
+      }
+    }
+  }
+
+  #startChunk(jobId: number, run: JobRun, chunk: number): void {
+    const worker = this.#takeIdle() ?? this.#newWorker();
+    this.#reserve.hold();
+    this.#busy.set(worker, jobId);
+    run.running.set(worker, chunk);
+    worker.postMessage({ type: "chunk", jobId, chunk } satisfies ToWorker);
   }
 
   /** Cancels a pending or processing job; its committed rows stay. */
@@ -153,13 +249,12 @@ export class JobRunner {
     if (!store.setStatus(jobId, "cancelled", ["pending", "processing"])) {
       return false;
     }
-    const running = this.#running.get(jobId);
-    running?.worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
+    this.#stopChunks(jobId);
     this.#emit(jobId);
     return true;
   }
 
-  /** Puts a failed job back in line; it resumes from its checkpoint. */
+  /** Puts a failed job back in line; it resumes from its checkpoints. */
   async restart(jobId: number): Promise<boolean> {
     if (!this.options.store.setStatus(jobId, "pending", ["failed"])) {
       return false;
@@ -169,29 +264,73 @@ export class JobRunner {
     return true;
   }
 
-  /** Stops all workers (shutdown); their jobs resume at the next start. */
+  /** Stops all threads (shutdown); their jobs resume at the next start. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#watchdog);
-    for (const [jobId, running] of this.#running) {
-      running.worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
-    }
+    for (const jobId of this.#jobs.keys()) this.#stopChunks(jobId);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise((resolve) => timer = setTimeout(resolve, 2000));
-    await Promise.race([
-      Promise.all([...this.#running.values()].map((r) => r.done)),
-      grace,
-    ]);
+    const quiet = new Promise<void>((resolve) => {
+      if (this.#busy.size === 0) resolve();
+      else this.#quiet.push(resolve);
+    });
+    await Promise.race([quiet, grace]);
     clearTimeout(timer);
-    for (const running of this.#running.values()) {
-      this.#terminate(running.worker);
+    for (const worker of [...this.#busy.keys(), ...this.#idle]) {
+      this.#terminate(worker);
     }
-    for (const worker of [...this.#idle]) this.#terminate(worker);
-    this.#running.clear();
+    this.#busy.clear();
+    this.#jobs.clear();
     this.#idle = [];
   }
 
-  /** Keeps a worker with no job for the next one, for idleWorkerMs. */
+  /** Asks the threads running a job's chunks to stop; none start again. */
+  #stopChunks(jobId: number): void {
+    const run = this.#jobs.get(jobId);
+    if (!run) return;
+    run.waiting = [];
+    for (const worker of run.running.keys()) {
+      worker.postMessage({ type: "cancel", jobId } satisfies ToWorker);
+    }
+  }
+
+  /**
+   * Fails a job (unless it ended meanwhile) and stops its other chunks;
+   * `crashed`: its threads are ended rather than asked.
+   */
+  #fail(jobId: number, error: string, crashed = false): void {
+    try {
+      this.options.store.setStatus(jobId, "failed", ["processing"], error);
+    } catch (failure) {
+      // Not even the failure could be stored (a disk full to the last
+      // byte): the job stays processing, and is picked up again at the
+      // next start or by the stuck-job sweep, rather than the server going
+      // down.
+      logError(`job ${jobId}: could not record failure:`, failure);
+    }
+    const run = this.#jobs.get(jobId);
+    if (crashed && run) {
+      this.#jobs.delete(jobId);
+      for (const worker of run.running.keys()) this.#chunkEnded(worker, true);
+    } else this.#stopChunks(jobId);
+    this.#emit(jobId);
+  }
+
+  /** A thread's chunk ended (whatever the ending): the thread is free. */
+  #chunkEnded(worker: Worker, crashed = false): void {
+    const jobId = this.#busy.get(worker);
+    this.#busy.delete(worker);
+    if (jobId !== undefined) this.#jobs.get(jobId)?.running.delete(worker);
+    if (crashed || this.#stopped) this.#terminate(worker);
+    else this.#park(worker);
+    if (this.#busy.size === 0) {
+      for (const resolve of this.#quiet.splice(0)) resolve();
+    }
+    this.pump();
+  }
+
+  /** Keeps a thread with no chunk for the next one, for idleWorkerMs. */
   #park(worker: Worker): void {
     this.#idle.push(worker);
     const timer = setTimeout(
@@ -201,7 +340,7 @@ export class JobRunner {
     this.#retirements.set(worker, timer);
   }
 
-  /** An idle worker for a job, or null. */
+  /** An idle thread for a chunk, or null. */
   #takeIdle(): Worker | null {
     const worker = this.#idle.pop() ?? null;
     if (worker) {
@@ -211,14 +350,11 @@ export class JobRunner {
     return worker;
   }
 
-  /** Ends a job worker and its writer thread. */
   #terminate(worker: Worker): void {
     clearTimeout(this.#retirements.get(worker));
     this.#retirements.delete(worker);
     this.#idle = this.#idle.filter((w) => w !== worker);
     worker.terminate();
-    this.#writers.get(worker)?.terminate();
-    this.#writers.delete(worker);
   }
 
   #emit(jobId: number): void {
@@ -232,22 +368,7 @@ export class JobRunner {
       new URL("./job_worker.ts", import.meta.url).href,
       { type: "module", name: "job-worker" },
     );
-    // Its checkpoints are committed on a thread of their own, started here:
-    // a worker started from inside a worker takes about a second to start.
-    const channel = new MessageChannel();
-    const writer = startWriterThread(options.dbPath, channel.port1);
-    this.#writers.set(worker, writer);
-    writer.onerror = (event) => {
-      event.preventDefault();
-      logError(`result writer crashed: ${event.message}`);
-      worker.dispatchEvent(
-        new ErrorEvent("error", {
-          message: `result writer stopped: ${event.message}`,
-          cancelable: true,
-        }),
-      );
-    };
-    // One rate limit for every worker and the lookups: tokens over a port.
+    // One rate limit for every thread and the lookups: tokens over a port.
     let rdapPort: MessagePort | null = null;
     if (options.rdap?.enabled && options.rdapPacer) {
       const pacerChannel = new MessageChannel();
@@ -262,84 +383,49 @@ export class JobRunner {
         checkpointRows: options.checkpointRows,
         engineData: options.engineData,
         dns: options.dns,
-        writerPort: channel.port2,
         rdap: options.rdap ?? RDAP_DEFAULTS,
         rdapPort,
       } satisfies ToWorker,
-      rdapPort ? [channel.port2, rdapPort] : [channel.port2],
+      rdapPort ? [rdapPort] : [],
     );
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
       if (message.type === "progress") {
-        const running = this.#running.get(message.job.id);
-        if (running) running.lastProgress = Date.now();
+        const run = this.#jobs.get(message.job.id);
+        if (run) run.lastProgress = Date.now();
         this.options.events.emit(message.job);
       } else if (message.type === "done") {
-        this.#running.get(message.jobId)?.finish();
+        this.#chunkEnded(worker);
       } else if (message.type === "error") {
-        const running = this.#running.get(message.jobId);
-        // A job cancelled meanwhile ends with its next commit refused.
-        if (this.options.store.getJob(message.jobId)?.status !== "processing") {
-          running?.finish();
-          return;
-        }
-        logError(`job ${message.jobId} failed: ${message.message}`);
-        const diskFull = isDiskFull(message.message);
-        // Room to record the failure itself.
-        if (diskFull) this.#reserve.release();
-        running?.finish(
-          diskFull
-            ? jobDiskFullMessage(dirname(this.options.dbPath))
-            : `Processing stopped: ${message.message}`,
-        );
+        this.#chunkFailed(message.jobId, message.message);
+        this.#chunkEnded(worker);
       }
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      logError(`job worker crashed: ${event.message}`);
-      for (const running of this.#running.values()) {
-        if (running.worker === worker) {
-          running.finish(`Processing stopped: ${event.message}`, true);
-        }
+      logError(`job thread crashed: ${event.message}`);
+      const jobId = this.#busy.get(worker);
+      this.#chunkEnded(worker, true);
+      if (jobId !== undefined) {
+        this.#fail(jobId, `Processing stopped: ${event.message}`);
       }
-      this.#terminate(worker);
     };
     return worker;
   }
 
-  #spawn(job: JobRecord): void {
-    const { store } = this.options;
-    const worker = this.#takeIdle() ?? this.#newWorker();
-    let resolveDone: () => void;
-    const done = new Promise<void>((resolve) => resolveDone = resolve);
-    const finish = (error?: string, crashed = false) => {
-      if (this.#running.get(job.id)?.worker !== worker) return;
-      this.#running.delete(job.id);
-      if (crashed || this.#stopped) this.#terminate(worker);
-      else this.#park(worker);
-      if (error) {
-        try {
-          store.setStatus(job.id, "failed", ["processing"], error);
-        } catch (failure) {
-          // Not even the failure could be stored (a disk full to the last
-          // byte): the job stays processing, and is picked up again at the
-          // next start or by the stuck-job sweep, rather than the server
-          // going down.
-          logError(`job ${job.id}: could not record failure:`, failure);
-        }
-      }
-      this.#emit(job.id);
-      resolveDone();
-      this.pump();
-    };
-    this.#reserve.hold();
-    this.#running.set(job.id, {
-      worker,
-      done,
-      finish,
-      lastProgress: Date.now(),
-    });
-    this.#emit(job.id);
-    worker.postMessage({ type: "start", jobId: job.id } satisfies ToWorker);
+  /** A chunk stopped by an error fails its job, unless the job ended. */
+  #chunkFailed(jobId: number, message: string): void {
+    // A job cancelled meanwhile ends with its next commit refused.
+    if (this.options.store.getJob(jobId)?.status !== "processing") return;
+    logError(`job ${jobId} failed: ${message}`);
+    const diskFull = isDiskFull(message);
+    // Room to record the failure itself.
+    if (diskFull) this.#reserve.release();
+    this.#fail(
+      jobId,
+      diskFull
+        ? jobDiskFullMessage(dirname(this.options.dbPath))
+        : `Processing stopped: ${message}`,
+    );
   }
 }

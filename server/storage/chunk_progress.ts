@@ -1,9 +1,14 @@
-// Progress of a job cut into chunks (PostgreSQL mode, where several workers
-// run one job's chunks at once): each chunk keeps its own counters, which
-// are its resume position; the job's counters are their sum, kept by adding
-// each checkpoint's counts in the same transaction. Only the queue runner
-// uses this; the routes see jobs through JobStore as before.
+// Progress of a job cut into chunks (in both modes several threads or
+// workers run one job's chunks at once): each chunk keeps its own counters,
+// which are its resume position; the job's counters are their sum, kept by
+// adding each checkpoint's counts in the same transaction. Only the runners
+// use this; the routes see jobs through JobStore. Adapters:
+// sqlite_chunks.ts, pg/pg_chunks.ts.
+import type { Row } from "./job_rows.ts";
 import type { Counters, StoredResult } from "./result_rows.ts";
+
+/** Fewest milliseconds between two progress announcements of one job. */
+export const ANNOUNCE_MS = 250;
 
 /** A chunk as planned: rows [firstRow, firstRow + rows) at bytes [start, end). */
 export interface ChunkPlan {
@@ -60,4 +65,29 @@ export interface ChunkProgressStore {
    * total to the rows processed and completes it.
    */
   commitChunk(checkpoint: ChunkCheckpoint): Promise<ChunkCommitted>;
+}
+
+/** A job_chunks row as read from either database. */
+export function toChunk(row: Row): ChunkProgress {
+  return {
+    chunk: Number(row.chunk),
+    start: Number(row.start_byte),
+    end: Number(row.end_byte),
+    firstRow: Number(row.first_row),
+    rows: Number(row.row_count),
+    counters: {
+      processed: Number(row.processed),
+      successful: Number(row.successful),
+      failed: Number(row.failed),
+      filtered: Number(row.filtered),
+      hostnameLookups: {
+        answered: Number(row.hostnames_answered),
+        noName: Number(row.hostnames_no_name),
+        timedOut: Number(row.hostnames_timed_out),
+        skipped: Number(row.hostnames_skipped),
+      },
+    },
+    done: Boolean(row.done),
+    worker: row.worker === null ? null : String(row.worker),
+  };
 }

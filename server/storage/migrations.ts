@@ -135,6 +135,31 @@ ${FIELD_COLUMNS}
   `ALTER TABLE uploads ADD COLUMN row_chunks TEXT;`,
   // The job's choice for rows the classifier is unsure of (keep, filter).
   `ALTER TABLE jobs ADD COLUMN low_confidence TEXT NOT NULL DEFAULT 'keep';`,
+  // A job's chunks and their progress (storage/sqlite_chunks.ts), as in
+  // PostgreSQL mode: a job is run a chunk at a time on a pool of threads.
+  // A job run whole by an earlier version is cut when it resumes.
+  `
+  CREATE TABLE job_chunks (
+    job_id INTEGER NOT NULL,
+    chunk INTEGER NOT NULL,
+    first_row INTEGER NOT NULL,
+    row_count INTEGER NOT NULL,
+    start_byte INTEGER NOT NULL,
+    end_byte INTEGER NOT NULL,
+    processed INTEGER NOT NULL DEFAULT 0,
+    successful INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    filtered INTEGER NOT NULL DEFAULT 0,
+    hostnames_answered INTEGER NOT NULL DEFAULT 0,
+    hostnames_no_name INTEGER NOT NULL DEFAULT 0,
+    hostnames_timed_out INTEGER NOT NULL DEFAULT 0,
+    hostnames_skipped INTEGER NOT NULL DEFAULT 0,
+    done INTEGER NOT NULL DEFAULT 0,
+    worker TEXT,
+    updated_at TEXT,
+    PRIMARY KEY (job_id, chunk)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 type Row = Record<string, string | number | null>;

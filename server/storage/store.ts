@@ -283,6 +283,14 @@ export class Store {
         jobId,
       );
     }
+    this.insertResults(jobId, results);
+  }
+
+  /**
+   * Stores result rows, inside a transaction the caller holds (commitRows,
+   * a chunk's commit in sqlite_chunks.ts).
+   */
+  insertResults(jobId: number, results: StoredResult[]): void {
     // Multi-row INSERTs: a statement per row would cost more in calls
     // into SQLite than the storing itself.
     for (let from = 0; from < results.length; from += INSERT_ROWS) {
@@ -302,6 +310,7 @@ export class Store {
         .filter((job) => owner === undefined || job.owner === owner);
       for (const job of jobs) {
         this.#sql("DELETE FROM results WHERE job_id = ?").run(job.id);
+        this.#sql("DELETE FROM job_chunks WHERE job_id = ?").run(job.id);
         deleteSummary(this.db, job.id);
         this.#sql("DELETE FROM jobs WHERE id = ?").run(job.id);
       }

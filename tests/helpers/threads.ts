@@ -20,7 +20,7 @@ export function threadNiceValues(pid: number): Map<number, number> {
 
 /**
  * How many of a server's Web Worker threads (Deno names them `worker-N`) run
- * at the job priority: job workers and result writers. Threads of the runtime's
+ * at the job priority: the job threads. Threads of the runtime's
  * blocking pool are left out: one started from a job thread inherits its nice
  * value, and whether the pool needs a new one depends on the machine's load.
  */

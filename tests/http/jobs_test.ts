@@ -72,8 +72,9 @@ Deno.test({
       fn() {
         const nice = threadNiceValues(server.process.pid);
         assertEquals(nice.get(server.process.pid), 0);
-        // A job worker and its result writer, kept for the next job.
-        assertEquals(jobThreads(server.process.pid), 2);
+        // The job thread that ran the job's one chunk (and committed it),
+        // kept for the next chunk.
+        assertEquals(jobThreads(server.process.pid), 1);
       },
     });
 

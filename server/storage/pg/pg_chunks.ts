@@ -11,40 +11,14 @@ import type {
   ChunkProgress,
   ChunkProgressStore,
 } from "../chunk_progress.ts";
+import { ANNOUNCE_MS, toChunk } from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
 import { CheckpointMoved, JobStopped } from "../result_rows.ts";
 import { transaction } from "./pg_connect.ts";
 import { copyResults } from "./pg_copy.ts";
 import { partitionName } from "./pg_schema.ts";
 
-/** Fewest milliseconds between two progress announcements of one job. */
-const ANNOUNCE_MS = 250;
-
 const now = () => new Date().toISOString();
-
-function toChunk(row: Row): ChunkProgress {
-  return {
-    chunk: Number(row.chunk),
-    start: Number(row.start_byte),
-    end: Number(row.end_byte),
-    firstRow: Number(row.first_row),
-    rows: Number(row.row_count),
-    counters: {
-      processed: Number(row.processed),
-      successful: Number(row.successful),
-      failed: Number(row.failed),
-      filtered: Number(row.filtered),
-      hostnameLookups: {
-        answered: Number(row.hostnames_answered),
-        noName: Number(row.hostnames_no_name),
-        timedOut: Number(row.hostnames_timed_out),
-        skipped: Number(row.hostnames_skipped),
-      },
-    },
-    done: Boolean(row.done),
-    worker: row.worker === null ? null : String(row.worker),
-  };
-}
 
 export class PgChunkProgress implements ChunkProgressStore {
   constructor(readonly sql: postgres.Sql) {}
