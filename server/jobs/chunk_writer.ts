@@ -1,12 +1,14 @@
-// A BatchWriter for one chunk of a job (PostgreSQL mode): each checkpoint is
+// Where a chunk's checkpoints go, in both modes: each checkpoint is
 // committed through the ChunkProgressStore, which checks the chunk's stored
 // position and the job's status, replaces the chunk's rows from that
-// position with COPY and adds the counts to the job's, in one transaction.
+// position (COPY on PostgreSQL) and adds the counts to the job's, in one
+// transaction. Commits run in order, and a chunk ends only after its last
+// one is committed, so a chunk taken again resumes from its last commit.
 // The chunk's last checkpoint marks it done (and completes the job when it
 // was the last open chunk). Progress is announced only when the store says
 // so, which keeps it to a few a second per job across all its workers.
 // Checkpoints that queue while a commit is out go together in the next one
-// (one transaction, one COPY): a worker then waits on the database once per
+// (one transaction): a worker then waits on the database once per
 // round trip rather than once per checkpoint, which had held one worker to
 // ~9,000 rows/s at a third of a core.
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
@@ -17,7 +19,6 @@ import {
 } from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
-import type { BatchWriter } from "./batch_writer.ts";
 import {
   type Checkpoint,
   CheckpointReader,
@@ -32,7 +33,7 @@ interface Queued {
   committed: (job: JobRecord) => void;
 }
 
-export class ChunkWriter implements BatchWriter {
+export class ChunkWriter {
   #reader: CheckpointReader | null = null;
   #queued: Queued[] = [];
   /** Checkpoints written and not yet committed (queued or in a commit). */
@@ -110,6 +111,4 @@ export class ChunkWriter implements BatchWriter {
     }
     if (this.#error) throw this.#error;
   }
-
-  close(): void {}
 }

@@ -16,7 +16,7 @@ import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { Counters } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
-import type { BatchWriter } from "./batch_writer.ts";
+import type { ChunkWriter } from "./chunk_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
@@ -45,7 +45,7 @@ export interface ProcessContext {
   /** Called after every commit with the job as stored. */
   onProgress(job: JobRecord): void;
   /** Where checkpoints are committed (a ChunkWriter). */
-  writer: BatchWriter;
+  writer: ChunkWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
   /** Distinct addresses kept before starting over (default ADDRESS_LIMIT). */
@@ -94,7 +94,7 @@ export function processJob(ctx: ProcessContext): Promise<ProcessOutcome> {
 class JobProcess {
   readonly #ctx: ProcessContext;
   #job!: JobRecord;
-  #writer!: BatchWriter;
+  #writer!: ChunkWriter;
   #checkpoint: CheckpointBuilder;
   /** The job's "always keep" AS numbers and CIDRs, or null. */
   #keep: KeepList | null = null;

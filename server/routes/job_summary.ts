@@ -1,6 +1,6 @@
 // A job's summary for GET /api/jobs/{id}/summary, and the filtered pages of
 // GET /api/jobs/{id}/preview, through whichever store runs: SQLite reads
-// the counts its result writer keeps, PostgreSQL counts the job's rows.
+// the counts each chunk's commits keep, PostgreSQL counts the job's rows.
 import type { PreviewResponse } from "../../shared/wire.ts";
 import type { JobSummary } from "../../shared/summary.ts";
 import { badRequest } from "../http_error.ts";

@@ -228,24 +228,13 @@ export class Store {
       .run(total, now(), id);
   }
 
-  /** Rows, counters (after a crash processed_ips is exactly the stored rows)
-   * and `alsoInTransaction` (summary counts) in one transaction. */
-  commitBatch(
-    jobId: number,
-    results: StoredResult[],
-    counters: Counters,
-    alsoInTransaction?: () => void,
-  ) {
-    this.transaction(() => {
-      this.commitRows(jobId, results, counters);
-      alsoInTransaction?.();
-    });
+  /** Rows and counters (processed_ips is exactly the stored rows) in one
+   * transaction. */
+  commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
+    this.transaction(() => this.commitRows(jobId, results, counters));
   }
 
-  /**
-   * commitBatch's rows and counters, inside a transaction the caller holds
-   * (the writer thread commits several checkpoints in one).
-   */
+  /** commitBatch's rows and counters, inside a transaction the caller holds. */
   commitRows(jobId: number, results: StoredResult[], counters: Counters) {
     const update = this.#sql(
       `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
@@ -363,7 +352,7 @@ export class Store {
     ).all(jobId, from, to) as Row[]).map(toResult);
   }
 
-  // --- summary and filtered preview (counts kept by the result writer)
+  // --- summary and filtered preview (counts kept by chunks' commits)
 
   /**
    * A job that no longer runs but whose counts lag its rows (cancelled, or

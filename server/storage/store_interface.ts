@@ -46,15 +46,14 @@ export interface JobStore {
    * Stores a checkpoint's results and the job's counters atomically. Throws
    * JobStopped when the job is no longer processing, CheckpointMoved when
    * processed_ips is not `counters.processed - results.length`. Host-name
-   * lookup counts are stored when `counters` has them.
-   * `alsoInTransaction`: more work of the same transaction (the SQLite
-   * store's summary counts); the PostgreSQL store takes none.
+   * lookup counts are stored when `counters` has them. (Jobs commit
+   * through ChunkProgressStore; this stores rows as one stream, for tests
+   * and tools.)
    */
   commitBatch(
     jobId: number,
     results: StoredResult[],
     counters: Counters,
-    alsoInTransaction?: () => void,
   ): Awaitable<void>;
   /**
    * Deletes jobs in `status` (only `owner`'s when given) with their results

@@ -24,7 +24,7 @@ const ROWS_PER_INSERT = 200;
 
 /**
  * Inserts rows for a job from `firstIndex` on, in one transaction, with
- * their summary counts as the result writer adds them (unless `counts` is
+ * their summary counts as a chunk's commits add them (unless `counts` is
  * false: rows stored before the counts table existed).
  */
 export function seedResults(

@@ -1,4 +1,4 @@
-// A job's summary from counts the result writer keeps as it commits rows
+// A job's summary from counts kept as each chunk commits its rows
 // (by kind, company, ASN, country, city) in result_summary, so reading a
 // summary never scans the results. Covering indexes on results were
 // measured first: fast to read, but several times dearer per stored row.

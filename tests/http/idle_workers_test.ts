@@ -1,5 +1,5 @@
-// A job worker with no job ends after JOB_WORKER_IDLE_SECONDS, with its
-// result writer, and the next job starts a new one. The server's threads
+// A job thread with no chunk ends after JOB_WORKER_IDLE_SECONDS, and the
+// next job starts a new one. The server's threads
 // are read from /proc (Linux); PostgreSQL mode runs no job worker threads.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startJob, uploadOk, waitForJob } from "../helpers/client.ts";
