@@ -7,6 +7,7 @@
 import Papa from "papaparse";
 import {
   AsFeatureIndex,
+  type AsFeatures,
   buildAsFeatures,
 } from "../server/classification/as_features.ts";
 import { loadAsFeatures } from "../server/classification/feature_cache.ts";
@@ -14,12 +15,15 @@ import { loadCuratedLists } from "../server/classification/lists.ts";
 import {
   FEATURES,
   featureVector,
+  MODEL,
   type ModelParams,
   nameWords,
 } from "../server/classification/model.ts";
-import type {
-  CuratedLists,
-  NetworkKind,
+import {
+  classifyNetwork,
+  type CuratedLists,
+  type Decision,
+  type NetworkKind,
 } from "../server/classification/decide.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
 import { fitLogistic } from "./logistic.ts";
@@ -44,6 +48,7 @@ export interface Example {
   /** consumer_isp or mobile. */
   filtered: boolean;
   from: "label" | "list";
+  features: AsFeatures | null;
   x: number[];
 }
 
@@ -136,6 +141,7 @@ export function trainingExamples(
       group: organisationKey(org),
       filtered,
       from,
+      features: d.features.get(asn),
       x: featureVector(d.features.get(asn), nameWords(org)),
     });
   };
@@ -245,6 +251,7 @@ export function fitModel(
       break;
     }
   }
+  const rescue = rescueThreshold(examples, p);
   const { m } = fitRaw(examples);
   // Each feature's mean part over the training data: an answer names the
   // feature whose part lies furthest from it.
@@ -267,6 +274,7 @@ export function fitModel(
     center: center.map(round),
     calibration: { a: round(a), b: round(b) },
     threshold: round(threshold),
+    rescue: round(rescue),
     listConfidence: round(listConfidence),
     fitted: {
       examples: examples.length,
@@ -280,6 +288,53 @@ export function fitModel(
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+const NO_LISTS: CuratedLists = {
+  consumer: new Set(),
+  mobile: new Set(),
+  hosting: new Set(),
+  transit: new Set(),
+  education: new Set(),
+};
+
+/** The rules' answer alone: no list answering, the model never deciding. */
+export function rulesAlone(e: Example): Decision {
+  return classifyNetwork(
+    e.features,
+    { asn: e.asn, org: e.org, lists: NO_LISTS },
+    { ...MODEL, rescue: 2 },
+  );
+}
+
+/** The rules, then the model where they find no access evidence. */
+export function withRescue(rules: Decision, p: number, rescue: number) {
+  return rules.filtered ||
+    (rules.reason.startsWith("no access evidence (") && p >= rescue);
+}
+
+/**
+ * The calibrated probability at which the model filters a network the
+ * rules find no access evidence for: of the candidates, the one whose
+ * combined decision (rules, then the model) has the best F1 on the
+ * out-of-fold probabilities `p` (ties: the higher, filtering less).
+ */
+export function rescueThreshold(examples: Example[], p: number[]): number {
+  const rules = examples.map(rulesAlone);
+  let best = { t: 2, f1: -1 };
+  for (let k = 19; k >= 10; k--) {
+    const t = k / 20;
+    let tp = 0, fp = 0, fn = 0;
+    examples.forEach((e, i) => {
+      const f = withRescue(rules[i], p[i], t);
+      if (f && e.filtered) tp++;
+      else if (f) fp++;
+      else if (e.filtered) fn++;
+    });
+    const f1 = 2 * tp / (2 * tp + fp + fn);
+    if (f1 > best.f1 + 1e-9) best = { t, f1 };
+  }
+  return best.t;
+}
 
 /** Of the labelled development networks the lists decide, the share right. */
 export function listAccuracy(

@@ -25,6 +25,17 @@ export interface AsFeatures {
   topCity: number;
   /** Share of its geolocated IPv4 space in its main country (0 when none). */
   home: number;
+  /**
+   * Of neighbouring samples within one IPv4 range, the share (weighted by
+   * the range's size) that geolocate to different cities: an access pool
+   * is split city by city, a company's block sits in one place whatever its
+   * size.
+   */
+  mixed: number;
+  /** Mean distance (km) of its located IPv4 space from its centre. */
+  radius: number;
+  /** Share of its IPv4 space in the pre-registry class B and C space. */
+  legacy: number;
 }
 
 /** Column form: what the cache file holds and lookups index. */
@@ -40,6 +51,9 @@ export interface AsFeatureColumns {
   ranges: number[];
   topCity: number[];
   home: number[];
+  mixed: number[];
+  radius: number[];
+  legacy: number[];
 }
 
 /** Where an address geolocates (GeoProvider is one). */
@@ -48,6 +62,8 @@ export interface PlaceSource {
     country_code: string | null;
     region: string | null;
     city: string | null;
+    latitude?: number | null;
+    longitude?: number | null;
   } | null;
 }
 
@@ -61,12 +77,31 @@ interface Acc {
   ranges: number;
   /** Sampled IPv4 addresses by city id. */
   byCity: Map<number, number>;
+  /** Neighbouring sample pairs within a range, and those in two cities. */
+  pairs: number;
+  split: number;
+  /** Located IPv4 samples: weight, weighted coordinates (unit vectors). */
+  located: number;
+  x: number;
+  y: number;
+  z: number;
+  /** Coordinates of located samples and their weights, for the radius. */
+  points: number[];
+  legacy: number;
 }
 
-// Samples per range: start and middle, plus one per 16k addresses (at most
+// Samples per range: start and middle, plus one per 4k addresses (at most
 // 256) so a few huge ranges of a cable operator still show its spread.
+// (one per 4k since issue 23: finer samples show how a pool splits by city)
+const SAMPLE_SPACING = 4096;
 function v4Samples(size: number): number {
-  return Math.min(256, Math.max(2, Math.ceil(size / 16384)));
+  return Math.min(256, Math.max(2, Math.ceil(size / SAMPLE_SPACING)));
+}
+
+/** 128.0.0.0-172.255.255.255 and 192.0.0.0/8: handed out before the registries. */
+function isLegacy(start: number): boolean {
+  const a = start >>> 24;
+  return (a >= 128 && a < 173) || a === 192;
 }
 
 function v4Text(n: number): string {
@@ -101,6 +136,14 @@ export function buildAsFeatures(
         byCountry: new Map(),
         ranges: 0,
         byCity: new Map(),
+        pairs: 0,
+        split: 0,
+        located: 0,
+        x: 0,
+        y: 0,
+        z: 0,
+        points: [],
+        legacy: 0,
       };
       byAsn.set(asn, a);
     }
@@ -111,9 +154,15 @@ export function buildAsFeatures(
     if (i === undefined) ids.set(key, i = ids.size);
     return i;
   };
-  const sample = (a: Acc, ip: string, version: 4 | 6, weight: number) => {
+  /** The city id of the sample (-1: none, -2: not located). */
+  const sample = (
+    a: Acc,
+    ip: string,
+    version: 4 | 6,
+    weight: number,
+  ): number => {
     const place = geo.place(ip, version);
-    if (!place?.country_code) return;
+    if (!place?.country_code) return -2;
     const cc = place.country_code;
     const region = `${cc}|${place.region ?? ""}`;
     a.regions.add(id(regionIds, region));
@@ -123,7 +172,19 @@ export function buildAsFeatures(
       if (city >= 0) a.byCity.set(city, (a.byCity.get(city) ?? 0) + weight);
       a.byCountry.set(cc, (a.byCountry.get(cc) ?? 0) + weight);
       countryTotal.set(cc, (countryTotal.get(cc) ?? 0) + weight);
+      const lat = place.latitude, lon = place.longitude;
+      if (typeof lat === "number" && typeof lon === "number") {
+        const f = Math.PI / 180, c = Math.cos(lat * f);
+        const x = c * Math.cos(lon * f), y = c * Math.sin(lon * f);
+        const z = Math.sin(lat * f);
+        a.located += weight;
+        a.x += weight * x;
+        a.y += weight * y;
+        a.z += weight * z;
+        a.points.push(x, y, z, weight);
+      }
     }
+    return city;
   };
 
   const { v4Start, v4End, v4Org, v6Start, v6End, v6Org, asns } = table;
@@ -134,10 +195,17 @@ export function buildAsFeatures(
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
     a.ranges++;
+    if (isLegacy(v4Start[i])) a.legacy += size;
     const k = v4Samples(size);
+    let previous = -3;
     for (let s = 0; s < k; s++) {
       const at = v4Start[i] + Math.floor((size * s) / k);
-      sample(a, v4Text(at), 4, size / k);
+      const city = sample(a, v4Text(at), 4, size / k);
+      if (previous >= 0 && city >= 0) {
+        a.pairs += size;
+        if (city !== previous) a.split += size;
+      }
+      previous = city;
     }
   }
   const words = new Uint32Array(4);
@@ -174,7 +242,11 @@ export function buildAsFeatures(
     ranges: [],
     topCity: [],
     home: [],
+    mixed: [],
+    radius: [],
+    legacy: [],
   };
+
   for (const [asn, a] of byAsn) {
     let country = "";
     let most = 0, located = 0;
@@ -200,8 +272,25 @@ export function buildAsFeatures(
     }
     out.topCity.push(placed ? Math.round((top / placed) * 1e4) / 1e4 : 0);
     out.home.push(located ? Math.round((most / located) * 1e4) / 1e4 : 0);
+    out.mixed.push(a.pairs ? Math.round((a.split / a.pairs) * 1e4) / 1e4 : 0);
+    out.radius.push(Math.round(radiusKm(a)));
+    out.legacy.push(a.v4 ? Math.round((a.legacy / a.v4) * 1e4) / 1e4 : 0);
   }
   return out;
+}
+
+/** Weighted mean great-circle distance (km) of located space from its centre. */
+function radiusKm(a: Acc): number {
+  const norm = Math.hypot(a.x, a.y, a.z);
+  if (!a.located || !norm) return 0;
+  const cx = a.x / norm, cy = a.y / norm, cz = a.z / norm;
+  let sum = 0;
+  const p = a.points;
+  for (let i = 0; i < p.length; i += 4) {
+    const dot = Math.min(1, p[i] * cx + p[i + 1] * cy + p[i + 2] * cz);
+    sum += p[i + 3] * Math.acos(dot);
+  }
+  return (6371 * sum) / a.located;
 }
 
 function countCountries(regions: Set<number>, ids: Map<string, number>) {
@@ -248,6 +337,9 @@ export class AsFeatureIndex {
       ranges: c.ranges[i],
       topCity: c.topCity[i],
       home: c.home[i],
+      mixed: c.mixed[i],
+      radius: c.radius[i],
+      legacy: c.legacy[i],
     };
   }
 }

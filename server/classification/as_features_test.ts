@@ -65,6 +65,47 @@ Deno.test("features count space, cities, regions, countries and share", () => {
   const v6 = index.get(300)!;
   assertEquals([v6.v4, v6.v6, v6.cities, v6.country], [0, 65536, 1, ""]);
   assertEquals(index.get(999), null);
+  // 16 samples of the /16 (one per 4k), 15 neighbouring pairs, three of
+  // them across a city boundary (every 64 /24s); the county's /24 in one
+  assertEquals([access.mixed, county.mixed], [0.2, 0]);
+  // private and county space lie outside 128-172 and 192
+  assertEquals([access.legacy, county.legacy], [0, 0]);
+});
+
+Deno.test("features measure early blocks and how far the space spreads", () => {
+  // AS 1: 150.1.0.0/16 (early class B space) in a city at 0°N 0°E and one
+  // at 0°N 1°E, half each; AS 2: 81.0.0.0/24 in one place.
+  const early: AsnTableData = {
+    v4Start: new Uint32Array([ip(81, 0, 0, 0), ip(150, 1, 0, 0)]),
+    v4End: new Uint32Array([ip(81, 0, 0, 255), ip(150, 1, 255, 255)]),
+    v4Org: new Uint32Array([1, 0]),
+    v6Start: new Uint32Array(0),
+    v6End: new Uint32Array(0),
+    v6Org: new Uint32Array(0),
+    asns: new Uint32Array([1, 2]),
+    orgs: ["Early", "Late"],
+    mmdb: [],
+  };
+  const located: PlaceSource = {
+    place(text) {
+      const [a, , c] = text.split(".").map(Number);
+      const east = a === 150 && c >= 128;
+      return {
+        country_code: "GH",
+        region: "R",
+        city: east ? "East" : "West",
+        latitude: 0,
+        longitude: east ? 1 : 0,
+      };
+    },
+  };
+  const index = new AsFeatureIndex(buildAsFeatures(early, located));
+  const one = index.get(1)!, two = index.get(2)!;
+  assertEquals([one.legacy, two.legacy], [1, 0]);
+  // half a degree of longitude at the equator from the centre: 55.6 km
+  assertEquals([one.radius, two.radius], [56, 0]);
+  // 16 samples, one split among 15 pairs
+  assertEquals(one.mixed, 0.0667);
 });
 
 Deno.test("features are cached per database version and rebuilt when it changes", async () => {

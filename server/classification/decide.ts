@@ -1,7 +1,8 @@
 // The network type of an address from evidence, in order of strength:
 // an operator's override, curated lists, what the organisation calls itself,
 // how its address space spreads over a country, and its reverse-DNS name.
-// The fitted model (model.ts) gives each answer its confidence.
+// The fitted model (model.ts) gives each answer its confidence, and decides
+// where the rules find no access evidence.
 // consumer_isp and mobile are filtered out of downloads.
 import type { NetworkType } from "../../shared/network_types.ts";
 import type { AsFeatures } from "./as_features.ts";
@@ -9,6 +10,7 @@ import {
   describeEvidence,
   featureVector,
   MODEL,
+  type ModelParams,
   NAME_WORDS,
   nameWords,
   score,
@@ -88,8 +90,15 @@ function decision(
   };
 }
 
-/** The type from everything but the host name and the job's keep list. */
-export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
+/**
+ * The type from everything but the host name and the job's keep list.
+ * `m`: the fitted model (its parameters; the fit passes its own).
+ */
+export function classifyNetwork(
+  f: AsFeatures | null,
+  e: Evidence,
+  m: ModelParams = MODEL,
+): Decision {
   if (e.override) {
     return decision(e.override.type, `override: line ${e.override.line}`, 1);
   }
@@ -97,7 +106,7 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
   const org = e.org ?? "";
   const { lists } = e;
   if (asn !== null) {
-    const c = MODEL.listConfidence;
+    const c = m.listConfidence;
     if (lists.hosting.has(asn)) {
       return decision("hosting", "curated hosting AS", c);
     }
@@ -120,7 +129,7 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
   const words = nameWords(org);
   const model = score(
     featureVector(f, words),
-    MODEL,
+    m,
     peeringDbLogOdds(e.peeringDb),
   );
   const byModel = (type: NetworkKind, reason: string) => {
@@ -154,6 +163,18 @@ export function classifyNetwork(f: AsFeatures | null, e: Evidence): Decision {
     return words[NAME_WORDS.mobile]
       ? byModel("mobile", access.replace("access", "mobile"))
       : byModel("consumer_isp", access);
+  }
+  // No rule found access: the model decides where it is sure enough (a
+  // small regional ISP, a mobile operator placed in a few cities).
+  if (f && model.p >= m.rescue) {
+    const evidence = describeEvidence(model.strongest, f, org, e.peeringDb);
+    return words[NAME_WORDS.mobile]
+      ? decision("mobile", `mobile network by the model: ${evidence}`, model.p)
+      : decision(
+        "consumer_isp",
+        `access network by the model: ${evidence}`,
+        model.p,
+      );
   }
   return byModel(
     "business",

@@ -1,6 +1,11 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { AsFeatures } from "./as_features.ts";
-import { classify, type CuratedLists, type Evidence } from "./decide.ts";
+import {
+  classify,
+  classifyNetwork,
+  type CuratedLists,
+  type Evidence,
+} from "./decide.ts";
 import { MODEL } from "./model.ts";
 
 const listConfidence = Math.round(MODEL.listConfidence * 100) / 100;
@@ -24,6 +29,9 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   ranges: 1,
   topCity: 1,
   home: 1,
+  mixed: 0,
+  radius: 0,
+  legacy: 0,
   ...p,
 });
 const access = features({ cities: 312, countryShare: 0.4, country: "KZ" });
@@ -146,4 +154,35 @@ Deno.test("an override wins and is named; keep unfilters", () => {
 
 Deno.test("no features and no cues: business", () => {
   assertEquals(classify(null, ev(64508, "Acme")).type, "business");
+});
+
+Deno.test("where the rules find no access evidence, the model decides when sure", () => {
+  // A small network in 4 cities: no rule fires.
+  const regional = features({ cities: 4, v4: 8192, ranges: 6 });
+  const rules = classifyNetwork(regional, ev(64501, "Example Coop"));
+  assertEquals(rules.reason, "no access evidence (4 cities)");
+  // The same network with the model's bar at 0 (always sure) and above 1.
+  const sure = { ...MODEL, rescue: 0 };
+  const got = classifyNetwork(regional, ev(64501, "Example Coop"), sure);
+  assertEquals([got.type, got.filtered], ["consumer_isp", true]);
+  ok(got.reason.startsWith("access network by the model: "), got.reason);
+  assertEquals(
+    classifyNetwork(regional, ev(64501, "Example Mobile"), sure).type,
+    "mobile",
+  );
+  const never = { ...MODEL, rescue: 1.01 };
+  assertEquals(
+    classifyNetwork(regional, ev(64501, "Example Coop"), never).filtered,
+    false,
+  );
+  // Nothing known of the network: the model does not decide.
+  assertEquals(
+    classifyNetwork(null, ev(64501, "Example Coop"), sure).filtered,
+    false,
+  );
+  // Name cues and the spread rule are not the model's to overrule upward.
+  assertEquals(
+    classifyNetwork(regional, ev(64501, "Example University"), sure).type,
+    "education",
+  );
 });

@@ -2,7 +2,9 @@
 // mobile, filtered) or not? Boosted stumps (an additive model: one step
 // function per feature) over the AS's features (address space, ranges,
 // cities, regions, countries, share of its country, share at home, largest
-// city, IPv6) and a few name words, one weak piece of evidence among many.
+// city, IPv6, ranges split between cities, geographic radius, IPv6 per /24,
+// early address blocks) and a few name words, one weak piece of evidence
+// among many.
 // Its parameters are fitted by eval/fit_classifier.ts (`deno task
 // fit:classifier`) and shipped in model_params.json; an answer carries a
 // calibrated confidence and names the feature that weighed most.
@@ -31,6 +33,12 @@ export interface ModelParams {
   calibration: { a: number; b: number };
   /** Filtered when the calibrated probability reaches this. */
   threshold: number;
+  /**
+   * Where the rules find no access evidence, the model filters a network at
+   * this calibrated probability (chosen on the cross-validation split by
+   * organisation).
+   */
+  rescue: number;
   /** Measured share of right answers of each curated list, on labels. */
   listConfidence: number;
   /** What it was fitted on (documentation). */
@@ -71,6 +79,10 @@ export const FEATURES = [
   "cities per space",
   "no features",
   "spread rule",
+  "split ranges",
+  "radius",
+  "v6 per /24",
+  "legacy space",
   "name: operator",
   "name: mobile",
   "name: hosting",
@@ -120,7 +132,7 @@ export function featureVector(
   f: AsFeatures | null,
   words: number[],
 ): number[] {
-  if (!f) return [0, 0, 0, 0, 0, 0, -7, 0, 0, 0, 1, 0, ...words];
+  if (!f) return [0, 0, 0, 0, 0, 0, -7, 0, 0, 0, 1, 0, 0, 0, 0, 0, ...words];
   return [
     log2(f.v4),
     log2(f.v6),
@@ -134,6 +146,10 @@ export function featureVector(
     log2(f.cities) - log2(f.v4 / 256),
     0,
     wideSpread(f, words[NAME_WORDS.operator] === 1) ? 1 : 0,
+    f.mixed,
+    log2(f.radius),
+    log2(f.v6) - log2(f.v4 / 256),
+    f.legacy,
     ...words,
   ];
 }
@@ -263,6 +279,22 @@ export function describeEvidence(
       }`;
     case "top city":
       return `${Math.round(f.topCity * 100)}% of addresses in one city`;
+    case "split ranges":
+      return `${
+        Math.round(f.mixed * 100)
+      }% of address ranges split between cities`;
+    case "radius":
+      return `addresses ${grouped.format(f.radius)} km from their centre`;
+    case "v6 per /24":
+      return f.v6
+        ? `${grouped.format(f.v6)} IPv6 /48s for ${
+          grouped.format(f.v4)
+        } IPv4 addresses`
+        : "no IPv6";
+    case "legacy space":
+      return `${
+        Math.round(f.legacy * 100)
+      }% of addresses in early (pre-registry) blocks`;
     default:
       return "no features";
   }

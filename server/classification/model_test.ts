@@ -23,6 +23,9 @@ const features: AsFeatures = {
   ranges: 90,
   topCity: 0.12,
   home: 0.97,
+  mixed: 0.4,
+  radius: 180,
+  legacy: 0,
 };
 
 Deno.test("the shipped parameters were fitted on this feature list", () => {

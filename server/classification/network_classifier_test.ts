@@ -93,6 +93,9 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
       ranges: [],
       topCity: [],
       home: [],
+      mixed: [],
+      radius: [],
+      legacy: [],
     },
     lists: {
       consumer: [64500],
