@@ -5,6 +5,7 @@ import type { Access } from "./access/install_access.ts";
 import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
+import type { JobResults } from "./results/job_results.ts";
 import type { JobControl, JobStore } from "./storage/store_interface.ts";
 import type { Pacer } from "./rdap/rate_limiter.ts";
 import type { RdapCache } from "./storage/rdap_cache.ts";
@@ -17,6 +18,8 @@ export interface AppDeps {
   events: JobEvents;
   /** Where uploads are copied for other machines (S3); absent: local only. */
   blobs?: BlobStore | null;
+  /** Jobs' results: their chunks' parts and counts. */
+  results: JobResults;
   /** Sessions, ownership rules, the lock, lookup API keys. */
   access: Access;
   /** The process's RDAP rate limit (null or absent: RDAP is off). */

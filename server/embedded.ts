@@ -17,6 +17,10 @@ import type { Parts } from "./parts.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
+import { LocalBlobStore } from "./blobs/local_blobs.ts";
+import { JobResults } from "./results/job_results.ts";
+import { moveLegacyResults } from "./results/legacy_results.ts";
+import { SqliteChunkProgress } from "./storage/sqlite_chunks.ts";
 
 export interface EmbeddedOptions {
   /** The bundled data, when the caller has it loaded (tests share it). */
@@ -56,8 +60,15 @@ export async function openEmbedded(
   const rdapCache = config.rdap.enabled
     ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
     : null;
+  // Results in DATA_DIR/results (part files of each job's chunks).
+  const results = new JobResults(
+    new LocalBlobStore(config.dataDir),
+    new SqliteChunkProgress(store),
+  );
+  await moveLegacyResults(store, results);
   const runner = new JobRunner({
     store,
+    results,
     events,
     kv,
     engineData,
@@ -78,6 +89,7 @@ export async function openEmbedded(
     runner,
     events,
     blobs: null,
+    results,
     engine: new Engine(engineData, dns),
     rdapPacer,
     rdapCache,

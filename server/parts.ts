@@ -6,6 +6,7 @@
 import type { BlobStore } from "./blobs/blob_store.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
+import type { JobResults } from "./results/job_results.ts";
 import type { RateLimiter } from "./rdap/rate_limiter.ts";
 import type { RdapCache } from "./storage/rdap_cache.ts";
 import type { JobControl, JobStore } from "./storage/store_interface.ts";
@@ -18,6 +19,8 @@ export interface Parts {
   events: JobEvents;
   /** Where uploads are copied for other machines (S3), or null. */
   blobs: BlobStore | null;
+  /** Jobs' results: part files in the blob store, counts with the chunks. */
+  results: JobResults;
   /** The engine of this process's lookups, its bundled data loaded. */
   engine: Engine;
   /** RDAP on: this process's rate limit and the cache (else null). */

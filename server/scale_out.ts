@@ -1,10 +1,13 @@
 // The parts of the scaled-out mode (DATABASE_URL set): PostgreSQL for jobs
-// and results (PgStore), the pg-boss queue, LISTEN/NOTIFY job events, and the
-// blob store for uploads (S3-compatible when S3_* is set). ROLE decides
+// and their chunks (PgStore), the pg-boss queue, LISTEN/NOTIFY job events,
+// and the blob store for uploads and results (S3-compatible when S3_* is
+// set). ROLE decides
 // whether this process takes jobs (main.ts).
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { blobConfigFromEnv, openBlobStore } from "./blobs/blob_config.ts";
+import { LocalBlobStore } from "./blobs/local_blobs.ts";
+import { JobResults } from "./results/job_results.ts";
 import type { Config } from "./config.ts";
 import { Engine, loadEngineData } from "./enrichment/engine.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
@@ -69,6 +72,11 @@ async function connect(
   const blobConfig = blobConfigFromEnv(Deno.env.toObject(), config.dataDir);
   const blobs = blobConfig.kind === "s3" ? openBlobStore(blobConfig) : null;
   const store = await PgStore.open(databaseUrl);
+  // Results with the uploads: S3, or the data directory on one machine.
+  const results = new JobResults(
+    blobs ?? new LocalBlobStore(config.dataDir),
+    store.chunkProgress,
+  );
   // Seconds without a heartbeat before a dead worker's job is handed on.
   const heartbeat = Number(Deno.env.get("QUEUE_HEARTBEAT_SECONDS") ?? 30);
   if (!Number.isInteger(heartbeat) || heartbeat < 10) {
@@ -96,6 +104,7 @@ async function connect(
     bus,
     events: role === "worker" ? null : events,
     blobs,
+    results,
     uploadsDir,
     checkpointRows: config.checkpointRows,
     registrationLookup: () =>
@@ -111,6 +120,7 @@ async function connect(
     runner,
     events,
     blobs,
+    results,
     rdapPacer,
     rdapCache,
     async close() {

@@ -5,6 +5,13 @@
 // parsed batch once the chunk holds `chunkRows` data rows (a chunk is about
 // that size); the first chunk starts at byte 0 and holds the header row.
 
+/**
+ * Data rows between two cuts the upload notes: a job's chunks are runs of
+ * them (jobs/run_chunk.ts planJobChunks), so a small job is cut small enough
+ * for its rows to show as it runs and a large one into CHUNK_ROWS.
+ */
+export const CUT_ROWS = 1000;
+
 /** Data rows [firstRow, firstRow + rows) of an upload: bytes [start, end). */
 export interface RowChunk {
   start: number;

@@ -5,11 +5,10 @@ import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import type { JobSummary } from "../../shared/summary.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
-import type { JobStore } from "../storage/store_interface.ts";
+import type { JobResults } from "../results/job_results.ts";
 import {
   attachment,
   downloadName,
-  keptRows,
   outputColumns,
   outputHeader,
   outputRow,
@@ -49,7 +48,7 @@ export function xlsxUploadNotice(headerCount: number): string | undefined {
 }
 
 export function xlsxDownload(
-  store: JobStore,
+  results: JobResults,
   job: JobRecord,
   summary: JobSummary,
 ): Response {
@@ -65,7 +64,7 @@ export function xlsxDownload(
   const columns = outputColumns(job);
   (async () => {
     sheet.addRow(outputHeader(job)).commit();
-    for await (const page of keptRows(store, job)) {
+    for await (const page of results.keptPages(job)) {
       for (const row of page) {
         sheet.addRow(outputRow(job, columns, row)).commit();
       }

@@ -10,6 +10,8 @@
 import { Engine } from "../enrichment/engine.ts";
 import { Store } from "../storage/store.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
+import { LocalBlobStore } from "../blobs/local_blobs.ts";
+import { JobResults } from "../results/job_results.ts";
 import { lowerThisThread } from "./background_priority.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
@@ -19,6 +21,7 @@ import { type ChunkRunner, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
 let setup: (Omit<ChunkRunner, "chunks" | "store"> & { store: Store }) | null =
   null;
+let blobs: LocalBlobStore | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
@@ -28,6 +31,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
     const store = new Store(message.dbPath);
+    blobs = new LocalBlobStore(message.dataDir);
     const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
     const rdapCache = new SqliteRdapCache(store.db, {
       maxAgeDays: message.rdap.cacheDays,
@@ -36,6 +40,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       store,
       engine: new Engine(message.engineData, message.dns, true),
       uploadsDir: message.uploadsDir,
+      results: new JobResults(blobs, new SqliteChunkProgress(store)),
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
         pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
@@ -51,8 +56,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   current = run;
   try {
     if (!setup) throw new Error("job thread used before init");
-    // Its own chunk store per run: a run counts its own summary rows.
-    const chunks = new SqliteChunkProgress(setup.store);
+    const chunks = setup.results.chunks;
     const chunk = await chunks.getChunk(run.jobId, message.chunk);
     const job = setup.store.getJob(run.jobId);
     // Ended, cancelled or gone meanwhile: nothing to do.

@@ -14,7 +14,6 @@ import type { Engine } from "../enrichment/engine.ts";
 import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
-import type { Counters } from "../storage/result_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
 import { CheckpointBuilder } from "./checkpoint_codec.ts";
@@ -56,13 +55,11 @@ export interface ProcessContext {
   range: ChunkRange;
 }
 
-/** Bytes [start, end) of the upload, rows from firstRow, resumed. */
+/** Bytes [start, end) of the upload, rows from firstRow. */
 export interface ChunkRange {
   start: number;
   end: number;
   firstRow: number;
-  /** The chunk's counters at its last checkpoint (its resume position). */
-  resume: Counters;
 }
 
 export const FILE_GONE =
@@ -170,7 +167,13 @@ class JobProcess {
     this.#writer.begin({
       jobId: job.id,
       options: job.options,
-      counters: this.#ctx.range.resume,
+      counters: {
+        processed: 0,
+        successful: 0,
+        failed: 0,
+        filtered: 0,
+        hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
+      },
     });
   }
 
@@ -185,13 +188,11 @@ class JobProcess {
     // The index of the row before the next one read (the header is -1; a
     // chunk from byte 0 starts with it).
     let rowIndex = range.start > 0 ? range.firstRow - 1 : -2;
-    const resumeAt = range.firstRow + range.resume.processed;
     // Rows arrive a file chunk at a time: no promise per row.
     for await (const rows of readCsvRange(path, job.delimiter, range)) {
       for (const row of rows) {
         rowIndex++;
-        // The header, or done before a restart.
-        if (rowIndex < resumeAt) continue;
+        if (rowIndex < 0) continue; // the header
         this.#window.push(this.#lookUp(rowIndex, row), row);
       }
       await this.#commitReady();
@@ -203,7 +204,7 @@ class JobProcess {
         await this.#commitReady();
       }
       if (this.#ctx.cancelled()) {
-        await this.#writer.waitForBacklogAtMost(0);
+        await this.#writer.stop();
         return false;
       }
     }
@@ -393,18 +394,21 @@ class JobProcess {
   async #finish(): Promise<ProcessOutcome> {
     const { store, jobId } = this.#ctx;
     await this.#commitReady(true);
-    // Counted before the last checkpoint: in a chunk, that commit may end
-    // the job.
-    if (this.#registrations && !this.#ctx.cancelled()) {
+    if (this.#ctx.cancelled()) {
+      await this.#writer.stop();
+      return "cancelled";
+    }
+    // Counted before the last checkpoint: that commit may end the job.
+    if (this.#registrations) {
       await store.addRegistrationLookups(
         jobId,
         this.#registrations.outcomes(),
       );
     }
-    // The last checkpoint (maybe empty) carries the job's final summary counts.
-    this.#writer.write(this.#checkpoint.takeCheckpoint(true), () => {});
-    // Every checkpoint is committed before the job ends, whatever the ending.
+    // The last checkpoint (maybe empty) ends the chunk: its parts stored,
+    // then it is done.
+    this.#writer.write(this.#checkpoint.takeCheckpoint(true), this.#ctx.onProgress);
     await this.#writer.waitForBacklogAtMost(0);
-    return this.#ctx.cancelled() ? "cancelled" : "completed";
+    return "completed";
   }
 }

@@ -11,6 +11,7 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
 import type { Engine } from "../enrichment/engine.ts";
+import type { JobResults } from "../results/job_results.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
@@ -32,6 +33,8 @@ export interface QueueRunnerOptions {
   events: JobEvents | null;
   /** Where workers fetch uploads missing from `uploadsDir` (S3), or null. */
   blobs: BlobStore | null;
+  /** Where chunks' parts go. */
+  results: JobResults;
   uploadsDir: string;
   checkpointRows: number;
   /** A job's registration lookup (RDAP), or null or absent: off. */
@@ -129,6 +132,7 @@ export class QueueRunner implements JobControl {
     }
     await queue.cancel(jobId);
     this.#stopChunks(jobId);
+    await this.options.chunks.dropUnfinished(jobId);
     await this.#announce(jobId);
     return true;
   }
@@ -231,7 +235,10 @@ export class QueueRunner implements JobControl {
           `Processing stopped: ${text}`,
         );
         // Its other chunks wait for a restart rather than run for nothing.
-        if (failed) await this.options.queue.cancel(jobId);
+        if (failed) {
+          await this.options.queue.cancel(jobId);
+          await this.options.chunks.dropUnfinished(jobId);
+        }
       }
     } finally {
       flags.delete(flag);

@@ -7,18 +7,22 @@ import { join } from "node:path";
 import type { Engine } from "../enrichment/engine.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { chunksOfStoredCsv } from "../routes/csv_upload_reader.ts";
+import { CUT_ROWS, type RowChunk } from "../csv/row_chunks.ts";
 import type {
   ChunkProgress,
   ChunkProgressStore,
 } from "../storage/chunk_progress.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
+import type { JobResults } from "../results/job_results.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
 import { processJob, type ProcessOutcome } from "./process_job.ts";
 
 export interface ChunkRunner {
   store: JobStore;
   chunks: ChunkProgressStore;
+  /** Where a chunk's parts go. */
+  results: JobResults;
   engine: Engine;
   uploadsDir: string;
   /** Rows per committed checkpoint (<= 100). */
@@ -33,12 +37,13 @@ export interface ChunkRunner {
 export const THIS_PROCESS = `${Deno.hostname()}:${Deno.pid}`;
 
 /**
- * Runs one chunk from its last checkpoint. "completed" once its last
- * checkpoint is committed (which completes the job when it was the last
- * open chunk); throws what stopped it otherwise (JobStopped when the job was
+ * Runs one chunk from its first row. "completed" once its parts are stored
+ * and it is committed done (which completes the job when it was the last
+ * open chunk); "lost" when the chunk was done or its job ended before it
+ * started; throws what stopped it otherwise (JobStopped when the job was
  * cancelled or failed meanwhile).
  */
-export function runChunk(
+export async function runChunk(
   runner: ChunkRunner,
   jobId: number,
   chunk: ChunkProgress,
@@ -46,29 +51,56 @@ export function runChunk(
   onProgress: (job: JobRecord) => void,
 ): Promise<ProcessOutcome> {
   const { store, chunks, worker } = runner;
-  return processJob({
+  const job = await store.getJob(jobId);
+  if (!job) return "lost";
+  const writer = new ChunkWriter(
+    store,
+    chunks,
+    runner.results,
+    chunk.chunk,
+    worker,
+    job,
+  );
+  if (!await writer.start()) return "lost";
+  return await processJob({
     store,
     engine: runner.engine,
     uploadsDir: runner.uploadsDir,
     jobId,
     checkpointRows: runner.checkpointRows,
-    writer: new ChunkWriter(store, chunks, chunk.chunk, worker),
+    writer,
     registrationLookup: runner.registrationLookup,
-    range: {
-      start: chunk.start,
-      end: chunk.end,
-      firstRow: chunk.firstRow,
-      resume: chunk.counters,
-    },
+    range: { start: chunk.start, end: chunk.end, firstRow: chunk.firstRow },
     cancelled,
     onProgress,
   });
 }
 
+/** About this many chunks a job, within [CUT_ROWS, CHUNK_ROWS] rows each. */
+const CHUNKS_A_JOB = 64;
+
+/** Runs of the upload's cuts as a job's chunks, of about `size` rows each. */
+export function groupCuts(cuts: RowChunk[], chunkRows: number): RowChunk[] {
+  const total = cuts.reduce((sum, cut) => sum + cut.rows, 0);
+  const size = Math.min(
+    chunkRows,
+    Math.max(CUT_ROWS, Math.ceil(total / CHUNKS_A_JOB)),
+  );
+  const chunks: RowChunk[] = [];
+  for (const cut of cuts) {
+    const last = chunks.at(-1);
+    if (last && last.rows + cut.rows <= size) {
+      last.end = cut.end;
+      last.rows += cut.rows;
+    } else chunks.push({ ...cut });
+  }
+  return chunks;
+}
+
 /**
- * The job's chunks, planned when it has none: as its upload's reader cut
- * the upload, or for an upload stored before its chunks were noted, by
- * reading it again. The upload must be in `uploadsDir`.
+ * The job's chunks, planned when it has none: runs of the cuts its upload's
+ * reader noted, or for an upload stored before cuts were noted, read again.
+ * The upload must be in `uploadsDir`.
  */
 export async function planJobChunks(
   store: JobStore,
@@ -79,14 +111,14 @@ export async function planJobChunks(
 ): Promise<ChunkProgress[]> {
   const planned = await chunks.chunks(job.id);
   if (planned.length > 0) return planned;
-  const ranges = (await store.getUpload(job.fileName))?.chunks ??
+  const cuts = (await store.getUpload(job.fileName))?.chunks ??
     await chunksOfStoredCsv(
       join(uploadsDir, job.fileName),
       job.delimiter,
-      chunkRows,
+      CUT_ROWS,
     );
   return await chunks.planChunks(
     job.id,
-    ranges.map((range, chunk) => ({ chunk, ...range })),
+    groupCuts(cuts, chunkRows).map((range, chunk) => ({ chunk, ...range })),
   );
 }

@@ -3,9 +3,9 @@
 // fed by the Deno KV queue. SQLite is the truth about a job and its chunks;
 // a queue message only says "look for work". Up to `concurrency` jobs run
 // at once and share the threads a chunk at a time, in turn; each thread
-// commits its chunk's checkpoints itself (storage/sqlite_chunks.ts). A job
-// found "processing" with no chunk running here (after a crash or restart)
-// goes on from each chunk's last checkpoint.
+// stores its chunk's parts and commits it itself (jobs/chunk_writer.ts). A
+// job found "processing" with no chunk running here (after a crash or
+// restart) goes on with the chunks not done.
 import { dirname, join } from "node:path";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
@@ -19,17 +19,18 @@ import {
   isDiskFull,
   jobDiskFullMessage,
 } from "../storage/disk_full.ts";
-import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import type { Store } from "../storage/store.ts";
-import { rebuildSummary } from "../storage/summary_sql.ts";
 import type { JobControl } from "../storage/store_interface.ts";
 import type { JobEvents } from "./job_events.ts";
+import type { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
 import { planJobChunks } from "./run_chunk.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 export interface RunnerOptions {
   store: Store;
+  /** Jobs' results (their parts in DATA_DIR/results). */
+  results: JobResults;
   events: JobEvents;
   kv: Deno.Kv;
   engineData: EngineData;
@@ -102,12 +103,9 @@ export class JobRunner implements JobControl {
   #quiet: (() => void)[] = [];
 
   readonly #reserve: DiskReserve;
-  /** The chunks of the main thread's connection (planning, not commits). */
-  readonly #chunks: SqliteChunkProgress;
 
   constructor(readonly options: RunnerOptions) {
     this.#reserve = new DiskReserve(dirname(options.dbPath));
-    this.#chunks = new SqliteChunkProgress(options.store);
   }
 
   /** Listens to the queue and resumes whatever was left unfinished. */
@@ -187,17 +185,11 @@ export class JobRunner implements JobControl {
       }
       const chunks = await planJobChunks(
         store,
-        this.#chunks,
+        this.options.results.chunks,
         job,
         uploadsDir,
         chunkRows,
       );
-      // Counts its chunks did not write before they stopped (a crash, a
-      // cancel, a failure) are counted again from the rows, while none of
-      // them runs.
-      if (chunks.some((chunk) => chunk.counters.processed > 0)) {
-        store.transaction(() => rebuildSummary(store.db, job.id));
-      }
       this.#jobs.set(job.id, {
         waiting: chunks.filter((chunk) => !chunk.done),
         running: new Map(),
@@ -243,13 +235,14 @@ export class JobRunner implements JobControl {
     worker.postMessage({ type: "chunk", jobId, chunk } satisfies ToWorker);
   }
 
-  /** Cancels a pending or processing job; its committed rows stay. */
-  cancel(jobId: number): boolean {
-    const { store } = this.options;
+  /** Cancels a pending or processing job; the rows of its done chunks stay. */
+  async cancel(jobId: number): Promise<boolean> {
+    const { store, results } = this.options;
     if (!store.setStatus(jobId, "cancelled", ["pending", "processing"])) {
       return false;
     }
     this.#stopChunks(jobId);
+    await results.chunks.dropUnfinished(jobId);
     this.#emit(jobId);
     return true;
   }
@@ -301,7 +294,12 @@ export class JobRunner implements JobControl {
    */
   #fail(jobId: number, error: string, crashed = false): void {
     try {
-      this.options.store.setStatus(jobId, "failed", ["processing"], error);
+      if (this.options.store.setStatus(jobId, "failed", ["processing"], error)) {
+        // Its done chunks' rows stay; the others run again on a restart.
+        this.options.results.chunks.dropUnfinished(jobId).catch((failure) =>
+          logError(`job ${jobId}: could not reset its open chunks:`, failure)
+        );
+      }
     } catch (failure) {
       // Not even the failure could be stored (a disk full to the last
       // byte): the job stays processing, and is picked up again at the
@@ -379,6 +377,7 @@ export class JobRunner implements JobControl {
       {
         type: "init",
         dbPath: options.dbPath,
+        dataDir: dirname(options.dbPath),
         uploadsDir: options.uploadsDir,
         checkpointRows: options.checkpointRows,
         engineData: options.engineData,

@@ -10,6 +10,8 @@ export type ToWorker =
   | {
     type: "init";
     dbPath: string;
+    /** Where the results' part files go (results/ under it). */
+    dataDir: string;
     uploadsDir: string;
     checkpointRows: number;
     engineData: EngineData;

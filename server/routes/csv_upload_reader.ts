@@ -14,6 +14,8 @@ import { RowLimit } from "../upload_formats/row_limit.ts";
 
 /** The delimiter is guessed from this much text, then fixed. */
 const DELIMITER_SAMPLE_CHARS = 65536;
+// Characters parsed at a time (a few hundred short rows).
+const PARSE_SLICE = 16_384;
 /** Data rows kept for the configuration step's preview. */
 export const SAMPLE_ROWS = 5;
 
@@ -123,9 +125,14 @@ export class CsvUploadReader {
   }
 
   #parse(text: string): void {
-    const rows = this.#rows!.push(text);
-    this.#rowLimit?.check(text, rows, this.#rows!);
-    this.#count(rows);
+    // In slices: a cut can fall only where a parse ends, and a job's
+    // chunks are runs of cuts about CUT_ROWS apart.
+    for (let at = 0; at < text.length; at += PARSE_SLICE) {
+      const slice = text.slice(at, at + PARSE_SLICE);
+      const rows = this.#rows!.push(slice);
+      this.#rowLimit?.check(slice, rows, this.#rows!);
+      this.#count(rows);
+    }
   }
 
   #count(parsed: string[][]): void {

@@ -31,7 +31,7 @@ import {
   restartRoute,
   summaryRoute,
 } from "./job_routes.ts";
-import { jobSummary, previewPage } from "./job_summary.ts";
+import { previewPage } from "./job_summary.ts";
 import { toResultRow } from "./result_views.ts";
 
 // Server-made upload names only: no path parts, no client names.
@@ -41,9 +41,9 @@ const UPLOAD_NOT_FOUND =
   "That upload was not found; it may have expired. Upload the file again";
 
 export function jobRoutes(
-  { config, store, runner, blobs, access }: Pick<
+  { config, store, runner, blobs, results, access }: Pick<
     AppDeps,
-    "config" | "store" | "runner" | "blobs" | "access"
+    "config" | "store" | "runner" | "blobs" | "results" | "access"
   >,
 ) {
   const app = apiRouter();
@@ -123,6 +123,7 @@ export function jobRoutes(
   app.openapi(clearCompletedRoute, async (c) => {
     const owner = listingOwner(c.get("sessionId"), visibility);
     const jobs = await store.deleteJobs("completed", owner);
+    for (const job of jobs) await results.deleteJob(job.id);
     for (const fileName of new Set(jobs.map((j) => j.fileName))) {
       if (!(await store.uploadInUse(fileName))) {
         await store.deleteUpload(fileName);
@@ -143,12 +144,12 @@ export function jobRoutes(
     const limit = intParam(c.req.query("limit"), "limit", 10, 1, 100);
     const page = intParam(c.req.query("page"), "page", 1, -1e15, 1e15);
     const query = new URL(c.req.url).searchParams;
-    return c.json(await previewPage(store, job, query, page, limit), 200);
+    return c.json(await previewPage(results, job, query, page, limit), 200);
   });
 
   app.openapi(
     summaryRoute,
-    async (c) => c.json(await jobSummary(store, await jobOr404(c)), 200),
+    async (c) => c.json(await results.summary(await jobOr404(c)), 200),
   );
 
   app.openapi(recentResultsRoute, async (c) => {
@@ -156,13 +157,9 @@ export function jobRoutes(
     const limit = intParam(c.req.query("limit"), "limit", 50, 1, 1000);
     const since = intParam(c.req.query("since"), "since", 0, 0, 1e15);
     const latest = c.req.query("getLatest") === "true";
-    const end = job.processedIPs;
+    const end = await results.storedEnd(job);
     const from = latest ? Math.max(0, end - limit) : Math.min(since, end);
-    const rows = await store.resultsBetween(
-      job.id,
-      from,
-      Math.min(from + limit, end),
-    );
+    const rows = await results.between(job, from, Math.min(from + limit, end));
     return c.json({
       results: rows.map((row) => toResultRow(row, job.headers)),
       nextIndex: rows.length > 0 ? rows[rows.length - 1].rowIndex + 1 : from,
@@ -175,12 +172,12 @@ export function jobRoutes(
     if (format === "xlsx") {
       const refusal = xlsxRefusal(job);
       if (refusal) throw new ApiError(422, refusal, "Too many columns");
-      return xlsxDownload(store, job, await jobSummary(store, job));
+      return xlsxDownload(results, job, await results.summary(job));
     }
     if (format !== "csv") {
       throw badRequest(`Unknown download format "${format}": use csv or xlsx`);
     }
-    return csvDownload(store, job);
+    return await csvDownload(results, job);
   });
 
   app.openapi(cancelRoute, async (c) => {

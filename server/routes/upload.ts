@@ -1,6 +1,7 @@
 // POST /api/upload: streams the file to the uploads folder under a name the
 // server makes, enforcing the size limit while it streams, and reads the
 // header row and counts the data rows on the way.
+import { CUT_ROWS } from "../csv/row_chunks.ts";
 import { createRoute } from "@hono/zod-openapi";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -77,7 +78,7 @@ export function uploadRoutes(
     maxBytes,
     maxUploadMb: config.maxUploadMb,
     maxUncompressedBytes: Math.floor(config.maxUncompressedMb * 1024 * 1024),
-    chunkRows: config.chunkRows,
+    chunkRows: CUT_ROWS,
     maxRowBytes: config.maxRowBytes,
   };
   const uploadsDir = join(config.dataDir, "uploads");

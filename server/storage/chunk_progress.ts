@@ -1,11 +1,14 @@
-// Progress of a job cut into chunks (in both modes several threads or
-// workers run one job's chunks at once): each chunk keeps its own counters,
-// which are its resume position; the job's counters are their sum, kept by
-// adding each checkpoint's counts in the same transaction. Only the runners
-// use this; the routes see jobs through JobStore. Adapters:
-// sqlite_chunks.ts, pg/pg_chunks.ts.
+// The chunks of a job, in both modes (several threads or workers run one
+// job's chunks at once): a chunk is done or not. A run of a chunk starts
+// from its first row, reports its counters as it goes (the job's counters
+// are the sum of its chunks'), and ends by storing its parts
+// (results/job_results.ts) and then, in one transaction, its counts, its
+// counters and its being done; a crash redoes only the chunks not done.
+// Only the runners and the results reader use this; the routes see jobs
+// through JobStore. Adapters: sqlite_chunks.ts, pg/pg_chunks.ts.
+import type { ChunkMeta } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
-import type { Counters, StoredResult } from "./result_rows.ts";
+import type { Counters } from "./result_rows.ts";
 
 /** Fewest milliseconds between two progress announcements of one job. */
 export const ANNOUNCE_MS = 250;
@@ -20,23 +23,37 @@ export interface ChunkPlan {
 }
 
 export interface ChunkProgress extends ChunkPlan {
-  /** The chunk's counters at its last committed checkpoint. */
+  /** The chunk's counters as its run last reported them. */
   counters: Counters;
   done: boolean;
-  /** The worker that committed its last checkpoint (null: none yet). */
+  /** The worker that runs (or ran) it (null: none yet). */
   worker: string | null;
 }
 
-export interface ChunkCheckpoint {
+/** A chunk whose parts are stored (a done chunk). */
+export interface ChunkOutputRecord {
+  chunk: number;
+  firstRow: number;
+  /** The run that stored the parts (names them in caches). */
+  run: string;
+  keptBytes: number;
+  done: boolean;
+  meta: ChunkMeta;
+}
+
+export interface ChunkCommit {
   jobId: number;
   chunk: number;
-  results: StoredResult[];
-  /** The chunk's counters including these results. */
+  /** The run (startChunk) this commit belongs to. */
+  run: string;
+  /** The chunk's counters so far. */
   counters: Counters;
-  /** The chunk's last checkpoint: the chunk is done with it. */
-  last: boolean;
-  /** Who commits it (host and process), recorded with the chunk. */
+  /** Who runs it (host and process), recorded with the chunk. */
   worker: string;
+  /** With `last`: the chunk's parts are stored, their kept bytes and counts. */
+  output?: { keptBytes: number; meta: ChunkMeta };
+  /** The chunk is done. */
+  last: boolean;
 }
 
 export interface ChunkCommitted {
@@ -56,15 +73,33 @@ export interface ChunkProgressStore {
   chunks(jobId: number): Promise<ChunkProgress[]>;
   getChunk(jobId: number, chunk: number): Promise<ChunkProgress | null>;
   /**
-   * One transaction: refuses with CheckpointMoved unless the chunk's stored
-   * `processed` is `counters.processed - results.length` (and the chunk not
-   * done), with JobStopped unless the job is processing; replaces the
-   * chunk's rows from that position on with `results`; stores the chunk's
-   * counters and adds the difference to the job's. With `last`, marks the
-   * chunk done and, when it was the job's last open chunk, sets the job's
-   * total to the rows processed and completes it.
+   * Starts a run of a chunk from its first row: its counters back to zero
+   * (the job's less them) and any stored output forgotten. False when the
+   * chunk is done or the job is not processing.
    */
-  commitChunk(checkpoint: ChunkCheckpoint): Promise<ChunkCommitted>;
+  startChunk(
+    jobId: number,
+    chunk: number,
+    run: string,
+    worker: string,
+  ): Promise<boolean>;
+  /**
+   * One transaction: refuses with JobStopped unless the job is processing,
+   * with CheckpointMoved when another run took the chunk (or it is done);
+   * stores the chunk's counters, adds the difference to the job's and
+   * records `output`. With `last`, marks the chunk done and, when it was
+   * the job's last open chunk, sets the job's total to the rows processed
+   * and completes it.
+   */
+  commitChunk(commit: ChunkCommit): Promise<ChunkCommitted>;
+  /**
+   * A job that stopped (cancelled, failed) keeps the rows of its done
+   * chunks: the counters of the others go back to zero, the job's less
+   * them, so its counts are those of the rows it has.
+   */
+  dropUnfinished(jobId: number): Promise<void>;
+  /** The job's chunks with stored parts, in order. */
+  outputs(jobId: number): Promise<ChunkOutputRecord[]>;
 }
 
 /** A job_chunks row as read from either database. */
@@ -89,5 +124,19 @@ export function toChunk(row: Row): ChunkProgress {
     },
     done: Boolean(row.done),
     worker: row.worker === null ? null : String(row.worker),
+  };
+}
+
+/** A job_chunks row with stored parts, as read from either database. */
+export function toOutput(row: Row): ChunkOutputRecord {
+  return {
+    chunk: Number(row.chunk),
+    firstRow: Number(row.first_row),
+    run: String(row.run),
+    keptBytes: Number(row.kept_bytes),
+    done: Boolean(row.done),
+    meta: typeof row.meta === "string"
+      ? JSON.parse(row.meta)
+      : row.meta as unknown as ChunkMeta,
   };
 }

@@ -135,9 +135,11 @@ ${FIELD_COLUMNS}
   `ALTER TABLE uploads ADD COLUMN row_chunks TEXT;`,
   // The job's choice for rows the classifier is unsure of (keep, filter).
   `ALTER TABLE jobs ADD COLUMN low_confidence TEXT NOT NULL DEFAULT 'keep';`,
-  // A job's chunks and their progress (storage/sqlite_chunks.ts), as in
-  // PostgreSQL mode: a job is run a chunk at a time on a pool of threads.
-  // A job run whole by an earlier version is cut when it resumes.
+  // A job's chunks, their progress and what each left (storage/
+  // sqlite_chunks.ts), as in PostgreSQL mode: a job is run a chunk at a time
+  // on a pool of threads, and a chunk's rows are kept as files beside it
+  // (results/job_results.ts). Rows stored in `results` by an earlier
+  // version are moved there at start (results/legacy_results.ts).
   `
   CREATE TABLE job_chunks (
     job_id INTEGER NOT NULL,
@@ -157,6 +159,9 @@ ${FIELD_COLUMNS}
     done INTEGER NOT NULL DEFAULT 0,
     worker TEXT,
     updated_at TEXT,
+    run TEXT,
+    kept_bytes INTEGER NOT NULL DEFAULT 0,
+    meta TEXT,
     PRIMARY KEY (job_id, chunk)
   ) WITHOUT ROWID;
   `,

@@ -1,43 +1,31 @@
 // A chunked job's progress on SQLite (ChunkProgressStore), the same contract
-// as pg/pg_chunks.ts: each job thread has its own connection and commits
-// its chunk's checkpoints with the chunk's and the job's counters in one
+// as pg/pg_chunks.ts: each job thread has its own connection; a chunk's
+// counters, the job's and its being done change together in one
 // transaction (WAL: one writer at a time, the others wait their turn).
-// SQLite keeps a job's summary counts as rows are committed
-// (summary_sql.ts): each chunk run counts its own rows and writes them in
-// the same transactions, what the summary shows every SUMMARY_LAG_MS and
-// everything with the chunk's last checkpoint. Counts a chunk had not
-// written when it stopped are recounted from the rows (rebuildSummary)
-// before its job runs again (jobs/runner.ts).
 import type {
-  ChunkCheckpoint,
+  ChunkCommit,
   ChunkCommitted,
+  ChunkOutputRecord,
   ChunkPlan,
   ChunkProgress,
   ChunkProgressStore,
 } from "./chunk_progress.ts";
-import { ANNOUNCE_MS, toChunk } from "./chunk_progress.ts";
+import { ANNOUNCE_MS, toChunk, toOutput } from "./chunk_progress.ts";
 import type { Row } from "./job_rows.ts";
-import { CheckpointMoved, JobStopped } from "./result_rows.ts";
+import { CheckpointMoved, type Counters, JobStopped } from "./result_rows.ts";
 import type { Store } from "./store.ts";
-import { FLUSH_ROWS, SummaryCounter } from "./summary_sql.ts";
-
-/**
- * Longest a committed row waits before the summary counts it: the page
- * polls every 2 s, and each flush upserts the keys that changed.
- */
-export const SUMMARY_LAG_MS = 2000;
 
 const now = () => new Date().toISOString();
 
-/** One chunk run's summary counts not yet written. */
-interface ChunkCounts {
-  counter: SummaryCounter;
-  lastFlush: number;
-}
+const ZERO: Counters = {
+  processed: 0,
+  successful: 0,
+  failed: 0,
+  filtered: 0,
+  hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
+};
 
 export class SqliteChunkProgress implements ChunkProgressStore {
-  /** Summary counts of the chunks run through this instance, by job:chunk. */
-  #counts = new Map<string, ChunkCounts>();
   /** When each job's progress was last announced from here. */
   #announced = new Map<number, number>();
 
@@ -67,16 +55,8 @@ export class SqliteChunkProgress implements ChunkProgressStore {
           );
         }
         // From now on the job's counters are the sum of its chunks': none
-        // yet (a job run whole by an earlier version starts over; each
-        // chunk replaces the rows it stored).
-        if (added > 0) {
-          db.prepare(
-            `UPDATE jobs SET processed_ips = 0, successful_ips = 0,
-              failed_ips = 0, filtered_ips = 0, hostnames_answered = 0,
-              hostnames_no_name = 0, hostnames_timed_out = 0,
-              hostnames_skipped = 0 WHERE id = ?`,
-          ).run(jobId);
-        }
+        // yet.
+        if (added > 0) this.#addToJob(jobId, ZERO, null);
       });
     }
     return this.chunks(jobId);
@@ -93,6 +73,14 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     return Promise.resolve(this.#chunk(jobId, chunk));
   }
 
+  outputs(jobId: number): Promise<ChunkOutputRecord[]> {
+    const rows = this.store.db.prepare(
+      `SELECT chunk, first_row, run, kept_bytes, done, meta FROM job_chunks
+        WHERE job_id = ? AND meta IS NOT NULL ORDER BY chunk`,
+    ).all(jobId) as Row[];
+    return Promise.resolve(rows.map(toOutput));
+  }
+
   #chunk(jobId: number, chunk: number): ChunkProgress | null {
     const row = this.store.db.prepare(
       "SELECT * FROM job_chunks WHERE job_id = ? AND chunk = ?",
@@ -100,91 +88,132 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     return row ? toChunk(row) : null;
   }
 
-  commitChunk(checkpoint: ChunkCheckpoint): Promise<ChunkCommitted> {
+  #run(jobId: number, chunk: number): string | null {
+    const row = this.store.db.prepare(
+      "SELECT run FROM job_chunks WHERE job_id = ? AND chunk = ?",
+    ).get(jobId, chunk) as Row | undefined;
+    return (row?.run as string | null | undefined) ?? null;
+  }
+
+  /**
+   * Adds `counters` less `was` to the job's (`was` null: sets them to
+   * `counters`); false when the job is not in one of `statuses`.
+   */
+  #addToJob(
+    jobId: number,
+    counters: Counters,
+    was: Counters | null,
+    statuses = ["processing", "pending"],
+  ): boolean {
+    const lookups = counters.hostnameLookups ?? ZERO.hostnameLookups!;
+    const before = was ?? ZERO;
+    const wasLookups = before.hostnameLookups ?? ZERO.hostnameLookups!;
+    const add = was ? (column: string) => `${column} + ?` : () => "?";
+    const { changes } = this.store.db.prepare(
+      `UPDATE jobs SET processed_ips = ${add("processed_ips")},
+        successful_ips = ${add("successful_ips")},
+        failed_ips = ${add("failed_ips")},
+        filtered_ips = ${add("filtered_ips")},
+        hostnames_answered = ${add("hostnames_answered")},
+        hostnames_no_name = ${add("hostnames_no_name")},
+        hostnames_timed_out = ${add("hostnames_timed_out")},
+        hostnames_skipped = ${add("hostnames_skipped")}, updated_at = ?
+        WHERE id = ? AND status IN (${statuses.map(() => "?").join(", ")})`,
+    ).run(
+      counters.processed - before.processed,
+      counters.successful - before.successful,
+      counters.failed - before.failed,
+      counters.filtered - before.filtered,
+      lookups.answered - wasLookups.answered,
+      lookups.noName - wasLookups.noName,
+      lookups.timedOut - wasLookups.timedOut,
+      lookups.skipped - wasLookups.skipped,
+      now(),
+      jobId,
+      ...statuses,
+    );
+    return Number(changes) === 1;
+  }
+
+  #setChunk(
+    jobId: number,
+    chunk: number,
+    counters: Counters,
+    fields: Record<string, string | number | null>,
+  ): void {
+    const lookups = counters.hostnameLookups ?? ZERO.hostnameLookups!;
+    const names = Object.keys(fields);
+    this.store.db.prepare(
+      `UPDATE job_chunks SET processed = ?, successful = ?, failed = ?,
+        filtered = ?, hostnames_answered = ?, hostnames_no_name = ?,
+        hostnames_timed_out = ?, hostnames_skipped = ?, updated_at = ?${
+        names.map((name) => `, ${name} = ?`).join("")
+      } WHERE job_id = ? AND chunk = ?`,
+    ).run(
+      counters.processed,
+      counters.successful,
+      counters.failed,
+      counters.filtered,
+      lookups.answered,
+      lookups.noName,
+      lookups.timedOut,
+      lookups.skipped,
+      now(),
+      ...Object.values(fields),
+      jobId,
+      chunk,
+    );
+  }
+
+  startChunk(
+    jobId: number,
+    chunk: number,
+    run: string,
+    worker: string,
+  ): Promise<boolean> {
+    return Promise.resolve(this.store.transaction(() => {
+      const stored = this.#chunk(jobId, chunk);
+      if (!stored || stored.done) return false;
+      if (!this.#addToJob(jobId, ZERO, stored.counters, ["processing"])) {
+        return false;
+      }
+      this.#setChunk(jobId, chunk, ZERO, {
+        run,
+        worker,
+        kept_bytes: 0,
+        meta: null,
+      });
+      return true;
+    }));
+  }
+
+  commitChunk(commit: ChunkCommit): Promise<ChunkCommitted> {
     try {
-      return Promise.resolve(this.#commit(checkpoint));
+      return Promise.resolve(this.#commit(commit));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  #commit(checkpoint: ChunkCheckpoint): ChunkCommitted {
-    const { jobId, chunk, results, counters, last, worker } = checkpoint;
+  #commit(commit: ChunkCommit): ChunkCommitted {
+    const { jobId, chunk, run, counters, output, last, worker } = commit;
     const { store } = this;
     const { db } = store;
-    const before = counters.processed - results.length;
-    const key = `${jobId}:${chunk}`;
-    // A run's first commit starts its counts afresh.
-    let counts = this.#counts.get(key);
-    if (!counts || before === 0) {
-      counts = { counter: new SummaryCounter(FLUSH_ROWS), lastFlush: 0 };
-      this.#counts.set(key, counts);
-    }
-    const committed = store.transaction((): ChunkCommitted => {
+    return store.transaction((): ChunkCommitted => {
       const stored = this.#chunk(jobId, chunk);
-      if (!stored || stored.done || stored.counters.processed !== before) {
-        const status = store.getJob(jobId)?.status;
-        if (status !== "processing") throw new JobStopped(jobId, status);
+      const status = store.getJob(jobId)?.status;
+      if (status !== "processing") throw new JobStopped(jobId, status);
+      if (!stored || stored.done || this.#run(jobId, chunk) !== run) {
         throw new CheckpointMoved(jobId);
       }
-      const was = stored.counters;
-      const lookups = counters.hostnameLookups ?? was.hostnameLookups!;
-      const wasLookups = was.hostnameLookups!;
-      const { changes } = db.prepare(
-        `UPDATE jobs SET processed_ips = processed_ips + ?,
-          successful_ips = successful_ips + ?, failed_ips = failed_ips + ?,
-          filtered_ips = filtered_ips + ?,
-          hostnames_answered = hostnames_answered + ?,
-          hostnames_no_name = hostnames_no_name + ?,
-          hostnames_timed_out = hostnames_timed_out + ?,
-          hostnames_skipped = hostnames_skipped + ?, updated_at = ?
-          WHERE id = ? AND status = 'processing'`,
-      ).run(
-        counters.processed - was.processed,
-        counters.successful - was.successful,
-        counters.failed - was.failed,
-        counters.filtered - was.filtered,
-        lookups.answered - wasLookups.answered,
-        lookups.noName - wasLookups.noName,
-        lookups.timedOut - wasLookups.timedOut,
-        lookups.skipped - wasLookups.skipped,
-        now(),
-        jobId,
-      );
-      // Cancelled or failed meanwhile: nothing of this checkpoint stays.
-      if (Number(changes) !== 1) {
-        throw new JobStopped(jobId, store.getJob(jobId)?.status);
-      }
-      if (results.length > 0) {
-        // Rows stored from the same position on by a whole-file run of an
-        // earlier version are replaced.
-        db.prepare(
-          `DELETE FROM results WHERE job_id = ? AND row_index >= ?
-            AND row_index < ?`,
-        ).run(jobId, stored.firstRow + before, stored.firstRow + stored.rows);
-        store.insertResults(jobId, results);
-      }
-      db.prepare(
-        `UPDATE job_chunks SET processed = ?, successful = ?, failed = ?,
-          filtered = ?, hostnames_answered = ?, hostnames_no_name = ?,
-          hostnames_timed_out = ?, hostnames_skipped = ?, done = ?,
-          worker = ?, updated_at = ? WHERE job_id = ? AND chunk = ?`,
-      ).run(
-        counters.processed,
-        counters.successful,
-        counters.failed,
-        counters.filtered,
-        lookups.answered,
-        lookups.noName,
-        lookups.timedOut,
-        lookups.skipped,
-        last ? 1 : 0,
+      this.#addToJob(jobId, counters, stored.counters, ["processing"]);
+      this.#setChunk(jobId, chunk, counters, {
         worker,
-        now(),
-        jobId,
-        chunk,
-      );
-      this.#countSummary(db, jobId, counts, results, last);
+        done: last ? 1 : 0,
+        ...(output
+          ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
+          : {}),
+      });
       if (!last) return { announce: this.#announce(jobId), completed: false };
       const open = db.prepare(
         `SELECT sum(done = 0) AS open, coalesce(sum(processed), 0) AS processed
@@ -200,27 +229,24 @@ export class SqliteChunkProgress implements ChunkProgressStore {
       ).run(Number(open.processed), at, at, jobId);
       return { announce: true, completed: true };
     });
-    if (last) this.#counts.delete(key);
-    return committed;
   }
 
-  /** Adds a checkpoint's rows to its chunk's counts; writes them when due. */
-  #countSummary(
-    db: Store["db"],
-    jobId: number,
-    counts: ChunkCounts,
-    results: ChunkCheckpoint["results"],
-    last: boolean,
-  ): void {
-    const { counter } = counts;
-    for (const result of results) counter.addRows(result.enrichment, 1);
-    const time = Date.now();
-    const due = last || time - counts.lastFlush > SUMMARY_LAG_MS ||
-      counter.pending >= FLUSH_ROWS;
-    if (!due) return;
-    // A running chunk writes what the summary shows; its last flush, all.
-    counter.flush(db, jobId, true, !last);
-    counts.lastFlush = time;
+  dropUnfinished(jobId: number): Promise<void> {
+    this.store.transaction(() => {
+      const open = (this.store.db.prepare(
+        "SELECT * FROM job_chunks WHERE job_id = ? AND done = 0",
+      ).all(jobId) as Row[]).map(toChunk);
+      for (const chunk of open) {
+        this.#addToJob(jobId, ZERO, chunk.counters, [
+          "cancelled",
+          "failed",
+          "processing",
+          "pending",
+        ]);
+        this.#setChunk(jobId, chunk.chunk, ZERO, {});
+      }
+    });
+    return Promise.resolve();
   }
 
   #announce(jobId: number): boolean {

@@ -1,24 +1,24 @@
-// A chunked job's progress on PostgreSQL (ChunkProgressStore): the
-// job_chunks table, and a chunk's checkpoint commit. Lock order in a commit:
-// the chunk's row, the job's partition, then the job's row last and briefly
-// (its counters), so chunks of one job commit side by side and only their
-// counter updates queue on the job's row.
+// A chunked job's progress on PostgreSQL (ChunkProgressStore), the same
+// contract as sqlite_chunks.ts. Lock order in a commit: the chunk's row,
+// then the job's row last and briefly (its counters), so chunks of one job
+// commit side by side and only their counter updates queue on the job's row.
 import type postgres from "postgres";
 import type {
-  ChunkCheckpoint,
+  ChunkCommit,
   ChunkCommitted,
+  ChunkOutputRecord,
   ChunkPlan,
   ChunkProgress,
   ChunkProgressStore,
 } from "../chunk_progress.ts";
-import { ANNOUNCE_MS, toChunk } from "../chunk_progress.ts";
+import { ANNOUNCE_MS, toChunk, toOutput } from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
-import { CheckpointMoved, JobStopped } from "../result_rows.ts";
+import { CheckpointMoved, type Counters, JobStopped } from "../result_rows.ts";
 import { transaction } from "./pg_connect.ts";
-import { copyResults } from "./pg_copy.ts";
-import { partitionName } from "./pg_schema.ts";
 
 const now = () => new Date().toISOString();
+
+const NO_LOOKUPS = { answered: 0, noName: 0, timedOut: 0, skipped: 0 };
 
 export class PgChunkProgress implements ChunkProgressStore {
   constructor(readonly sql: postgres.Sql) {}
@@ -41,8 +41,7 @@ export class PgChunkProgress implements ChunkProgressStore {
         })))
       } ON CONFLICT (job_id, chunk) DO NOTHING RETURNING chunk`;
       // From now on the job's counters are the sum of its chunks': none
-      // yet (a job run whole before it was cut, by an older version,
-      // starts over; each chunk replaces the rows it stored).
+      // yet.
       if (added.length > 0) {
         await tx`UPDATE jobs SET processed_ips = 0, successful_ips = 0,
           failed_ips = 0, filtered_ips = 0, hostnames_answered = 0,
@@ -65,74 +64,144 @@ export class PgChunkProgress implements ChunkProgressStore {
     return row ? toChunk(row) : null;
   }
 
-  async commitChunk(checkpoint: ChunkCheckpoint): Promise<ChunkCommitted> {
-    const { jobId, chunk, results, counters, last, worker } = checkpoint;
-    const before = counters.processed - results.length;
+  async outputs(jobId: number): Promise<ChunkOutputRecord[]> {
+    const rows = await this.sql<Row[]>`
+      SELECT chunk, first_row, run, kept_bytes, done, meta FROM job_chunks
+        WHERE job_id = ${jobId} AND meta IS NOT NULL ORDER BY chunk`;
+    return rows.map(toOutput);
+  }
+
+  /** Adds `counters` less `was` to the job's counters; false when not in `statuses`. */
+  async #addToJob(
+    tx: postgres.TransactionSql,
+    jobId: number,
+    counters: Counters,
+    was: Counters,
+    statuses: string[],
+  ): Promise<boolean> {
+    const lookups = counters.hostnameLookups ?? NO_LOOKUPS;
+    const wasLookups = was.hostnameLookups ?? NO_LOOKUPS;
+    const updated = await tx`UPDATE jobs SET
+      processed_ips = processed_ips + ${counters.processed - was.processed},
+      successful_ips = successful_ips + ${counters.successful - was.successful},
+      failed_ips = failed_ips + ${counters.failed - was.failed},
+      filtered_ips = filtered_ips + ${counters.filtered - was.filtered},
+      hostnames_answered = hostnames_answered + ${
+      lookups.answered - wasLookups.answered
+    },
+      hostnames_no_name = hostnames_no_name + ${
+      lookups.noName - wasLookups.noName
+    },
+      hostnames_timed_out = hostnames_timed_out + ${
+      lookups.timedOut - wasLookups.timedOut
+    },
+      hostnames_skipped = hostnames_skipped + ${
+      lookups.skipped - wasLookups.skipped
+    },
+      updated_at = ${now()}
+      WHERE id = ${jobId} AND status IN ${tx(statuses)} RETURNING id`;
+    return updated.length === 1;
+  }
+
+  async #setChunk(
+    tx: postgres.TransactionSql,
+    jobId: number,
+    chunk: number,
+    counters: Counters,
+    fields: Record<string, string | number | boolean | null>,
+  ): Promise<void> {
+    const lookups = counters.hostnameLookups ?? NO_LOOKUPS;
+    await tx`UPDATE job_chunks SET ${
+      tx({
+        processed: counters.processed,
+        successful: counters.successful,
+        failed: counters.failed,
+        filtered: counters.filtered,
+        hostnames_answered: lookups.answered,
+        hostnames_no_name: lookups.noName,
+        hostnames_timed_out: lookups.timedOut,
+        hostnames_skipped: lookups.skipped,
+        updated_at: now(),
+        ...fields,
+      })
+    } WHERE job_id = ${jobId} AND chunk = ${chunk}`;
+  }
+
+  async dropUnfinished(jobId: number): Promise<void> {
+    await transaction(this.sql, async (tx) => {
+      const open = (await tx<Row[]>`SELECT * FROM job_chunks
+        WHERE job_id = ${jobId} AND NOT done FOR UPDATE`).map(toChunk);
+      const zero = { processed: 0, successful: 0, failed: 0, filtered: 0 };
+      for (const chunk of open) {
+        await this.#addToJob(tx, jobId, zero, chunk.counters, [
+          "cancelled",
+          "failed",
+          "processing",
+          "pending",
+        ]);
+        await this.#setChunk(tx, jobId, chunk.chunk, zero, {});
+      }
+    });
+  }
+
+  async startChunk(
+    jobId: number,
+    chunk: number,
+    run: string,
+    worker: string,
+  ): Promise<boolean> {
     return await transaction(this.sql, async (tx) => {
       const [row] = await tx<Row[]>`SELECT * FROM job_chunks
         WHERE job_id = ${jobId} AND chunk = ${chunk} FOR UPDATE`;
       const stored = row ? toChunk(row) : null;
-      if (!stored || stored.done || stored.counters.processed !== before) {
-        const [job] = await tx`SELECT status FROM jobs WHERE id = ${jobId}`;
-        if (job?.status !== "processing") {
-          throw new JobStopped(jobId, job?.status as string | undefined);
-        }
+      if (!stored || stored.done) return false;
+      const zero = { processed: 0, successful: 0, failed: 0, filtered: 0 };
+      if (
+        !await this.#addToJob(tx, jobId, zero, stored.counters, ["processing"])
+      ) return false;
+      await this.#setChunk(tx, jobId, chunk, zero, {
+        run,
+        worker,
+        kept_bytes: 0,
+        meta: null,
+      });
+      return true;
+    });
+  }
+
+  async commitChunk(commit: ChunkCommit): Promise<ChunkCommitted> {
+    const { jobId, chunk, run, counters, output, last, worker } = commit;
+    const statuses = ["processing"];
+    return await transaction(this.sql, async (tx) => {
+      const [row] = await tx<Row[]>`SELECT * FROM job_chunks
+        WHERE job_id = ${jobId} AND chunk = ${chunk} FOR UPDATE`;
+      const [job] = await tx`SELECT status FROM jobs WHERE id = ${jobId}`;
+      if (!job || !statuses.includes(job.status as string)) {
+        throw new JobStopped(jobId, job?.status as string | undefined);
+      }
+      const stored = row ? toChunk(row) : null;
+      if (!stored || stored.done || row.run !== run) {
         throw new CheckpointMoved(jobId);
       }
-      if (results.length > 0) {
-        // A redelivered checkpoint replaces what an earlier delivery of
-        // this chunk stored from the same position on.
-        const from = stored.firstRow + before;
-        await tx.unsafe(
-          `DELETE FROM ${partitionName(jobId)}
-            WHERE row_index >= $1 AND row_index < $2`,
-          [from, stored.firstRow + stored.rows],
-        );
-        await copyResults(tx, jobId, results);
-      }
-      const was = stored.counters;
-      const lookups = counters.hostnameLookups ?? was.hostnameLookups!;
-      const wasLookups = was.hostnameLookups!;
-      await tx`UPDATE job_chunks SET processed = ${counters.processed},
-        successful = ${counters.successful}, failed = ${counters.failed},
-        filtered = ${counters.filtered},
-        hostnames_answered = ${lookups.answered},
-        hostnames_no_name = ${lookups.noName},
-        hostnames_timed_out = ${lookups.timedOut},
-        hostnames_skipped = ${lookups.skipped},
-        done = ${last}, worker = ${worker}, updated_at = ${now()}
-        WHERE job_id = ${jobId} AND chunk = ${chunk}`;
-      const [job] = await tx`UPDATE jobs SET
-        processed_ips = processed_ips + ${counters.processed - was.processed},
-        successful_ips = successful_ips + ${
-        counters.successful - was.successful
-      },
-        failed_ips = failed_ips + ${counters.failed - was.failed},
-        filtered_ips = filtered_ips + ${counters.filtered - was.filtered},
-        hostnames_answered = hostnames_answered + ${
-        lookups.answered - wasLookups.answered
-      },
-        hostnames_no_name = hostnames_no_name + ${
-        lookups.noName - wasLookups.noName
-      },
-        hostnames_timed_out = hostnames_timed_out + ${
-        lookups.timedOut - wasLookups.timedOut
-      },
-        hostnames_skipped = hostnames_skipped + ${
-        lookups.skipped - wasLookups.skipped
-      },
-        updated_at = ${now()},
-        announced_at = CASE WHEN announced_at IS NULL OR announced_at <=
-          now() - ${ANNOUNCE_MS} * interval '1 millisecond'
-          THEN now() ELSE announced_at END
-        WHERE id = ${jobId} AND status = 'processing'
-        RETURNING announced_at = now() AS announce`;
-      // Cancelled or failed meanwhile: nothing of this checkpoint stays.
-      if (!job) {
+      await this.#setChunk(tx, jobId, chunk, counters, {
+        worker,
+        done: last,
+        ...(output
+          ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
+          : {}),
+      });
+      if (
+        !await this.#addToJob(tx, jobId, counters, stored.counters, statuses)
+      ) {
         const [gone] = await tx`SELECT status FROM jobs WHERE id = ${jobId}`;
         throw new JobStopped(jobId, gone?.status as string | undefined);
       }
-      const committed = { announce: Boolean(job.announce), completed: false };
+      const [{ announce }] = await tx`UPDATE jobs SET
+        announced_at = CASE WHEN announced_at IS NULL OR announced_at <=
+          now() - ${ANNOUNCE_MS} * interval '1 millisecond'
+          THEN now() ELSE announced_at END
+        WHERE id = ${jobId} RETURNING announced_at = now() AS announce`;
+      const committed = { announce: Boolean(announce), completed: false };
       if (!last) return committed;
       const [open] = await tx`SELECT count(*) FILTER (WHERE NOT done) AS open,
         coalesce(sum(processed), 0) AS processed

@@ -124,6 +124,13 @@ ${FIELD_COLUMNS}
   `ALTER TABLE uploads ADD COLUMN row_chunks text;`,
   // The job's choice for rows the classifier is unsure of (keep, filter).
   `ALTER TABLE jobs ADD COLUMN low_confidence text NOT NULL DEFAULT 'keep';`,
+  // A chunk's run and, once its parts are stored (results/job_results.ts),
+  // their kept bytes and its counts; results rows are no longer written.
+  `
+  ALTER TABLE job_chunks ADD COLUMN run text;
+  ALTER TABLE job_chunks ADD COLUMN kept_bytes bigint NOT NULL DEFAULT 0;
+  ALTER TABLE job_chunks ADD COLUMN meta text;
+  `,
 ];
 
 /**

@@ -1,0 +1,169 @@
+// What a chunk of a job leaves behind, built as its rows are finished: its
+// download part (the kept rows as CSV lines, the download's format, so a
+// download is its parts one after another), its rows as columns (preview,
+// live rows, Excel) and its counts (the summary and the preview's totals),
+// the same in both modes (job_results.ts stores them).
+import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
+import { failureMessage } from "../../shared/failures.ts";
+import { csvField, neutraliseFormula } from "../csv/csv_rows.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+import { outputColumns } from "../jobs/download.ts";
+import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
+
+/** A count of one key of a summary dimension: key, code, rows. */
+export type KeyCount = [string, string, number];
+
+/** The top lists a chunk counts for its job's summary. */
+export const TOP_DIMS = ["company", "asn", "country", "city"] as const;
+export type TopDim = (typeof TOP_DIMS)[number];
+
+/**
+ * What a chunk's rows are, kept with it in the database (small): `kinds`
+ * keyed by JSON [success, filtered, network_type] with the failure's words
+ * as code (as summaryFromCounts reads them).
+ */
+export interface ChunkMeta {
+  rows: number;
+  keptRows: number;
+  kinds: KeyCount[];
+}
+
+/**
+ * A chunk's counts by key, kept beside its parts: each top list's keys
+ * (companies of kept rows), and `nets`, rows by company, ASN, network type
+ * and whether left out, for the preview's text search.
+ */
+export interface ChunkCounts {
+  top: Record<TopDim, KeyCount[]>;
+  nets: [string | null, string | null, string | null, 0 | 1, number][];
+}
+
+export interface ChunkParts {
+  /** The kept rows as CSV lines, without the header. */
+  kept: Uint8Array[];
+  keptBytes: number;
+  columns: ResultColumns;
+  meta: ChunkMeta;
+  counts: ChunkCounts;
+}
+
+const encoder = new TextEncoder();
+
+/** One output line of a kept row: the download's format (download.ts). */
+export function csvLine(
+  width: number,
+  columns: readonly EnrichmentField[],
+  { original, enrichment }: StoredResult,
+): string {
+  let text = "";
+  for (let i = 0; i < width; i++) {
+    if (i > 0) text += ",";
+    text += csvField(original[i] ?? "");
+  }
+  const values = enrichment as unknown as Record<string, string | number | null>;
+  for (const column of columns) {
+    const value = values[column];
+    text += ",";
+    if (value === null || value === undefined) continue;
+    text += typeof value === "number"
+      ? csvField(value)
+      : csvField(neutraliseFormula(String(value)));
+  }
+  const error = enrichment.failure
+    ? failureMessage(enrichment.failure, "job")
+    : null;
+  text += enrichment.success ? ",true," : ",false,";
+  if (error) text += csvField(neutraliseFormula(error));
+  return text + "\r\n";
+}
+
+export class ChunkOutput {
+  #width: number;
+  #columns: EnrichmentField[];
+  #kept: Uint8Array[] = [];
+  #keptBytes = 0;
+  #keptRows = 0;
+  #rows = new ColumnsBuilder();
+  #counts = new Map<TopDim | "kind", Map<string, KeyCount>>(
+    [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
+  );
+  #nets = new Map<string, ChunkCounts["nets"][number]>();
+
+  constructor(job: JobRecord) {
+    this.#width = job.headers.length;
+    this.#columns = outputColumns(job);
+  }
+
+  get rows(): number {
+    return this.#rows.count;
+  }
+
+  /** Adds finished rows, in input order. */
+  add(results: StoredResult[]): void {
+    let text = "";
+    for (const result of results) {
+      this.#rows.add(result);
+      this.#count(result);
+      if (result.enrichment.ispFiltered) continue;
+      text += csvLine(this.#width, this.#columns, result);
+      this.#keptRows++;
+    }
+    if (text) {
+      const bytes = encoder.encode(text);
+      this.#kept.push(bytes);
+      this.#keptBytes += bytes.length;
+    }
+  }
+
+  #bump(dim: TopDim | "kind", key: string, code: string): void {
+    const byKey = this.#counts.get(dim)!;
+    const id = `${key}\u0000${code}`;
+    const count = byKey.get(id);
+    if (count) count[2]++;
+    else byKey.set(id, [key, code, 1]);
+  }
+
+  #count({ enrichment: e }: StoredResult): void {
+    const filtered = e.ispFiltered ? 1 : 0;
+    this.#bump(
+      "kind",
+      JSON.stringify([e.success ? 1 : 0, filtered, e.network_type]),
+      e.failure ? failureMessage(e.failure, "job") : "",
+    );
+    if (e.company !== null && !e.ispFiltered) {
+      this.#bump("company", e.company, "");
+    }
+    if (e.asn !== null) this.#bump("asn", e.asn, "");
+    if (e.country !== null) {
+      this.#bump("country", e.country, e.country_code ?? "");
+    }
+    if (e.city !== null) this.#bump("city", e.city, e.country_code ?? "");
+    if (e.company !== null || e.asn !== null) {
+      const id = `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
+      const net = this.#nets.get(id);
+      if (net) net[4]++;
+      else this.#nets.set(id, [e.company, e.asn, e.network_type, filtered, 1]);
+    }
+  }
+
+  /** The chunk's parts, once its last row is added. */
+  finish(): ChunkParts {
+    return {
+      kept: this.#kept,
+      keptBytes: this.#keptBytes,
+      columns: this.#rows.build(),
+      meta: {
+        rows: this.#rows.count,
+        keptRows: this.#keptRows,
+        kinds: [...this.#counts.get("kind")!.values()],
+      },
+      counts: {
+        top: Object.fromEntries(
+          TOP_DIMS.map((dim) => [dim, [...this.#counts.get(dim)!.values()]]),
+        ) as ChunkCounts["top"],
+        nets: [...this.#nets.values()],
+      },
+    };
+  }
+}

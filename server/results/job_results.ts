@@ -1,0 +1,402 @@
+// A job's results, stored once, as part files in the blob store (the data
+// directory, or S3 when several machines share the work), one set per chunk
+// as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
+// rows as the download's CSV lines; `{chunk}.rows`, every row as columns
+// (result_columns.ts); `{chunk}.counts`, its counts by key. The database
+// keeps, with each chunk, its counts by kind (chunk_output.ts ChunkMeta).
+// Everything a user reads of a job comes from these, the same in both
+// modes: the download is the header and the parts one after another;
+// Excel, live rows and preview pages decode the chunks they need; the
+// summary adds up the chunks' counts (once for a completed job, kept as
+// `summary.json`). Reads see the chunks whose parts are stored: every chunk
+// of a completed job, the finished ones of a running, failed or cancelled
+// one.
+import type { JobSummary } from "../../shared/summary.ts";
+import { SUMMARY_TOP_N } from "../../shared/summary.ts";
+import type { BlobStore } from "../blobs/blob_store.ts";
+import { formatCsvRows } from "../csv/csv_rows.ts";
+import { outputHeader } from "../jobs/download.ts";
+import type {
+  ChunkOutputRecord,
+  ChunkProgressStore,
+} from "../storage/chunk_progress.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
+import { COUNT_CAP, type PreviewFilter } from "../storage/preview_filters.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+import type { PreviewRows } from "../storage/store_interface.ts";
+import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
+import type {
+  ChunkCounts,
+  ChunkMeta,
+  ChunkParts,
+  KeyCount,
+  TopDim,
+} from "./chunk_output.ts";
+import {
+  decodeColumns,
+  encodeColumns,
+  isFiltered,
+  type ResultColumns,
+  resultAt,
+  textAt,
+} from "./result_columns.ts";
+
+const PAGE_ROWS = 2000;
+/** Decoded chunks kept for the next page (a few MB each). */
+const CACHED_CHUNKS = 4;
+
+const keptKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.csv`;
+const rowsKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.rows`;
+const countsKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.counts`;
+const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
+
+async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (i < pieces.length) controller.enqueue(pieces[i++]);
+      else controller.close();
+    },
+  });
+}
+
+/** Whether a row's fields match a preview filter. */
+function matches(
+  filter: PreviewFilter,
+  success: boolean,
+  filtered: boolean,
+  type: string | null,
+  company: string | null,
+  asn: string | null,
+): boolean {
+  if (filter.status && filtered !== (filter.status === "filtered")) {
+    return false;
+  }
+  if (filter.networkType === "unknown" && (!success || type !== null)) {
+    return false;
+  }
+  if (
+    filter.networkType && filter.networkType !== "unknown" &&
+    type !== filter.networkType
+  ) return false;
+  if (filter.text) {
+    // Contains, ignoring case, as the search box promises.
+    const text = filter.text.toLowerCase();
+    return !!company?.toLowerCase().includes(text) ||
+      !!asn?.toLowerCase().includes(text);
+  }
+  return true;
+}
+
+/** Rows of a chunk matching a filter, from its counts (`counts` for text). */
+function matchingRows(
+  meta: ChunkMeta,
+  counts: ChunkCounts | null,
+  filter: PreviewFilter,
+): number {
+  let n = 0;
+  if (counts) {
+    for (const [company, asn, type, filtered, count] of counts.nets) {
+      if (matches(filter, true, filtered === 1, type, company, asn)) n += count;
+    }
+    return n;
+  }
+  for (const [key, , count] of meta.kinds) {
+    const [success, filtered, type] = JSON.parse(key) as [
+      number,
+      number,
+      string | null,
+    ];
+    if (matches(filter, success === 1, filtered === 1, type, null, null)) {
+      n += count;
+    }
+  }
+  return n;
+}
+
+// Ties in a top list in byte order, as SQLite's BINARY collation had them.
+const compareText = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+
+/** A summary from the counts of a job's chunks. */
+export function summaryOfChunks(
+  jobId: number,
+  metas: ChunkMeta[],
+  counts: ChunkCounts[],
+): JobSummary {
+  const merged = (lists: KeyCount[][]) => {
+    const byKey = new Map<string, SummaryCount>();
+    for (const list of lists) {
+      for (const [key, code, n] of list) {
+        const id = `${key}\u0000${code}`;
+        const count = byKey.get(id);
+        if (count) (count.n as number) += n;
+        else byKey.set(id, { key, code, n });
+      }
+    }
+    return [...byKey.values()];
+  };
+  const top = (dim: TopDim) =>
+    merged(counts.map((c) => c.top[dim])).sort((a, b) =>
+      (b.n as number) - (a.n as number) || compareText(a.key, b.key) ||
+      compareText(a.code, b.code)
+    ).slice(0, SUMMARY_TOP_N);
+  return summaryFromCounts(jobId, merged(metas.map((m) => m.kinds)), top);
+}
+
+export class JobResults {
+  #columns = new Map<string, Promise<ResultColumns>>();
+  #summaries = new Map<number, { signature: string; summary: JobSummary }>();
+  #countsCache = new Map<string, ChunkCounts>();
+
+  constructor(
+    readonly blobs: BlobStore,
+    readonly chunks: ChunkProgressStore,
+  ) {}
+
+  /** Stores a chunk's parts (before its commit says they are there). */
+  async putParts(
+    jobId: number,
+    chunk: number,
+    parts: ChunkParts,
+  ): Promise<void> {
+    await this.blobs.put(keptKey(jobId, chunk), streamOf(parts.kept));
+    await this.blobs.put(
+      rowsKey(jobId, chunk),
+      streamOf([encodeColumns(parts.columns)]),
+    );
+    await this.blobs.put(
+      countsKey(jobId, chunk),
+      streamOf([new TextEncoder().encode(JSON.stringify(parts.counts))]),
+    );
+  }
+
+  /** Each output's counts by key (read when a summary or search needs them). */
+  async #counts(
+    jobId: number,
+    outputs: ChunkOutputRecord[],
+  ): Promise<ChunkCounts[]> {
+    const counts: ChunkCounts[] = [];
+    for (const output of outputs) {
+      const key = `${jobId}/${output.chunk}/${output.run}`;
+      let cached = this.#countsCache.get(key);
+      if (!cached) {
+        const bytes = await bytesOf(
+          await this.blobs.get(countsKey(jobId, output.chunk)),
+        );
+        cached = JSON.parse(new TextDecoder().decode(bytes)) as ChunkCounts;
+        this.#countsCache.set(key, cached);
+        // The last job's chunks (a search pages through them).
+        while (this.#countsCache.size > 256) {
+          this.#countsCache.delete(this.#countsCache.keys().next().value!);
+        }
+      }
+      counts.push(cached);
+    }
+    return counts;
+  }
+
+  /** Removes a job's parts. */
+  async deleteJob(jobId: number): Promise<void> {
+    const far = new Date(Date.now() + 1e12);
+    for (const blob of await this.blobs.listOlderThan(far, `results/${jobId}/`)) {
+      await this.blobs.delete(blob.key);
+    }
+  }
+
+  outputs(jobId: number): Promise<ChunkOutputRecord[]> {
+    return this.chunks.outputs(jobId);
+  }
+
+  /** A chunk's rows, decoded (the last few are kept for the next page). */
+  #load(jobId: number, output: ChunkOutputRecord): Promise<ResultColumns> {
+    const key = `${jobId}/${output.chunk}/${output.run}`;
+    let columns = this.#columns.get(key);
+    if (columns) {
+      this.#columns.delete(key);
+    } else {
+      columns = this.blobs.get(rowsKey(jobId, output.chunk))
+        .then(bytesOf)
+        .then(decodeColumns);
+      columns.catch(() => this.#columns.delete(key));
+    }
+    this.#columns.set(key, columns);
+    while (this.#columns.size > CACHED_CHUNKS) {
+      this.#columns.delete(this.#columns.keys().next().value!);
+    }
+    return columns;
+  }
+
+  /** The download: its header, then every stored chunk's kept rows. */
+  async csvBody(job: JobRecord): Promise<ReadableStream<Uint8Array>> {
+    const outputs = (await this.outputs(job.id)).filter((o) => o.keptBytes > 0);
+    const header = new TextEncoder().encode(
+      formatCsvRows([outputHeader(job)]),
+    );
+    let headerSent = false;
+    let part: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    const blobs = this.blobs;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(header);
+          return;
+        }
+        while (true) {
+          if (!part) {
+            const output = outputs.shift();
+            if (!output) return controller.close();
+            part = (await blobs.get(keptKey(job.id, output.chunk))).getReader();
+          }
+          const { value, done } = await part.read();
+          if (!done) return controller.enqueue(value);
+          part = null;
+        }
+      },
+      async cancel() {
+        await part?.cancel();
+      },
+    });
+  }
+
+  /** Pages of kept rows, in input order (the Excel export). */
+  async *keptPages(job: JobRecord): AsyncGenerator<StoredResult[]> {
+    for (const output of await this.outputs(job.id)) {
+      if (output.meta.keptRows === 0) continue;
+      const columns = await this.#load(job.id, output);
+      let page: StoredResult[] = [];
+      for (let i = 0; i < columns.count; i++) {
+        if (isFiltered(columns, i)) continue;
+        page.push(resultAt(columns, i));
+        if (page.length === PAGE_ROWS) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    }
+  }
+
+  /** Stored rows with rowIndex in [from, to), in order (the live feed). */
+  async between(
+    job: JobRecord,
+    from: number,
+    to: number,
+  ): Promise<StoredResult[]> {
+    const rows: StoredResult[] = [];
+    for (const output of await this.outputs(job.id)) {
+      const end = output.firstRow + output.meta.rows;
+      if (end <= from || output.firstRow >= to) continue;
+      const columns = await this.#load(job.id, output);
+      for (let i = 0; i < columns.count; i++) {
+        const index = columns.rowIndex[i];
+        if (index >= from && index < to) rows.push(resultAt(columns, i));
+      }
+    }
+    return rows;
+  }
+
+  /** Rows stored: the end of the stored rows for the live feed. */
+  async storedEnd(job: JobRecord): Promise<number> {
+    const outputs = await this.outputs(job.id);
+    return outputs.reduce(
+      (end, o) => Math.max(end, o.firstRow + o.meta.rows),
+      0,
+    );
+  }
+
+  /**
+   * The job's summary over its stored chunks: a completed job's is added
+   * up once and kept beside its parts.
+   */
+  async summary(job: JobRecord): Promise<JobSummary> {
+    const completed = job.status === "completed";
+    if (completed) {
+      const kept = await this.blobs.get(summaryKey(job.id)).then(bytesOf)
+        .catch(() => null);
+      if (kept) return JSON.parse(new TextDecoder().decode(kept));
+    }
+    const outputs = await this.outputs(job.id);
+    const signature = outputs.map((o) => `${o.chunk}:${o.run}`).join(",");
+    const cached = this.#summaries.get(job.id);
+    if (cached?.signature === signature) return cached.summary;
+    const summary = summaryOfChunks(
+      job.id,
+      outputs.map((o) => o.meta),
+      await this.#counts(job.id, outputs),
+    );
+    if (completed) {
+      await this.blobs.put(
+        summaryKey(job.id),
+        streamOf([new TextEncoder().encode(JSON.stringify(summary))]),
+      );
+      return summary;
+    }
+    this.#summaries.set(job.id, { signature, summary });
+    // A few jobs' summaries (small) are kept for their pollers.
+    if (this.#summaries.size > 32) {
+      this.#summaries.delete(this.#summaries.keys().next().value!);
+    }
+    return summary;
+  }
+
+  /**
+   * One page (1-based) of rows matching a filter, in input order, with how
+   * many match (a text search counts up to COUNT_CAP). Counts come from the
+   * chunks' counts; only the chunks holding the page are read.
+   */
+  async preview(
+    job: JobRecord,
+    filter: PreviewFilter,
+    page: number,
+    pageSize: number,
+  ): Promise<PreviewRows> {
+    const outputs = await this.outputs(job.id);
+    const byKey = filter.text ? await this.#counts(job.id, outputs) : null;
+    const counts = outputs.map((o, c) =>
+      matchingRows(o.meta, byKey?.[c] ?? null, filter)
+    );
+    let total = counts.reduce((a, b) => a + b, 0);
+    let totalAtLeast = false;
+    if (filter.text && total > COUNT_CAP) {
+      total = COUNT_CAP;
+      totalAtLeast = true;
+    }
+    let skip = (Math.max(1, page) - 1) * pageSize;
+    const rows: StoredResult[] = [];
+    for (let c = 0; c < outputs.length && rows.length < pageSize; c++) {
+      if (skip >= counts[c]) {
+        skip -= counts[c];
+        continue;
+      }
+      const columns = await this.#load(job.id, outputs[c]);
+      for (let i = 0; i < columns.count && rows.length < pageSize; i++) {
+        const success = (columns.flags[i] & 1) !== 0;
+        if (
+          !matches(
+            filter,
+            success,
+            isFiltered(columns, i),
+            textAt(columns, "network_type", i),
+            textAt(columns, "company", i),
+            textAt(columns, "asn", i),
+          )
+        ) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        rows.push(resultAt(columns, i));
+      }
+      skip = 0;
+    }
+    return { rows, total, totalAtLeast };
+  }
+}
