@@ -61,7 +61,10 @@ export function csvLine(
     if (i > 0) text += ",";
     text += csvField(original[i] ?? "");
   }
-  const values = enrichment as unknown as Record<string, string | number | null>;
+  const values = enrichment as unknown as Record<
+    string,
+    string | number | null
+  >;
   for (const column of columns) {
     const value = values[column];
     text += ",";
@@ -140,7 +143,8 @@ export class ChunkOutput {
     }
     if (e.city !== null) this.#bump("city", e.city, e.country_code ?? "");
     if (e.company !== null || e.asn !== null) {
-      const id = `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
+      const id =
+        `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
       const net = this.#nets.get(id);
       if (net) net[4]++;
       else this.#nets.set(id, [e.company, e.asn, e.network_type, filtered, 1]);

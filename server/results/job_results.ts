@@ -23,7 +23,6 @@ import type {
 import type { JobRecord } from "../storage/job_rows.ts";
 import { COUNT_CAP, type PreviewFilter } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import type { PreviewRows } from "../storage/store_interface.ts";
 import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
 import type {
   ChunkCounts,
@@ -36,12 +35,20 @@ import {
   decodeColumns,
   encodeColumns,
   isFiltered,
-  type ResultColumns,
   resultAt,
+  type ResultColumns,
   textAt,
 } from "./result_columns.ts";
 
 const PAGE_ROWS = 2000;
+
+export interface PreviewRows {
+  rows: StoredResult[];
+  /** Rows matching the filter, for the page count. */
+  total: number;
+  /** True when a text search stopped counting at COUNT_CAP matches. */
+  totalAtLeast: boolean;
+}
 /** Decoded chunks kept for the next page (a few MB each). */
 const CACHED_CHUNKS = 4;
 
@@ -53,7 +60,9 @@ const countsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.counts`;
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
-async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+async function bytesOf(
+  stream: ReadableStream<Uint8Array>,
+): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -205,7 +214,9 @@ export class JobResults {
   /** Removes a job's parts. */
   async deleteJob(jobId: number): Promise<void> {
     const far = new Date(Date.now() + 1e12);
-    for (const blob of await this.blobs.listOlderThan(far, `results/${jobId}/`)) {
+    for (
+      const blob of await this.blobs.listOlderThan(far, `results/${jobId}/`)
+    ) {
       await this.blobs.delete(blob.key);
     }
   }

@@ -4,7 +4,7 @@
 // many rows), numbers in typed arrays. Structured-clone serialisable
 // (node:v8), so a chunk is written and read in one call and a preview page
 // decodes only the rows it shows.
-import { serialize, deserialize } from "node:v8";
+import { deserialize, serialize } from "node:v8";
 import {
   ENRICHMENT_FIELD_TABLE,
   type EnrichmentField,
@@ -70,7 +70,9 @@ export class ColumnsBuilder {
     for (const cell of original) this.#cells.push(cell);
     this.#cellStart.push(this.#cells.length);
     this.#ip.push(this.#id(e.ip));
-    this.#flags.push((e.success ? SUCCESS : 0) | (e.ispFiltered ? FILTERED : 0));
+    this.#flags.push(
+      (e.success ? SUCCESS : 0) | (e.ispFiltered ? FILTERED : 0),
+    );
     this.#failureKind.push(this.#id(e.failure?.kind));
     this.#failureRange.push(this.#id(e.failure?.range));
     const values = e as unknown as Record<string, string | number | null>;
@@ -94,7 +96,9 @@ export class ColumnsBuilder {
       failureKind: Int32Array.from(this.#failureKind),
       failureRange: Int32Array.from(this.#failureRange),
       text: Object.fromEntries(
-        [...this.#text].map(([field, column]) => [field, Int32Array.from(column)]),
+        [...this.#text].map((
+          [field, column],
+        ) => [field, Int32Array.from(column)]),
       ),
       number: Object.fromEntries(
         [...this.#number].map((
@@ -141,7 +145,10 @@ export function resultAt(columns: ResultColumns, i: number): StoredResult {
     const range = columns.failureRange[i];
     if (range >= 0) enrichment.failure.range = texts[range];
   }
-  const values = enrichment as unknown as Record<string, string | number | null>;
+  const values = enrichment as unknown as Record<
+    string,
+    string | number | null
+  >;
   for (const field of TEXT_FIELDS) {
     const id = columns.text[field]?.[i] ?? -1;
     values[field] = id < 0 ? null : texts[id];
@@ -152,7 +159,10 @@ export function resultAt(columns: ResultColumns, i: number): StoredResult {
   }
   return {
     rowIndex: columns.rowIndex[i],
-    original: columns.cells.slice(columns.cellStart[i], columns.cellStart[i + 1]),
+    original: columns.cells.slice(
+      columns.cellStart[i],
+      columns.cellStart[i + 1],
+    ),
     enrichment,
   };
 }

@@ -10,7 +10,6 @@ import {
   NAMED_RANGES,
 } from "../../shared/failures.ts";
 import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
-import { SUMMARY_MIGRATION } from "./summary_sql.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -35,6 +34,42 @@ function failureFromText(part: (failure: Failure) => string | null): string {
 }
 
 const GENERIC_RESERVED = "Reserved address (%), not on the public internet";
+
+// Per-job summary counts of an earlier version (a table no longer read: a
+// job's counts are kept with its chunks, results/chunk_output.ts), kept so
+// that every database goes through the same steps.
+const SUMMARY_MIGRATION = `
+  CREATE TABLE result_summary (
+    job_id INTEGER NOT NULL,
+    dim TEXT NOT NULL,
+    key TEXT NOT NULL,
+    code TEXT NOT NULL DEFAULT '',
+    n INTEGER NOT NULL,
+    PRIMARY KEY (job_id, dim, key, code)
+  ) WITHOUT ROWID;
+  ${backfillSql("")}
+`;
+
+function backfillSql(where: string): string {
+  const from = `FROM results ${where}`;
+  return `
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'kind', json_array(success, isp_filtered, network_type),
+      coalesce(error, ''), COUNT(*) ${from} GROUP BY 1, 3, 4;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'company', company, '', COUNT(*) ${from}
+    ${where ? "AND" : "WHERE"} company IS NOT NULL AND isp_filtered = 0
+    GROUP BY 1, 3;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'asn', asn, '', COUNT(*) ${from}
+    ${where ? "AND" : "WHERE"} asn IS NOT NULL GROUP BY 1, 3;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'country', country, coalesce(country_code, ''), COUNT(*)
+    ${from} ${where ? "AND" : "WHERE"} country IS NOT NULL GROUP BY 1, 3, 4;
+  INSERT INTO result_summary (job_id, dim, key, code, n)
+    SELECT job_id, 'city', city, coalesce(country_code, ''), COUNT(*)
+    ${from} ${where ? "AND" : "WHERE"} city IS NOT NULL GROUP BY 1, 3, 4;`;
+}
 
 export const MIGRATIONS: string[] = [
   `

@@ -1,13 +1,8 @@
-// All SQLite access lives here; the JobStore interface (store_interface.ts)
-// puts PostgreSQL behind the same methods. The HTTP side and each job worker
-// open their own Store on the same file (WAL mode: one writer, many
-// readers). Over 300 lines: keeping every statement in this one module is
-// the point of it.
+// SQLite's uploads and jobs; the JobStore interface (store_interface.ts)
+// puts PostgreSQL behind the same methods, and a job's chunks are
+// sqlite_chunks.ts. The HTTP side and each job thread open their own Store
+// on the same file (WAL mode: one writer, many readers).
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import {
-  ENRICHMENT_FIELDS,
-  type EnrichmentField,
-} from "../../shared/enrichment_fields.ts";
 import type { JobStatus, RegistrationLookups } from "../../shared/wire.ts";
 import {
   type JobRecord,
@@ -18,32 +13,14 @@ import {
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
-import type { JobSummary } from "../../shared/summary.ts";
-import { filteredPage, type PreviewFilter } from "./preview_filters.ts";
-import type { PreviewRows } from "./store_interface.ts";
-import { deleteSummary, rebuildSummary, summarize } from "./summary_sql.ts";
-import {
-  CheckpointMoved,
-  type Counters,
-  INSERT_ROWS,
-  insertResultsSql,
-  JobStopped,
-  keptRowsSql,
-  resultPusher,
-  type SqlValue,
-  type StoredResult,
-  toResult,
-} from "./result_rows.ts";
 
 const now = () => new Date().toISOString();
-const pushResult = resultPusher(ENRICHMENT_FIELDS);
 
 export class DatabaseError extends Error {}
 
 export class Store {
   readonly db: DatabaseSync;
   #statements = new Map<string, StatementSync>();
-  #insertSql: string[] = [];
 
   /** `check`: run SQLite's quick_check first (the server does, workers not). */
   constructor(readonly path: string, options: { check?: boolean } = {}) {
@@ -74,15 +51,6 @@ export class Store {
       this.#statements.set(sql, statement);
     }
     return statement;
-  }
-
-  /** The results INSERT of `rows` rows (its text built once per count). */
-  #insertResults(rows: number): StatementSync {
-    let sql = this.#insertSql[rows];
-    if (sql === undefined) {
-      sql = this.#insertSql[rows] = insertResultsSql(ENRICHMENT_FIELDS, rows);
-    }
-    return this.#sql(sql);
   }
 
   transaction<T>(fn: () => T): T {
@@ -228,79 +196,13 @@ export class Store {
       .run(total, now(), id);
   }
 
-  /** Rows and counters (processed_ips is exactly the stored rows) in one
-   * transaction. */
-  commitBatch(jobId: number, results: StoredResult[], counters: Counters) {
-    this.transaction(() => this.commitRows(jobId, results, counters));
-  }
-
-  /** commitBatch's rows and counters, inside a transaction the caller holds. */
-  commitRows(jobId: number, results: StoredResult[], counters: Counters) {
-    const update = this.#sql(
-      `UPDATE jobs SET processed_ips = ?, successful_ips = ?, failed_ips = ?,
-        filtered_ips = ?, updated_at = ?
-        WHERE id = ? AND processed_ips = ? AND status = 'processing'`,
-    );
-    const before = counters.processed - results.length;
-    const { changes } = update.run(
-      counters.processed,
-      counters.successful,
-      counters.failed,
-      counters.filtered,
-      now(),
-      jobId,
-      before,
-    );
-    // Another writer moved the checkpoint: this batch is not ours to add.
-    if (Number(changes) !== 1) {
-      // A cancelled job keeps exactly the rows it had when it was
-      // cancelled: later batches are refused, so its counts stay put.
-      const status = this.getJob(jobId)?.status;
-      if (status !== "processing") throw new JobStopped(jobId, status);
-      throw new CheckpointMoved(jobId);
-    }
-    const lookups = counters.hostnameLookups;
-    if (lookups) {
-      this.#sql(
-        `UPDATE jobs SET hostnames_answered = ?, hostnames_no_name = ?,
-          hostnames_timed_out = ?, hostnames_skipped = ? WHERE id = ?`,
-      ).run(
-        lookups.answered,
-        lookups.noName,
-        lookups.timedOut,
-        lookups.skipped,
-        jobId,
-      );
-    }
-    this.insertResults(jobId, results);
-  }
-
-  /**
-   * Stores result rows, inside a transaction the caller holds (commitRows,
-   * a chunk's commit in sqlite_chunks.ts).
-   */
-  insertResults(jobId: number, results: StoredResult[]): void {
-    // Multi-row INSERTs: a statement per row would cost more in calls
-    // into SQLite than the storing itself.
-    for (let from = 0; from < results.length; from += INSERT_ROWS) {
-      const rows = results.slice(from, from + INSERT_ROWS);
-      const values: SqlValue[] = [];
-      for (const row of rows) {
-        pushResult(values, jobId, row);
-      }
-      this.#insertResults(rows.length).run(...values);
-    }
-  }
-
   /** Deletes jobs in `status` (only `owner`'s when given); returns them. */
   deleteJobs(status: JobStatus, owner?: string): JobRecord[] {
     return this.transaction(() => {
       const jobs = this.jobsWithStatus(status)
         .filter((job) => owner === undefined || job.owner === owner);
       for (const job of jobs) {
-        this.#sql("DELETE FROM results WHERE job_id = ?").run(job.id);
         this.#sql("DELETE FROM job_chunks WHERE job_id = ?").run(job.id);
-        deleteSummary(this.db, job.id);
         this.#sql("DELETE FROM jobs WHERE id = ?").run(job.id);
       }
       return jobs;
@@ -312,73 +214,5 @@ export class Store {
     return !!this.#sql("SELECT 1 FROM jobs WHERE file_name = ? LIMIT 1").get(
       fileName,
     );
-  }
-
-  // --- results
-
-  /**
-   * The download's fields of the kept rows with row_index in [from, to), in
-   * order, as arrays: the original row's JSON, the given enrichment columns,
-   * success (1 or 0) and error. Arrays, not objects: an object per row
-   * would be most of a large download's time.
-   */
-  keptRowValues(
-    jobId: number,
-    from: number,
-    to: number,
-    columns: readonly EnrichmentField[],
-  ): SqlValue[][] {
-    const sql = keptRowsSql(columns);
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      statement.setReturnArrays(true);
-      this.#statements.set(sql, statement);
-    }
-    return statement.all(jobId, from, to) as unknown as SqlValue[][];
-  }
-
-  /** Rows with row_index in [from, to), in order. */
-  resultsBetween(
-    jobId: number,
-    from: number,
-    to: number,
-    onlyKept = false,
-  ): StoredResult[] {
-    return (this.#sql(
-      `SELECT * FROM results WHERE job_id = ? AND row_index >= ?
-        AND row_index < ? ${onlyKept ? "AND isp_filtered = 0" : ""}
-        ORDER BY row_index`,
-    ).all(jobId, from, to) as Row[]).map(toResult);
-  }
-
-  // --- summary and filtered preview (counts kept by chunks' commits)
-
-  /**
-   * A job that no longer runs but whose counts lag its rows (cancelled, or
-   * stopped by a crash before its writer wrote them) is recounted once.
-   */
-  jobSummary(job: JobRecord): JobSummary {
-    const summary = summarize(this.db, job.id);
-    const running = job.status === "pending" || job.status === "processing";
-    if (running || summary.rows.total === job.processedIPs) return summary;
-    this.transaction(() => rebuildSummary(this.db, job.id));
-    return summarize(this.db, job.id);
-  }
-
-  previewRows(
-    jobId: number,
-    filter: PreviewFilter,
-    page: number,
-    pageSize: number,
-  ): PreviewRows {
-    const { rows, ...count } = filteredPage(
-      this.db,
-      jobId,
-      filter,
-      page,
-      pageSize,
-    );
-    return { rows: rows.map(toResult), ...count };
   }
 }

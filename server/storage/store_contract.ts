@@ -1,12 +1,18 @@
-// One behaviour for every JobStore adapter: store_contract_test.ts runs these
-// against SQLite (a temp file) and PostgreSQL (a throwaway server).
+// One behaviour for every JobStore adapter and its ChunkProgressStore:
+// store_contract_test.ts runs these against SQLite (a temp file) and
+// PostgreSQL (a throwaway server), with a job's results (JobResults) in a
+// temp directory.
 import {
   deepStrictEqual as assertEquals,
   ok,
   rejects,
 } from "node:assert/strict";
-import { type Failure, failureMessage } from "../../shared/failures.ts";
+import type { Failure } from "../../shared/failures.ts";
+import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
+import { JobResults } from "../results/job_results.ts";
+import { seedRows } from "../../tests/helpers/seed_results.ts";
+import type { ChunkProgressStore } from "./chunk_progress.ts";
 import type { NewJob } from "./job_rows.ts";
 import {
   CheckpointMoved,
@@ -17,6 +23,7 @@ import type { JobStore } from "./store_interface.ts";
 
 export interface OpenedStore {
   store: JobStore;
+  chunks: ChunkProgressStore;
   close(): Promise<void>;
 }
 
@@ -55,18 +62,29 @@ export const counters = (rows: StoredResult[]) => ({
   filtered: rows.filter((r) => r.enrichment.ispFiltered).length,
 });
 
-/** A contract test on a store of its own, opened and closed around it. */
+/**
+ * A contract test on a store of its own, opened and closed around it, with
+ * results in a directory of its own.
+ */
 export function contractTest(
   name: string,
   open: () => Promise<OpenedStore>,
-): (title: string, fn: (store: JobStore) => Promise<void>) => void {
+): (
+  title: string,
+  fn: (store: JobStore, results: JobResults) => Promise<void>,
+) => void {
   return (title, fn) =>
     Deno.test(`${name}: ${title}`, async () => {
       const opened = await open();
+      const dir = await Deno.makeTempDir({ prefix: "results-contract-" });
       try {
-        await fn(opened.store);
+        await fn(
+          opened.store,
+          new JobResults(new LocalBlobStore(dir), opened.chunks),
+        );
       } finally {
         await opened.close();
+        await Deno.remove(dir, { recursive: true });
       }
     });
 }
@@ -119,7 +137,7 @@ export function storeContract(
 
   // SQLite cuts such text at the U+0000; PostgreSQL must at least not
   // refuse it (its text type cannot hold it at all).
-  test("text from binary uploads (U+0000) is stored", async (s) => {
+  test("text from binary uploads (U+0000) is stored", async (s, r) => {
     const odd = "a\0b";
     const job = await s.createJob({
       ...newJob(),
@@ -131,12 +149,11 @@ export function storeContract(
     ok(stored.originalFileName.startsWith("a"));
     ok(stored.ipColumnName.startsWith("a"));
     assertEquals(stored.headers[0], odd);
-    await s.setStatus(job.id, "processing", ["pending"]);
-    const row = { ...result(1), original: [odd, "x\0y"] };
+    const row = { ...result(0), original: [odd, "x\0y"] };
     row.enrichment = { ...row.enrichment, ip: "x\0y" };
-    await s.commitBatch(job.id, [row], counters([row]));
-    const [back] = await s.resultsBetween(job.id, 0, 10);
-    ok(back.enrichment.ip.startsWith("x"));
+    await seedRows(s, r, job.id, [row]);
+    const [back] = await r.between((await s.getJob(job.id))!, 0, 10);
+    assertEquals(back.enrichment.ip, "x\0y");
     assertEquals(back.original, [odd, "x\0y"]);
   });
 
@@ -154,85 +171,118 @@ export function storeContract(
     ok(failed.completedAt);
   });
 
-  test("checkpoints commit with counters; the resume position follows", async (s) => {
-    const job = await s.createJob(newJob());
-    await s.setStatus(job.id, "processing", ["pending"]);
-    const rows = [0, 1, 2, 3, 4].map(result);
-    await s.commitBatch(job.id, rows.slice(0, 3), counters(rows.slice(0, 3)));
-    assertEquals((await s.getJob(job.id))!.processedIPs, 3);
-    // The same checkpoint again (a second writer) is refused as a whole.
-    await rejects(
-      async () =>
-        await s.commitBatch(
-          job.id,
-          rows.slice(0, 3),
-          counters(rows.slice(0, 3)),
-        ),
-      CheckpointMoved,
-    );
-    await s.commitBatch(job.id, rows.slice(3), counters(rows));
-    const stored = (await s.getJob(job.id))!;
-    const expected = counters(rows);
-    assertEquals(
-      [stored.processedIPs, stored.successfulIPs, stored.failedIPs],
-      [expected.processed, expected.successful, expected.failed],
-    );
-    assertEquals(stored.filteredIPs, expected.filtered);
-    assertEquals(stored.partialSaveAvailable, true);
-    await s.setTotal(job.id, 5);
-    assertEquals(await s.setStatus(job.id, "completed", ["processing"]), true);
-  });
-
-  test("results page back in order, exactly as written", async (s) => {
-    const job = await s.createJob(newJob());
-    await s.setStatus(job.id, "processing", ["pending"]);
-    const rows = Array.from({ length: 250 }, (_, i) => result(i));
-    for (let from = 0; from < rows.length; from += 100) {
-      await s.commitBatch(
-        job.id,
-        rows.slice(from, from + 100),
-        counters(rows.slice(0, from + 100)),
+  test(
+    "chunks add up to the job; the last one done completes it",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = [0, 1, 2, 3, 4].map(result);
+      await seedRows(s, r, job.id, rows, { chunkRows: 2, done: [2, 0] });
+      const part = (await s.getJob(job.id))!;
+      assertEquals(part.status, "processing");
+      assertEquals(part.processedIPs, 3);
+      // Another run took chunk 1: this one's commits are refused.
+      const { chunks } = r;
+      assertEquals(await chunks.startChunk(job.id, 1, "run-a", "a"), true);
+      assertEquals(await chunks.startChunk(job.id, 1, "run-b", "b"), true);
+      const first = { ...counters(rows.slice(2, 3)) };
+      await rejects(
+        async () =>
+          await chunks.commitChunk({
+            jobId: job.id,
+            chunk: 1,
+            run: "run-a",
+            counters: first,
+            worker: "a",
+            last: false,
+          }),
+        CheckpointMoved,
       );
-    }
-    assertEquals(await s.resultsBetween(job.id, 0, 250), rows);
-    assertEquals(await s.resultsBetween(job.id, 95, 105), rows.slice(95, 105));
-    const kept = rows.filter((r) => !r.enrichment.ispFiltered);
-    assertEquals(await s.resultsBetween(job.id, 0, 250, true), kept);
-    const values = await s.keptRowValues(job.id, 0, 10, [
-      "country",
-      "latitude",
-    ]);
-    assertEquals(
-      values,
-      kept.filter((r) => r.rowIndex < 10).map((r) => [
-        JSON.stringify(r.original),
-        r.enrichment.country,
-        r.enrichment.latitude,
-        r.enrichment.success ? 1 : 0,
-        r.enrichment.failure
-          ? failureMessage(r.enrichment.failure, "job")
-          : null,
-      ]),
-    );
+      // Progress adds to the job; a run started again takes it back.
+      await chunks.commitChunk({
+        jobId: job.id,
+        chunk: 1,
+        run: "run-b",
+        counters: first,
+        worker: "b",
+        last: false,
+      });
+      assertEquals((await s.getJob(job.id))!.processedIPs, 4);
+      assertEquals(await chunks.startChunk(job.id, 1, "run-c", "c"), true);
+      assertEquals((await s.getJob(job.id))!.processedIPs, 3);
+      // A done chunk is not started again.
+      assertEquals(await chunks.startChunk(job.id, 0, "run-d", "d"), false);
+      await seedRows(s, r, job.id, rows, { chunkRows: 2, done: [1] });
+      const done = (await s.getJob(job.id))!;
+      const expected = counters(rows);
+      assertEquals(done.status, "completed");
+      assertEquals(
+        [done.processedIPs, done.successfulIPs, done.failedIPs, done.totalIPs],
+        [expected.processed, expected.successful, expected.failed, 5],
+      );
+      assertEquals(done.filteredIPs, expected.filtered);
+      assertEquals(await r.between(done, 0, 10), rows);
+    },
+  );
+
+  test("results read back in order, exactly as written", async (s, r) => {
+    const job = await s.createJob(newJob());
+    const rows = Array.from({ length: 250 }, (_, i) => result(i));
+    await seedRows(s, r, job.id, rows, { chunkRows: 100 });
+    const done = (await s.getJob(job.id))!;
+    assertEquals(await r.between(done, 0, 250), rows);
+    assertEquals(await r.between(done, 95, 105), rows.slice(95, 105));
+    const kept = rows.filter((row) => !row.enrichment.ispFiltered);
+    assertEquals((await Array.fromAsync(r.keptPages(done))).flat(), kept);
+    const csv = await new Response(await r.csvBody(done)).text();
+    assertEquals(csv.split("\r\n").length - 2, kept.length);
+    const page = await r.preview(done, { status: "filtered" }, 2, 10);
+    const filtered = rows.filter((row) => row.enrichment.ispFiltered);
+    assertEquals(page.total, filtered.length);
+    assertEquals(page.rows, filtered.slice(10, 20));
   });
 
-  test("a cancelled job refuses later checkpoints", async (s) => {
-    const job = await s.createJob(newJob());
-    await s.setStatus(job.id, "processing", ["pending"]);
-    await s.commitBatch(job.id, [result(0)], counters([result(0)]));
-    assertEquals(
-      await s.setStatus(job.id, "cancelled", ["pending", "processing"]),
-      true,
-    );
-    await rejects(
-      async () =>
-        await s.commitBatch(job.id, [result(1)], counters([0, 1].map(result))),
-      JobStopped,
-    );
-    const cancelled = (await s.getJob(job.id))!;
-    assertEquals([cancelled.status, cancelled.processedIPs], ["cancelled", 1]);
-    assertEquals((await s.resultsBetween(job.id, 0, 10)).length, 1);
-  });
+  test(
+    "a cancelled job refuses later commits and keeps its done chunks",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = [0, 1, 2, 3].map(result);
+      await seedRows(s, r, job.id, rows, { chunkRows: 2, done: [0] });
+      const { chunks } = r;
+      await chunks.startChunk(job.id, 1, "run", "w");
+      await chunks.commitChunk({
+        jobId: job.id,
+        chunk: 1,
+        run: "run",
+        counters: counters(rows.slice(2, 3)),
+        worker: "w",
+        last: false,
+      });
+      assertEquals(
+        await s.setStatus(job.id, "cancelled", ["pending", "processing"]),
+        true,
+      );
+      await rejects(
+        async () =>
+          await chunks.commitChunk({
+            jobId: job.id,
+            chunk: 1,
+            run: "run",
+            counters: counters(rows.slice(2)),
+            worker: "w",
+            last: true,
+          }),
+        JobStopped,
+      );
+      await chunks.dropUnfinished(job.id);
+      const cancelled = (await s.getJob(job.id))!;
+      assertEquals([cancelled.status, cancelled.processedIPs], [
+        "cancelled",
+        2,
+      ]);
+      assertEquals(await r.between(cancelled, 0, 10), rows.slice(0, 2));
+      assertEquals((await r.summary(cancelled)).rows.total, 2);
+    },
+  );
 
   test("jobs list newest first and by status oldest first", async (s) => {
     const a = await s.createJob(newJob());
@@ -249,23 +299,25 @@ export function storeContract(
     ]);
   });
 
-  test("deleting completed jobs removes them and their results", async (s) => {
-    const done = await s.createJob(newJob("done.csv"));
-    const kept = await s.createJob(newJob("kept.csv"));
-    for (const job of [done, kept]) {
-      await s.setStatus(job.id, "processing", ["pending"]);
-      await s.commitBatch(job.id, [result(0)], counters([result(0)]));
-    }
-    await s.setStatus(done.id, "completed", ["processing"]);
-    const deleted = await s.deleteJobs("completed");
-    assertEquals(deleted.map((j) => j.id), [done.id]);
-    assertEquals(await s.getJob(done.id), null);
-    assertEquals(await s.resultsBetween(done.id, 0, 10), []);
-    assertEquals(await s.uploadInUse("done.csv"), false);
-    assertEquals((await s.resultsBetween(kept.id, 0, 10)).length, 1);
-    // A job made after the clearing gets a fresh id and empty results.
-    const next = await s.createJob(newJob());
-    ok(next.id > kept.id);
-    assertEquals(await s.resultsBetween(next.id, 0, 10), []);
-  });
+  test(
+    "deleting completed jobs removes them and their results",
+    async (s, r) => {
+      const done = await s.createJob(newJob("done.csv"));
+      const kept = await s.createJob(newJob("kept.csv"));
+      await seedRows(s, r, done.id, [result(0)]);
+      await seedRows(s, r, kept.id, [result(0), result(1)], { done: [] });
+      const deleted = await s.deleteJobs("completed");
+      assertEquals(deleted.map((j) => j.id), [done.id]);
+      for (const job of deleted) await r.deleteJob(job.id);
+      assertEquals(await s.getJob(done.id), null);
+      assertEquals(await r.chunks.chunks(done.id), []);
+      assertEquals(await r.between(done, 0, 10), []);
+      assertEquals(await s.uploadInUse("done.csv"), false);
+      assertEquals((await r.chunks.chunks(kept.id)).length, 1);
+      // A job made after the clearing gets a fresh id and no results.
+      const next = await s.createJob(newJob());
+      ok(next.id > kept.id);
+      assertEquals(await r.between(next, 0, 10), []);
+    },
+  );
 }

@@ -1,17 +1,13 @@
 // More of the JobStore contract (store_contract.ts): what every adapter keeps
 // for sessions (owners), the Resolve host names option and its lookup
-// counts, Always keep, the ip_used and classification_reason fields, the job
-// summary and the preview filters.
+// counts, Always keep, the ip_used and classification_reason fields, and,
+// from a job's chunks (JobResults), its summary and the preview filters.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "./result_rows.ts";
-import {
-  contractTest,
-  counters,
-  newJob,
-  type OpenedStore,
-} from "./store_contract.ts";
-import type { JobStore } from "./store_interface.ts";
+import { seedRows } from "../../tests/helpers/seed_results.ts";
+import type { PreviewFilter } from "./preview_filters.ts";
+import { contractTest, newJob, type OpenedStore } from "./store_contract.ts";
 
 /** Row i with company, ASN and network type: every fourth one filtered. */
 function companyRow(i: number): StoredResult {
@@ -56,45 +52,52 @@ export function storeContractOwners(
     assertEquals((await s.listJobs()).map((j) => j.id), [a.id]);
   });
 
-  test("resolve host names, lookup counts and ip_used are kept", async (s) => {
-    const made = newJob();
-    made.options = {
-      ...made.options,
-      resolveHostnames: true,
-      lowConfidence: "filter",
-    };
-    made.alwaysKeep = "AS64500\n203.0.113.0/24";
-    const job = await s.createJob(made);
-    assertEquals(job.options.resolveHostnames, true);
-    assertEquals(job.options.lowConfidence, "filter");
-    assertEquals(job.lowConfidence, "filter");
-    assertEquals(job.alwaysKeep, "AS64500\n203.0.113.0/24");
-    assertEquals(job.hostnameLookups, {
-      answered: 0,
-      noName: 0,
-      timedOut: 0,
-      skipped: 0,
-    });
-    await s.setStatus(job.id, "processing", ["pending"]);
-    const rows = [1, 2].map(companyRow);
-    const hostnameLookups = { answered: 3, noName: 1, timedOut: 2, skipped: 4 };
-    await s.commitBatch(job.id, rows, { ...counters(rows), hostnameLookups });
-    assertEquals((await s.getJob(job.id))!.hostnameLookups, hostnameLookups);
-    const back = await s.resultsBetween(job.id, 0, 10);
-    assertEquals(back.map((r) => r.enrichment.ip_used), [
-      rows[0].enrichment.ip_used,
-      null,
-    ]);
-    assertEquals(back, rows);
-  });
+  test(
+    "resolve host names, lookup counts and ip_used are kept",
+    async (s, r) => {
+      const made = newJob();
+      made.options = {
+        ...made.options,
+        resolveHostnames: true,
+        lowConfidence: "filter",
+      };
+      made.alwaysKeep = "AS64500\n203.0.113.0/24";
+      const job = await s.createJob(made);
+      assertEquals(job.options.resolveHostnames, true);
+      assertEquals(job.options.lowConfidence, "filter");
+      assertEquals(job.lowConfidence, "filter");
+      assertEquals(job.alwaysKeep, "AS64500\n203.0.113.0/24");
+      assertEquals(job.hostnameLookups, {
+        answered: 0,
+        noName: 0,
+        timedOut: 0,
+        skipped: 0,
+      });
+      const rows = [0, 1].map((i) => ({ ...companyRow(i + 1), rowIndex: i }));
+      const hostnameLookups = {
+        answered: 3,
+        noName: 1,
+        timedOut: 2,
+        skipped: 4,
+      };
+      await seedRows(s, r, job.id, rows, { hostnameLookups });
+      const done = (await s.getJob(job.id))!;
+      assertEquals(done.hostnameLookups, hostnameLookups);
+      const back = await r.between(done, 0, 10);
+      assertEquals(back.map((r) => r.enrichment.ip_used), [
+        rows[0].enrichment.ip_used,
+        null,
+      ]);
+      assertEquals(back, rows);
+    },
+  );
 
-  test("a job's summary counts its stored rows", async (s) => {
+  test("a job's summary counts its stored rows", async (s, r) => {
     const job = await s.createJob(newJob());
-    await s.setStatus(job.id, "processing", ["pending"]);
     const rows = Array.from({ length: 40 }, (_, i) => companyRow(i));
-    await s.commitBatch(job.id, rows, counters(rows));
-    await s.setStatus(job.id, "completed", ["processing"]);
-    const summary = await s.jobSummary((await s.getJob(job.id))!);
+    // In chunks: the summary adds up theirs.
+    await seedRows(s, r, job.id, rows, { chunkRows: 7 });
+    const summary = await r.summary((await s.getJob(job.id))!);
     assertEquals(summary.rows, {
       total: 40,
       successful: 32,
@@ -133,46 +136,48 @@ export function storeContractOwners(
     ]);
   });
 
-  test("preview filters: network type, kept or filtered, text", async (s) => {
-    const job = await s.createJob(newJob());
-    await s.setStatus(job.id, "processing", ["pending"]);
-    const rows = Array.from({ length: 40 }, (_, i) => companyRow(i));
-    await s.commitBatch(job.id, rows, counters(rows));
-    await s.setStatus(job.id, "completed", ["processing"]);
-    await s.jobSummary((await s.getJob(job.id))!);
-    const check = async (
-      filter: Parameters<JobStore["previewRows"]>[1],
-      keep: (r: StoredResult) => boolean,
-    ) => {
-      const expected = rows.filter(keep);
-      const first = await s.previewRows(job.id, filter, 1, 5);
-      assertEquals(first.total, expected.length);
-      assertEquals(first.totalAtLeast, false);
-      assertEquals(first.rows, expected.slice(0, 5));
-      const second = await s.previewRows(job.id, filter, 2, 5);
-      assertEquals(second.rows, expected.slice(5, 10));
-    };
-    const e = (r: StoredResult) => r.enrichment;
-    await check(
-      { networkType: "hosting" },
-      (r) => e(r).network_type === "hosting",
-    );
-    await check(
-      { networkType: "unknown" },
-      (r) => e(r).success && e(r).network_type === null,
-    );
-    await check({ status: "filtered" }, (r) => e(r).ispFiltered);
-    await check(
-      { status: "kept", networkType: "business" },
-      (r) => !e(r).ispFiltered && e(r).network_type === "business",
-    );
-    // Any case; % and _ are taken literally.
-    await check({ text: "google" }, (r) => e(r).company === "Google LLC");
-    await check(
-      { text: "_co 100%" },
-      (r) => e(r).company === "Example_Co 100%",
-    );
-    await check({ text: "co_1" }, () => false);
-    await check({ text: "15169" }, (r) => e(r).asn === "AS15169 Google LLC");
-  });
+  test(
+    "preview filters: network type, kept or filtered, text",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = Array.from({ length: 40 }, (_, i) => companyRow(i));
+      // In chunks: a page may span two.
+      await seedRows(s, r, job.id, rows, { chunkRows: 7 });
+      const done = (await s.getJob(job.id))!;
+      const check = async (
+        filter: PreviewFilter,
+        keep: (r: StoredResult) => boolean,
+      ) => {
+        const expected = rows.filter(keep);
+        const first = await r.preview(done, filter, 1, 5);
+        assertEquals(first.total, expected.length);
+        assertEquals(first.totalAtLeast, false);
+        assertEquals(first.rows, expected.slice(0, 5));
+        const second = await r.preview(done, filter, 2, 5);
+        assertEquals(second.rows, expected.slice(5, 10));
+      };
+      const e = (r: StoredResult) => r.enrichment;
+      await check(
+        { networkType: "hosting" },
+        (r) => e(r).network_type === "hosting",
+      );
+      await check(
+        { networkType: "unknown" },
+        (r) => e(r).success && e(r).network_type === null,
+      );
+      await check({ status: "filtered" }, (r) => e(r).ispFiltered);
+      await check(
+        { status: "kept", networkType: "business" },
+        (r) => !e(r).ispFiltered && e(r).network_type === "business",
+      );
+      // Any case; % and _ are taken literally.
+      await check({ text: "google" }, (r) => e(r).company === "Google LLC");
+      await check(
+        { text: "_co 100%" },
+        (r) => e(r).company === "Example_Co 100%",
+      );
+      await check({ text: "co_1" }, () => false);
+      await check({ text: "15169" }, (r) => e(r).asn === "AS15169 Google LLC");
+    },
+  );
 }

@@ -43,51 +43,6 @@ Deno.test("status moves only from the expected states", () =>
     assertEquals(typeof cancelled.completedAt, "string");
   }));
 
-Deno.test("a batch commits with its counters, once", () =>
-  withStore((store) => {
-    const job = store.createJob(newJob);
-    store.setStatus(job.id, "processing", ["pending"]);
-    const row = (i: number) => ({
-      rowIndex: i,
-      original: [`1.1.1.${i}`],
-      enrichment: { ...emptyEnrichment(`1.1.1.${i}`), success: true },
-    });
-    const counters = { processed: 2, successful: 2, failed: 0, filtered: 0 };
-    store.commitBatch(job.id, [row(0), row(1)], counters);
-    assertEquals(store.getJob(job.id)!.processedIPs, 2);
-    // The same batch again (a second writer) is refused as a whole.
-    throws(
-      () => store.commitBatch(job.id, [row(0), row(1)], counters),
-      CheckpointMoved,
-    );
-    assertEquals(store.resultsBetween(job.id, 0, 10).length, 2);
-    assertEquals(store.getJob(job.id)!.partialSaveAvailable, true);
-  }));
-
-Deno.test("a cancelled job takes no more rows", () =>
-  withStore((store) => {
-    const job = store.createJob(newJob);
-    store.setStatus(job.id, "processing", ["pending"]);
-    const result = {
-      rowIndex: 0,
-      original: ["1.1.1.1"],
-      enrichment: { ...emptyEnrichment("1.1.1.1"), success: true },
-    };
-    store.setStatus(job.id, "cancelled", ["processing"]);
-    throws(
-      () =>
-        store.commitBatch(job.id, [result], {
-          processed: 1,
-          successful: 1,
-          failed: 0,
-          filtered: 0,
-        }),
-      JobStopped,
-    );
-    assertEquals(store.getJob(job.id)!.processedIPs, 0);
-    assertEquals(store.resultsBetween(job.id, 0, 10).length, 0);
-  }));
-
 Deno.test("a corrupt database file is refused with a clear message", async () => {
   const dir = await Deno.makeTempDir();
   const path = join(dir, "bad.db");

@@ -1,17 +1,12 @@
-// The JobStore on PostgreSQL (postgres.js). A checkpoint's results go in with
-// COPY into the job's own partition, in the same transaction as the job's
-// counters; rows already there from the checkpoint's position on are deleted
-// first, so a redelivered checkpoint replaces rather than duplicates.
-// Summaries and filtered previews are counted from the partition when asked
-// (pg_summary.ts); COPY is pg_copy.ts, a chunked job's progress
-// pg_chunks.ts. (A little over 300 lines: the JobStore's statements in one
-// module.)
+// The JobStore on PostgreSQL (postgres.js): uploads and jobs; a job's
+// chunks are pg_chunks.ts, its results part files (results/job_results.ts).
+// PostgreSQL's text cannot hold U+0000, which SQLite keeps and uploads may
+// carry (a header or an address cell of a binary file): names taken from the
+// upload are stored as JSON, which escapes it; any other text has it
+// replaced by U+FFFD.
 import type postgres from "postgres";
 import { pgClient, transaction } from "./pg_connect.ts";
-import type { EnrichmentField } from "../../../shared/enrichment_fields.ts";
-import type { JobSummary } from "../../../shared/summary.ts";
 import type { JobStatus, RegistrationLookups } from "../../../shared/wire.ts";
-import type { PreviewFilter } from "../preview_filters.ts";
 import {
   type JobRecord,
   type NewJob,
@@ -20,33 +15,16 @@ import {
   toUpload as uploadFromRow,
   type UploadRecord,
 } from "../job_rows.ts";
-import {
-  CheckpointMoved,
-  type Counters,
-  JobStopped,
-  keptRowsSql,
-  type SqlValue,
-  type StoredResult,
-  toResult as resultFromRow,
-} from "../result_rows.ts";
 import type { ChunkProgressStore } from "../chunk_progress.ts";
-import type { JobStore, PreviewRows } from "../store_interface.ts";
+import type { JobStore } from "../store_interface.ts";
 import { PgChunkProgress } from "./pg_chunks.ts";
-import {
-  copyResults,
-  ENCODED_JOB_COLUMNS,
-  encodeText,
-  withoutNul,
-} from "./pg_copy.ts";
 import { migratePg, partitionName } from "./pg_schema.ts";
-import { pgJobSummary, pgPreviewRows } from "./pg_summary.ts";
+
+const ENCODED_JOB_COLUMNS = ["original_file_name", "ip_column_name"];
+const encodeText = (text: string) => JSON.stringify(text);
+const withoutNul = (text: string) => text.replaceAll("\0", "\uFFFD");
 
 const now = () => new Date().toISOString();
-/** `?` placeholders (SQLite's) as $1, $2, ... */
-const numbered = (text: string) => {
-  let n = 0;
-  return text.replace(/\?/g, () => `$${++n}`);
-};
 
 function decoded(row: Row, columns: string[]): Row {
   const copy = { ...row };
@@ -58,7 +36,6 @@ function decoded(row: Row, columns: string[]): Row {
 const toJob = (row: Row) => jobFromRow(decoded(row, ENCODED_JOB_COLUMNS));
 const toUpload = (row: Row) =>
   uploadFromRow(decoded(row, ["original_file_name"]));
-const toResult = (row: Row) => resultFromRow(decoded(row, ["ip"]));
 
 export class PgStore implements JobStore {
   /** A chunked job's progress (the queue runner's; not part of JobStore). */
@@ -126,42 +103,31 @@ export class PgStore implements JobStore {
 
   // --- jobs
 
-  /** Inserts the job and creates its results partition, in one transaction. */
   async createJob(job: NewJob): Promise<JobRecord> {
     const at = now();
-    const row = await transaction(this.sql, async (tx) => {
-      const [row] = await tx<Row[]>`INSERT INTO jobs ${
-        tx({
-          file_name: job.fileName,
-          original_file_name: encodeText(job.originalFileName),
-          status: "pending",
-          total_ips: job.totalIPs,
-          ip_column_name: encodeText(job.ipColumnName),
-          ip_column_index: job.ipColumnIndex,
-          headers: JSON.stringify(job.headers),
-          delimiter: job.delimiter,
-          include_geolocation: Number(job.options.geolocation),
-          include_domain: Number(job.options.domain),
-          include_company: Number(job.options.company),
-          include_network: Number(job.options.network),
-          resolve_hostnames: Number(job.options.resolveHostnames ?? false),
-          include_registration: Number(job.options.registration ?? false),
-          low_confidence: job.options.lowConfidence ?? "keep",
-          always_keep: job.alwaysKeep == null
-            ? null
-            : withoutNul(job.alwaysKeep),
-          created_at: at,
-          updated_at: at,
-          owner: job.owner ?? null,
-        })
-      } RETURNING *`;
-      const id = Number(row.id);
-      await tx.unsafe(
-        `CREATE TABLE ${partitionName(id)} PARTITION OF results
-          FOR VALUES IN (${id})`,
-      );
-      return row;
-    });
+    const [row] = await this.sql<Row[]>`INSERT INTO jobs ${
+      this.sql({
+        file_name: job.fileName,
+        original_file_name: encodeText(job.originalFileName),
+        status: "pending",
+        total_ips: job.totalIPs,
+        ip_column_name: encodeText(job.ipColumnName),
+        ip_column_index: job.ipColumnIndex,
+        headers: JSON.stringify(job.headers),
+        delimiter: job.delimiter,
+        include_geolocation: Number(job.options.geolocation),
+        include_domain: Number(job.options.domain),
+        include_company: Number(job.options.company),
+        include_network: Number(job.options.network),
+        resolve_hostnames: Number(job.options.resolveHostnames ?? false),
+        include_registration: Number(job.options.registration ?? false),
+        low_confidence: job.options.lowConfidence ?? "keep",
+        always_keep: job.alwaysKeep == null ? null : withoutNul(job.alwaysKeep),
+        created_at: at,
+        updated_at: at,
+        owner: job.owner ?? null,
+      })
+    } RETURNING *`;
     return toJob(row);
   }
 
@@ -218,44 +184,10 @@ export class PgStore implements JobStore {
       WHERE id = ${id}`;
   }
 
-  async commitBatch(
-    jobId: number,
-    results: StoredResult[],
-    counters: Counters,
-  ): Promise<void> {
-    const before = counters.processed - results.length;
-    await transaction(this.sql, async (tx) => {
-      const moved = await tx`
-        UPDATE jobs SET processed_ips = ${counters.processed},
-          successful_ips = ${counters.successful},
-          failed_ips = ${counters.failed}, filtered_ips = ${counters.filtered},
-          updated_at = ${now()}
-        WHERE id = ${jobId} AND processed_ips = ${before}
-          AND status = 'processing' RETURNING id`;
-      if (moved.length !== 1) {
-        const [job] = await tx`SELECT status FROM jobs WHERE id = ${jobId}`;
-        if (job?.status !== "processing") {
-          throw new JobStopped(jobId, job?.status as string | undefined);
-        }
-        throw new CheckpointMoved(jobId);
-      }
-      const lookups = counters.hostnameLookups;
-      if (lookups) {
-        await tx`UPDATE jobs SET hostnames_answered = ${lookups.answered},
-          hostnames_no_name = ${lookups.noName},
-          hostnames_timed_out = ${lookups.timedOut},
-          hostnames_skipped = ${lookups.skipped} WHERE id = ${jobId}`;
-      }
-      if (results.length === 0) return;
-      await tx.unsafe(
-        `DELETE FROM ${partitionName(jobId)} WHERE row_index >= $1`,
-        [before],
-      );
-      await copyResults(tx, jobId, results);
-    });
-  }
-
-  /** Deletes the jobs and drops their partitions, in one transaction. */
+  /**
+   * Deletes the jobs with their chunks (and the results partitions of
+   * earlier versions), in one transaction.
+   */
   async deleteJobs(status: JobStatus, owner?: string): Promise<JobRecord[]> {
     const rows = await transaction(this.sql, async (tx) => {
       const rows = await tx<Row[]>`
@@ -275,58 +207,5 @@ export class PgStore implements JobStore {
       return rows;
     });
     return rows.map(toJob).sort((a, b) => a.id - b.id);
-  }
-
-  // --- results
-
-  async keptRowValues(
-    jobId: number,
-    from: number,
-    to: number,
-    columns: readonly EnrichmentField[],
-  ): Promise<SqlValue[][]> {
-    const rows = await this.sql.unsafe(numbered(keptRowsSql(columns)), [
-      jobId,
-      from,
-      to,
-    ], { prepare: true }).values();
-    // A plain array (postgres.js answers with its own Array subclass).
-    return Array.from(rows) as unknown as SqlValue[][];
-  }
-
-  async resultsBetween(
-    jobId: number,
-    from: number,
-    to: number,
-    onlyKept = false,
-  ): Promise<StoredResult[]> {
-    const rows = await this.sql<Row[]>`
-      SELECT * FROM results WHERE job_id = ${jobId} AND row_index >= ${from}
-        AND row_index < ${to} ${
-      onlyKept ? this.sql`AND isp_filtered = 0` : this.sql``
-    } ORDER BY row_index`;
-    return rows.map(toResult);
-  }
-
-  // --- summary and filtered preview, counted from the job's partition
-
-  async jobSummary(job: JobRecord): Promise<JobSummary> {
-    return await pgJobSummary(this.sql, job.id);
-  }
-
-  async previewRows(
-    jobId: number,
-    filter: PreviewFilter,
-    page: number,
-    pageSize: number,
-  ): Promise<PreviewRows> {
-    return await pgPreviewRows(
-      this.sql,
-      jobId,
-      filter,
-      page,
-      pageSize,
-      toResult,
-    );
   }
 }

@@ -1,0 +1,126 @@
+// A job's results as part files: every field round-trips through a chunk's
+// columns; the download is the header and the chunks' kept lines, in the
+// download's format, past chunks whose rows were all left out; a preview
+// page spans chunks; a completed job's summary is kept and read back.
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { join } from "node:path";
+import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
+import { LocalBlobStore } from "../blobs/local_blobs.ts";
+import { formatCsvRows } from "../csv/csv_rows.ts";
+import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
+import { outputColumns, outputHeader, outputRow } from "../jobs/download.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
+import { Store } from "../storage/store.ts";
+import { seedRows } from "../../tests/helpers/seed_results.ts";
+import { JobResults } from "./job_results.ts";
+import {
+  ColumnsBuilder,
+  decodeColumns,
+  encodeColumns,
+  resultAt,
+} from "./result_columns.ts";
+
+/** An enrichment whose every field holds a value of its own. */
+function distinctValues(ip: string): Enrichment {
+  const e = emptyEnrichment(ip);
+  const values = e as unknown as Record<string, string | number | null>;
+  ENRICHMENT_FIELD_TABLE.forEach(({ name, sql }, i) => {
+    values[name] = sql === "REAL" ? i + 0.5 : `${name} of ${ip}, "=1"`;
+  });
+  e.success = true;
+  return e;
+}
+
+function row(i: number, filtered: boolean): StoredResult {
+  const ip = `203.0.113.${i % 250}`;
+  return {
+    rowIndex: i,
+    original: [`name ${i}`, ip, i % 7 ? "" : "=cmd|' /C calc'!A0"],
+    enrichment: { ...distinctValues(ip), ispFiltered: filtered },
+  };
+}
+
+async function withResults(
+  fn: (store: Store, results: JobResults) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "job-results-" });
+  const store = new Store(join(dir, "test.db"));
+  try {
+    await fn(
+      store,
+      new JobResults(new LocalBlobStore(dir), new SqliteChunkProgress(store)),
+    );
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const newJob = {
+  fileName: "f.csv",
+  originalFileName: "f.csv",
+  ipColumnName: "ip",
+  ipColumnIndex: 1,
+  headers: ["name", "ip", "note"],
+  delimiter: ",",
+  totalIPs: 30,
+  options: { geolocation: true, domain: true, company: true, network: true },
+};
+
+Deno.test("every field comes back from a chunk's columns as it went in", () => {
+  const failed = emptyEnrichment("10.0.0.1");
+  failed.failure = { kind: "reserved", range: "private" };
+  const rows: StoredResult[] = [
+    {
+      rowIndex: 7,
+      original: ["8.8.8.8", ""],
+      enrichment: distinctValues("8.8.8.8"),
+    },
+    { rowIndex: 8, original: ["10.0.0.1"], enrichment: failed },
+  ];
+  const builder = new ColumnsBuilder();
+  for (const r of rows) builder.add(r);
+  const columns = decodeColumns(encodeColumns(builder.build()));
+  assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
+});
+
+Deno.test("the download is the chunks' kept rows in the download's format", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    // Chunk 1 is all left out; the others keep every other row.
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) => row(i, (i >= 10 && i < 20) || i % 2 === 1),
+    );
+    await seedRows(store, results, job.id, rows, { chunkRows: 10 });
+    const done = store.getJob(job.id)!;
+    assertEquals(done.status, "completed");
+    const text = await new Response(await results.csvBody(done)).text();
+    const kept = rows.filter((r) => !r.enrichment.ispFiltered);
+    const columns = outputColumns(done);
+    assertEquals(
+      text,
+      formatCsvRows([
+        outputHeader(done),
+        ...kept.map((r) => outputRow(done, columns, r)),
+      ]),
+    );
+    // A page that starts in one chunk and ends in the next.
+    const page = await results.preview(done, { status: "kept" }, 2, 3);
+    assertEquals(page.rows, kept.slice(3, 6));
+    assertEquals(page.total, kept.length);
+    // The summary of a completed job is added up once and kept.
+    const summary = await results.summary(done);
+    assertEquals(summary.rows.total, 30);
+    assertEquals(await results.summary(done), summary);
+    assertEquals(
+      (await Array.fromAsync(results.keptPages(done))).flat(),
+      kept,
+    );
+    await results.deleteJob(job.id);
+    assertEquals(
+      await results.blobs.listOlderThan(new Date(Date.now() + 1e9), "results/"),
+      [],
+    );
+  }));
