@@ -10,6 +10,8 @@ import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { csvDownload } from "../server/jobs/download.ts";
 import { planJobChunks, runChunk } from "../server/jobs/run_chunk.ts";
 import { SqliteChunkProgress } from "../server/storage/sqlite_chunks.ts";
+import { LocalBlobStore } from "../server/blobs/local_blobs.ts";
+import { JobResults } from "../server/results/job_results.ts";
 import { Store } from "../server/storage/store.ts";
 import { JOB_OPTIONS } from "./baselines.ts";
 import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
@@ -73,6 +75,7 @@ try {
   });
   store.setStatus(job.id, "processing", ["pending"]);
   const chunks = new SqliteChunkProgress(store);
+  const results = new JobResults(new LocalBlobStore(dataDir), chunks);
   const planned = await planJobChunks(
     store,
     chunks,
@@ -89,6 +92,7 @@ try {
       {
         store,
         chunks,
+        results,
         engine,
         uploadsDir,
         checkpointRows: 100,
@@ -106,7 +110,7 @@ try {
     const used = ms - (th0.get(thread) ?? 0);
     if (used >= 50) console.log(`  CPU of thread ${thread}: ${used} ms`);
   }
-  const response = csvDownload(store, store.getJob(job.id)!);
+  const response = await csvDownload(results, store.getJob(job.id)!);
   let bytes = 0;
   for await (const chunk of response.body!) bytes += chunk.length;
   const t2 = performance.now();

@@ -43,7 +43,12 @@ export class ChunkWriter {
 
   /** Takes the chunk for this run; false when it is done or its job ended. */
   start(): Promise<boolean> {
-    return this.chunks.startChunk(this.job.id, this.chunk, this.run, this.worker);
+    return this.chunks.startChunk(
+      this.job.id,
+      this.chunk,
+      this.run,
+      this.worker,
+    );
   }
 
   get backlog(): number {
@@ -57,7 +62,8 @@ export class ChunkWriter {
 
   write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
     const reader = this.#reader!;
-    this.#output.add(reader.read(checkpoint));
+    const results = reader.read(checkpoint);
+    this.#output.add(results, reader.summaryKeys);
     const counters = copyCounters(reader.counters);
     if (checkpoint.last) {
       this.#commit(counters, true, committed);

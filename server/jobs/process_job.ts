@@ -407,7 +407,10 @@ class JobProcess {
     }
     // The last checkpoint (maybe empty) ends the chunk: its parts stored,
     // then it is done.
-    this.#writer.write(this.#checkpoint.takeCheckpoint(true), this.#ctx.onProgress);
+    this.#writer.write(
+      this.#checkpoint.takeCheckpoint(true),
+      this.#ctx.onProgress,
+    );
     await this.#writer.waitForBacklogAtMost(0);
     return "completed";
   }

@@ -9,11 +9,12 @@ import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import { Store } from "../storage/store.ts";
-import type { ChunkCheckpoint } from "../storage/chunk_progress.ts";
+import { LocalBlobStore } from "../blobs/local_blobs.ts";
+import { JobResults } from "../results/job_results.ts";
+import type { ChunkCommit } from "../storage/chunk_progress.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
 import { type ProcessContext, processJob } from "./process_job.ts";
-import { planJobChunks } from "./run_chunk.ts";
 
 const engineData = await loadEngineData(loadConfig({}));
 const OPTIONS: EnrichOptions = {
@@ -50,19 +51,27 @@ async function jobOver(ips: string[]) {
   const jobId = job.id;
   // Every commit announced, so onProgress sees each one.
   const chunks = new class extends SqliteChunkProgress {
-    override async commitChunk(checkpoint: ChunkCheckpoint) {
-      return { ...await super.commitChunk(checkpoint), announce: true };
+    override async commitChunk(commit: ChunkCommit) {
+      return { ...await super.commitChunk(commit), announce: true };
     }
   }(store);
+  const results = new JobResults(new LocalBlobStore(dir), chunks);
   /** Processes the job (one chunk) in checkpoints of 100 rows. */
   const run = async (engine: Engine, extra: Partial<ProcessContext> = {}) => {
-    const [chunk] = await planJobChunks(
+    // The whole file as one chunk.
+    const { size } = await Deno.stat(join(uploadsDir, "in.csv"));
+    const [chunk] = await chunks.planChunks(jobId, [
+      { chunk: 0, start: 0, end: size, firstRow: 0, rows: ips.length },
+    ]);
+    const writer = new ChunkWriter(
       store,
       chunks,
+      results,
+      chunk.chunk,
+      "test",
       store.getJob(jobId)!,
-      uploadsDir,
-      1_000_000,
     );
+    await writer.start();
     return await processJob({
       store,
       engine,
@@ -71,12 +80,20 @@ async function jobOver(ips: string[]) {
       checkpointRows: 100,
       cancelled: () => false,
       onProgress: () => {},
-      writer: new ChunkWriter(store, chunks, chunk.chunk, "test"),
-      range: { ...chunk, resume: chunk.counters },
+      writer,
+      range: chunk,
       ...extra,
     });
   };
-  return { dir, store, jobId, run };
+  /** The job's stored rows and summary. */
+  const stored = async () => {
+    const job = store.getJob(jobId)!;
+    return {
+      rows: await results.between(job, 0, 1e9),
+      summary: await results.summary(job),
+    };
+  };
+  return { dir, store, jobId, run, stored };
 }
 
 Deno.test("a silent address holds only its own rows", async () => {
@@ -98,7 +115,7 @@ Deno.test("a silent address holds only its own rows", async () => {
   for (let i = 0; i < 2523; i++) ips.push(answering(i), answering(i));
   ips.splice(5, 0, SILENT);
   ips.splice(10, 0, NO_NAME);
-  const { dir, store, jobId, run } = await jobOver(ips);
+  const { dir, store, jobId, run, stored } = await jobOver(ips);
   const progress: { processed: number; at: number }[] = [];
   try {
     const outcome = await run(engine, {
@@ -123,7 +140,7 @@ Deno.test("a silent address holds only its own rows", async () => {
       ok(i === 0 || n > processed[i - 1], `commit ${i} after the one before`);
     });
     assertEquals(processed.at(-1), ips.length);
-    const results = store.resultsBetween(jobId, 0, ips.length);
+    const results = (await stored()).rows;
     assertEquals(results.map((r) => r.rowIndex), ips.map((_, i) => i));
     for (const result of results) {
       const ip = ips[result.rowIndex];
@@ -229,14 +246,13 @@ Deno.test("a job past its address limit starts over and stores the same results"
   const runs = [];
   try {
     for (const addressLimit of [1000, undefined]) {
-      const { dir, store, jobId, run } = await jobOver(ips);
+      const { dir, store, jobId, run, stored } = await jobOver(ips);
       try {
         const outcome = await run(engine, { addressLimit });
         assertEquals(outcome, "completed");
         const job = store.getJob(jobId)!;
         runs.push({
-          results: store.resultsBetween(jobId, 0, ips.length),
-          summary: store.jobSummary(job),
+          ...await stored(),
           lookups: job.hostnameLookups,
         });
       } finally {
@@ -245,10 +261,10 @@ Deno.test("a job past its address limit starts over and stores the same results"
       }
     }
     const [limited, whole] = runs;
-    assertEquals(limited.results.length, ips.length);
+    assertEquals(limited.rows.length, ips.length);
     // Row by row: a diff of 30,000 rows would take the test's memory.
-    limited.results.forEach((result, i) =>
-      assertEquals(result, whole.results[i], `row ${i}`)
+    limited.rows.forEach((result, i) =>
+      assertEquals(result, whole.rows[i], `row ${i}`)
     );
     assertEquals(limited.summary, whole.summary);
     // Each address once per start: more lookups than distinct addresses.

@@ -2,9 +2,9 @@
 // engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
 // every row once in input order; a chunk of a cancelled job does nothing; a
 // restarted failed job runs only its chunks not done; an upload gone fails
-// the job when it is queued; checkpoints queued behind a commit go together;
-// a commit cut by a database restart hands its chunk back to the queue; a
-// blob store down when the upload is fetched is asked again.
+// the job when it is queued; a chunk's last commit cut by a database
+// restart hands the chunk back to the queue; a blob store down when the
+// upload is fetched is asked again.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
@@ -16,6 +16,7 @@ import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
 import { PgBossQueue } from "../queue/pg_boss_queue.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
+import { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
 import { QueueRunner } from "./queue_runner.ts";
 
@@ -41,36 +42,35 @@ async function setUp(blobs: BlobStore | null = null) {
     pollingIntervalSeconds: 0.5,
   });
   const bus = new LocalJobEventBus();
-  // Each chunk's first commit is slow, so the checkpoints read meanwhile
-  // queue: they must go to the database together, in one commit.
   const progress = store.chunkProgress;
-  const commitSizes: number[] = [];
-  // Jobs whose next commit fails as a connection cut by a database restart.
+  // Jobs whose next last commit of a chunk fails as a connection cut by a
+  // database restart.
   const cutOnce = new Set<number>();
   const chunks: ChunkProgressStore = {
     planChunks: (jobId, plan) => progress.planChunks(jobId, plan),
     chunks: (jobId) => progress.chunks(jobId),
     getChunk: (jobId, chunk) => progress.getChunk(jobId, chunk),
-    async commitChunk(checkpoint) {
-      const { results, counters } = checkpoint;
-      if (counters.processed === results.length) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-      if (cutOnce.delete(checkpoint.jobId)) {
+    startChunk: (jobId, chunk, run, worker) =>
+      progress.startChunk(jobId, chunk, run, worker),
+    outputs: (jobId) => progress.outputs(jobId),
+    dropUnfinished: (jobId) => progress.dropUnfinished(jobId),
+    async commitChunk(commit) {
+      if (commit.last && cutOnce.delete(commit.jobId)) {
         throw Object.assign(new Error("write CONNECTION_CLOSED"), {
           code: "CONNECTION_CLOSED",
         });
       }
-      commitSizes.push(results.length);
-      return await progress.commitChunk(checkpoint);
+      return await progress.commitChunk(commit);
     },
   };
+  const results = new JobResults(new LocalBlobStore(dir), chunks);
   const runner = new QueueRunner({
     store,
     queue,
     bus,
     events: null,
     blobs,
+    results,
     uploadsDir: dir,
     checkpointRows: 3,
     chunks,
@@ -140,7 +140,7 @@ async function setUp(blobs: BlobStore | null = null) {
     runner,
     newJob,
     queued,
-    commitSizes,
+    results,
     cutOnce,
     async close() {
       runner.close();
@@ -199,17 +199,13 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     assertEquals(await runner.restart(failed.id), true);
     assertEquals(await t.queued(failed.id), [0, 2]);
 
-    // An upload stored before its chunks were noted is counted again (the
-    // reader cuts where its parser's batches end: here after 24 rows).
+    // An upload stored before its chunks were noted is counted again (one
+    // cut: fewer rows than CUT_ROWS).
     const old = await t.newJob("old.csv");
     await runner.enqueue(old.id);
     const oldChunks = await store.chunkProgress.chunks(old.id);
-    assertEquals(oldChunks.map((c) => [c.firstRow, c.rows]), [[0, 24], [
-      24,
-      1,
-    ]]);
-    assertEquals(oldChunks[1].start, oldChunks[0].end);
-    assertEquals([oldChunks[0].start, oldChunks[1].end], [0, chunks[2].end]);
+    assertEquals(oldChunks.map((c) => [c.firstRow, c.rows]), [[0, 25]]);
+    assertEquals([oldChunks[0].start, oldChunks[0].end], [0, chunks[2].end]);
 
     // An upload gone when the job is queued fails the job plainly.
     const lost = await t.newJob("gone.csv");
@@ -226,13 +222,15 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
       (await store.getJob(failed.id))!.status === "completed" &&
       (await store.getJob(old.id))!.status === "completed"
     );
+    const rowsOf = async (id: number) =>
+      await t.results.between((await store.getJob(id))!, 0, 100);
     assertEquals(
-      (await store.resultsBetween(old.id, 0, 100)).map((r) => r.original),
-      (await store.resultsBetween(job.id, 0, 100)).map((r) => r.original),
+      (await rowsOf(old.id)).map((r) => r.original),
+      (await rowsOf(job.id)).map((r) => r.original),
     );
     const done = (await store.getJob(job.id))!;
     assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
-    const rows = await store.resultsBetween(job.id, 0, 100);
+    const rows = await rowsOf(job.id);
     assertEquals(rows.map((r) => r.rowIndex), [...Array(ROWS).keys()]);
     for (const row of rows) {
       const i = row.rowIndex;
@@ -243,13 +241,12 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
       assertEquals(row.enrichment.ip, `8.8.${i}.8`);
     }
     ok((await store.chunkProgress.chunks(job.id)).every((c) => c.done));
-    // Checkpoints of 3 rows; those queued behind a slow commit went as one.
-    ok(t.commitSizes.some((rows) => rows > 3), String(t.commitSizes));
+    assertEquals(t.cutOnce.size, 0, "the cut commit was tried");
 
     // Only chunks 0 and 2 ran: 15 rows, none of chunk 1's.
     const restarted = (await store.getJob(failed.id))!;
     assertEquals([restarted.processedIPs, restarted.totalIPs], [15, 15]);
-    const stored = await store.resultsBetween(failed.id, 0, 100);
+    const stored = await rowsOf(failed.id);
     assertEquals(stored.map((r) => r.rowIndex), [
       ...[...Array(10).keys()],
       20,

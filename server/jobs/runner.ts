@@ -294,7 +294,9 @@ export class JobRunner implements JobControl {
    */
   #fail(jobId: number, error: string, crashed = false): void {
     try {
-      if (this.options.store.setStatus(jobId, "failed", ["processing"], error)) {
+      if (
+        this.options.store.setStatus(jobId, "failed", ["processing"], error)
+      ) {
         // Its done chunks' rows stay; the others run again on a restart.
         this.options.results.chunks.dropUnfinished(jobId).catch((failure) =>
           logError(`job ${jobId}: could not reset its open chunks:`, failure)

@@ -92,6 +92,10 @@ export class ChunkOutput {
     [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
   );
   #nets = new Map<string, ChunkCounts["nets"][number]>();
+  /** Rows counted by key (rows of one key count alike): one of them, n. */
+  #byKey = new Map<number, { row: StoredResult; n: number }>();
+  /** The JSON kind keys, by network type, success and filtered. */
+  #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
     this.#width = job.headers.length;
@@ -102,12 +106,23 @@ export class ChunkOutput {
     return this.#rows.count;
   }
 
-  /** Adds finished rows, in input order. */
-  add(results: StoredResult[]): void {
+  /**
+   * Adds finished rows, in input order. `keys` (CheckpointReader's
+   * summaryKeys): rows of one key share their place's and organisation's
+   * values, so they are counted once, n times.
+   */
+  add(results: StoredResult[], keys?: number[]): void {
     let text = "";
-    for (const result of results) {
-      this.#rows.add(result);
-      this.#count(result);
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i];
+      const key = keys?.[i] ?? -1;
+      this.#rows.add(result, key);
+      if (key < 0) this.#count(result, 1);
+      else {
+        const same = this.#byKey.get(key);
+        if (same) same.n++;
+        else this.#byKey.set(key, { row: result, n: 1 });
+      }
       if (result.enrichment.ispFiltered) continue;
       text += csvLine(this.#width, this.#columns, result);
       this.#keptRows++;
@@ -119,40 +134,52 @@ export class ChunkOutput {
     }
   }
 
-  #bump(dim: TopDim | "kind", key: string, code: string): void {
+  #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
     const byKey = this.#counts.get(dim)!;
-    const id = `${key}\u0000${code}`;
+    const id = code ? `${key}\u0000${code}` : key;
     const count = byKey.get(id);
-    if (count) count[2]++;
-    else byKey.set(id, [key, code, 1]);
+    if (count) count[2] += n;
+    else byKey.set(id, [key, code, n]);
   }
 
-  #count({ enrichment: e }: StoredResult): void {
+  #kindKey(success: boolean, filtered: boolean, type: string | null): string {
+    let keys = this.#kindKeys.get(type);
+    if (!keys) this.#kindKeys.set(type, keys = []);
+    const at = (success ? 2 : 0) + (filtered ? 1 : 0);
+    return keys[at] ??= JSON.stringify([+success, +filtered, type]);
+  }
+
+  #count({ enrichment: e }: StoredResult, n: number): void {
     const filtered = e.ispFiltered ? 1 : 0;
     this.#bump(
       "kind",
-      JSON.stringify([e.success ? 1 : 0, filtered, e.network_type]),
+      this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
+      n,
     );
     if (e.company !== null && !e.ispFiltered) {
-      this.#bump("company", e.company, "");
+      this.#bump("company", e.company, "", n);
     }
-    if (e.asn !== null) this.#bump("asn", e.asn, "");
+    if (e.asn !== null) this.#bump("asn", e.asn, "", n);
     if (e.country !== null) {
-      this.#bump("country", e.country, e.country_code ?? "");
+      this.#bump("country", e.country, e.country_code ?? "", n);
     }
-    if (e.city !== null) this.#bump("city", e.city, e.country_code ?? "");
+    if (e.city !== null) {
+      this.#bump("city", e.city, e.country_code ?? "", n);
+    }
     if (e.company !== null || e.asn !== null) {
       const id =
         `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
       const net = this.#nets.get(id);
-      if (net) net[4]++;
-      else this.#nets.set(id, [e.company, e.asn, e.network_type, filtered, 1]);
+      if (net) net[4] += n;
+      else this.#nets.set(id, [e.company, e.asn, e.network_type, filtered, n]);
     }
   }
 
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
+    for (const { row, n } of this.#byKey.values()) this.#count(row, n);
+    this.#byKey.clear();
     return {
       kept: this.#kept,
       keptBytes: this.#keptBytes,

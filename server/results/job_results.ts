@@ -34,10 +34,11 @@ import type {
 import {
   decodeColumns,
   encodeColumns,
+  groupTextAt,
   isFiltered,
+  isSuccess,
   resultAt,
   type ResultColumns,
-  textAt,
 } from "./result_columns.ts";
 
 const PAGE_ROWS = 2000;
@@ -389,15 +390,14 @@ export class JobResults {
       }
       const columns = await this.#load(job.id, outputs[c]);
       for (let i = 0; i < columns.count && rows.length < pageSize; i++) {
-        const success = (columns.flags[i] & 1) !== 0;
         if (
           !matches(
             filter,
-            success,
+            isSuccess(columns, i),
             isFiltered(columns, i),
-            textAt(columns, "network_type", i),
-            textAt(columns, "company", i),
-            textAt(columns, "asn", i),
+            groupTextAt(columns, "network_type", i),
+            groupTextAt(columns, "company", i),
+            groupTextAt(columns, "asn", i),
           )
         ) continue;
         if (skip > 0) {

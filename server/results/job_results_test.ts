@@ -9,6 +9,7 @@ import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { formatCsvRows } from "../csv/csv_rows.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import { outputColumns, outputHeader, outputRow } from "../jobs/download.ts";
+import { COUNT_CAP } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
@@ -123,4 +124,22 @@ Deno.test("the download is the chunks' kept rows in the download's format", () =
       await results.blobs.listOlderThan(new Date(Date.now() + 1e9), "results/"),
       [],
     );
+  }));
+
+Deno.test("a text search counts up to the cap", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    const rows = Array.from({ length: COUNT_CAP + 5 }, (_, i) => {
+      const r = row(i, false);
+      r.enrichment.company = "Big Co";
+      return r;
+    });
+    await seedRows(store, results, job.id, rows, { chunkRows: 4000 });
+    const done = store.getJob(job.id)!;
+    const found = await results.preview(done, { text: "big" }, 1, 10);
+    assertEquals([found.total, found.totalAtLeast], [COUNT_CAP, true]);
+    assertEquals(found.rows, rows.slice(0, 10));
+    const all = await results.preview(done, {}, 1001, 10);
+    assertEquals([all.total, all.totalAtLeast], [COUNT_CAP + 5, false]);
+    assertEquals(all.rows, rows.slice(10_000, 10_005));
   }));

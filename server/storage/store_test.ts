@@ -1,8 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { join } from "node:path";
-import { emptyEnrichment } from "../enrichment/types.ts";
 import { DatabaseError, Store } from "./store.ts";
-import { CheckpointMoved, JobStopped } from "./result_rows.ts";
 
 async function withStore(
   fn: (store: Store, dir: string) => void | Promise<void>,
