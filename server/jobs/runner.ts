@@ -183,13 +183,17 @@ export class JobRunner implements JobControl {
         this.#emit(job.id);
         continue;
       }
+      const { chunks: progress } = this.options.results;
       const chunks = await planJobChunks(
         store,
-        this.options.results.chunks,
+        progress,
         job,
         uploadsDir,
         chunkRows,
       );
+      // Chunks a crash stopped run again from their first row: until then
+      // the job counts the rows of its done chunks.
+      await progress.dropUnfinished(job.id);
       this.#jobs.set(job.id, {
         waiting: chunks.filter((chunk) => !chunk.done),
         running: new Map(),

@@ -1,11 +1,11 @@
 // Kill the server with SIGKILL in the middle of a job, start it again on the
 // same data directory, and the download must be byte-identical to an
-// uninterrupted run: no row lost, none written twice.
+// uninterrupted run: no row lost, none written twice (a chunk is done or
+// not; the ones not done run again).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { UploadResult } from "../../shared/wire.ts";
 import {
   downloadText,
-  getJob,
   getJson,
   startJob,
   uploadOk,
@@ -84,13 +84,9 @@ Deno.test({
       );
       ok(before.processedIPs < ROWS);
 
+      // The chunks done before the kill stay done; the others run again
+      // from their first row.
       crashing = await startServer({ env, dataDir });
-      const resumed = await getJob(crashing, job.id);
-      ok(
-        resumed.processedIPs >= before.processedIPs,
-        "committed rows survived",
-      );
-      ok(resumed.processedIPs % 100 === 0, "resumes from a whole checkpoint");
 
       const done = await waitForJob(crashing, job.id, undefined, 180_000);
       const refDone = await waitForJob(
