@@ -12,14 +12,16 @@ import { MODEL } from "../server/classification/model.ts";
 import { NetworkClassifier } from "../server/classification/network_classifier.ts";
 import { NETWORK_TYPES } from "../shared/network_types.ts";
 import {
+  combined,
   type Example,
   listsWithout,
   loadTrainingData,
+  nestedDecisions,
   outOfFold,
+  outOfFoldParts,
   precisionRecall,
   rulesAlone,
   trainingExamples,
-  withRescue,
 } from "./training.ts";
 
 const d = await loadTrainingData();
@@ -88,8 +90,9 @@ for (const by of ["organisation", "as"] as const) {
   // The rules deciding (no list answering), the model's out-of-fold
   // probability as the confidence of their answer.
   const alone = examples.map(rulesAlone);
+  const parts = outOfFoldParts(examples, alone, by);
   const rulesOnly = examples.map((e, i): Judged => {
-    const p = calibrate(oof[i]);
+    const p = parts[i];
     const filtered = alone[i].filtered;
     return { filtered, truth: e.filtered, confidence: filtered ? p : 1 - p };
   });
@@ -97,14 +100,27 @@ for (const by of ["organisation", "as"] as const) {
     `rules alone, training data out of every list, split by ${by}`,
     rulesOnly,
   );
-  // As shipped: the rules, then the out-of-fold model where they find no
-  // access evidence.
+  // As shipped: the rules, then the out-of-fold part of the model for
+  // their answer (the spread rule's networks, those with no access
+  // evidence) at its threshold.
   const rules = examples.map((e, i): Judged => {
-    const p = calibrate(oof[i]);
-    const filtered = withRescue(alone[i], p, MODEL.rescue);
+    const p = parts[i];
+    const filtered = combined(alone[i], p, {
+      spread: MODEL.spread.threshold,
+      open: MODEL.open.threshold,
+    });
     return { filtered, truth: e.filtered, confidence: filtered ? p : 1 - p };
   });
   line(`rules + model, training data out of every list, split by ${by}`, rules);
+  // The same with every setting (parts, calibration, thresholds) fitted
+  // without the fold measured: the thresholds above were chosen on these
+  // very out-of-fold answers, this line on none of its own.
+  const nested = nestedDecisions(examples, by).map((d, i): Judged => ({
+    filtered: d.filtered,
+    truth: examples[i].filtered,
+    confidence: d.confidence ?? 0,
+  }));
+  line(`rules + model, nested cross-validation split by ${by}`, nested);
   if (by === "organisation") {
     reliability.push({
       part: "training data, split by organisation",

@@ -18,6 +18,7 @@ import {
   MODEL,
   type ModelParams,
   nameWords,
+  type PartModel,
 } from "../server/classification/model.ts";
 import {
   classifyNetwork,
@@ -232,26 +233,21 @@ export function precisionRecall(p: number[], y: boolean[], t: number) {
   };
 }
 
-/** Fits the shipped model on `examples`. */
-export function fitModel(
-  examples: Example[],
-  listConfidence: number,
-): ModelParams {
+/** A fitted part of the model and its out-of-fold probabilities. */
+interface FittedPart {
+  model: Omit<PartModel, "threshold">;
+  /** Calibrated out-of-fold probability of each example fitted on. */
+  p: number[];
+  logits: number[];
+}
+
+/** Stumps fitted on `examples`, calibrated on their out-of-fold logits. */
+function fitPart(examples: Example[]): FittedPart {
   const y = examples.map((e) => e.filtered);
   const oof = outOfFold(examples, "organisation");
   const platt = fitLogistic(oof.map((t) => [t]), y.map(Number), 1e-6);
   const a = platt.weights[0], b = platt.bias;
   const p = oof.map((t) => 1 / (1 + Math.exp(-(a * t + b))));
-  // The lowest threshold whose out-of-fold precision holds the target.
-  let threshold = 0.5;
-  for (const t of [...new Set(p)].sort((u, v) => u - v)) {
-    if (t < 0.5) continue;
-    if (precisionRecall(p, y, t).precision >= TARGET_PRECISION) {
-      threshold = t;
-      break;
-    }
-  }
-  const rescue = rescueThreshold(examples, p);
   const { m } = fitRaw(examples);
   // Each feature's mean part over the training data: an answer names the
   // feature whose part lies furthest from it.
@@ -262,25 +258,66 @@ export function fitModel(
         examples.length;
     });
   }
+  return {
+    model: {
+      bias: round(m.bias),
+      feature: m.feature,
+      cut: m.cut.map(round),
+      below: m.below.map(round),
+      above: m.above.map(round),
+      center: center.map(round),
+      calibration: { a: round(a), b: round(b) },
+    },
+    p,
+    logits: oof,
+  };
+}
+
+/** Fits the shipped model on `examples`. */
+export function fitModel(
+  examples: Example[],
+  listConfidence: number,
+): ModelParams {
+  const y = examples.map((e) => e.filtered);
+  const whole = fitPart(examples);
+  // The lowest threshold whose out-of-fold precision holds the target.
+  let threshold = 0.5;
+  for (const t of [...new Set(whole.p)].sort((u, v) => u - v)) {
+    if (t < 0.5) continue;
+    if (precisionRecall(whole.p, y, t).precision >= TARGET_PRECISION) {
+      threshold = t;
+      break;
+    }
+  }
+  // A part of the model for each answer of the rules the model may change.
+  const rules = examples.map(rulesAlone);
+  const parts = rules.map(partOf);
+  const p = [...whole.p];
+  const fitted = (part: "spread" | "open") => {
+    const own = examples.flatMap((_, i) => (parts[i] === part ? [i] : []));
+    const f = fitPart(own.map((i) => examples[i]));
+    own.forEach((i, k) => (p[i] = f.p[k]));
+    return { ...f, examples: own.length };
+  };
+  const spread = fitted("spread");
+  const open = fitted("open");
+  const t = partThresholds(y, rules, p);
   const sources = (from: Example["from"]) =>
     examples.filter((e) => e.from === from).length;
   return {
     features: [...FEATURES],
-    bias: round(m.bias),
-    feature: m.feature,
-    cut: m.cut.map(round),
-    below: m.below.map(round),
-    above: m.above.map(round),
-    center: center.map(round),
-    calibration: { a: round(a), b: round(b) },
+    ...whole.model,
     threshold: round(threshold),
-    rescue: round(rescue),
+    spread: { ...spread.model, threshold: t.spread },
+    open: { ...open.model, threshold: t.open },
     listConfidence: round(listConfidence),
     fitted: {
       examples: examples.length,
       filtered: y.filter(Boolean).length,
       fromLabels: sources("label"),
       fromLists: sources("list"),
+      spreadExamples: spread.examples,
+      openExamples: open.examples,
       ...STUMP_DEFAULTS,
       folds: FOLDS,
     },
@@ -297,43 +334,140 @@ const NO_LISTS: CuratedLists = {
   education: new Set(),
 };
 
+/** A part that answers 0.5 for every network, filtering at `threshold`. */
+const neutral = (threshold: number): PartModel => ({
+  bias: 0,
+  feature: [],
+  cut: [],
+  below: [],
+  above: [],
+  center: FEATURES.map(() => 0),
+  calibration: { a: 1, b: 0 },
+  threshold,
+});
+const RULES_ONLY: ModelParams = {
+  ...MODEL,
+  spread: neutral(0),
+  open: neutral(2),
+};
+
 /** The rules' answer alone: no list answering, the model never deciding. */
 export function rulesAlone(e: Example): Decision {
   return classifyNetwork(
     e.features,
     { asn: e.asn, org: e.org, lists: NO_LISTS },
-    { ...MODEL, rescue: 2 },
+    RULES_ONLY,
   );
 }
 
-/** The rules, then the model where they find no access evidence. */
-export function withRescue(rules: Decision, p: number, rescue: number) {
-  return rules.filtered ||
-    (rules.reason.startsWith("no access evidence (") && p >= rescue);
+/**
+ * Which part of the model decides after the rules: `spread` where the
+ * spread rule found access, `open` where no rule found access evidence in
+ * a network's features, none where a name or the lack of features decided.
+ */
+export type Part = "spread" | "open" | null;
+export function partOf(rules: Decision): Part {
+  if (/^(access|mobile) network: /.test(rules.reason)) return "spread";
+  if (rules.reason.startsWith("no access evidence (")) return "open";
+  return null;
 }
 
 /**
- * The calibrated probability at which the model filters a network the
- * rules find no access evidence for: of the candidates, the one whose
- * combined decision (rules, then the model) has the best F1 on the
- * out-of-fold probabilities `p` (ties: the higher, filtering less).
+ * The decision as shipped: the rules, then the model's part for that
+ * answer at its threshold (`p`: that part's probability of access).
  */
-export function rescueThreshold(examples: Example[], p: number[]): number {
-  const rules = examples.map(rulesAlone);
-  let best = { t: 2, f1: -1 };
-  for (let k = 19; k >= 10; k--) {
-    const t = k / 20;
-    let tp = 0, fp = 0, fn = 0;
-    examples.forEach((e, i) => {
-      const f = withRescue(rules[i], p[i], t);
-      if (f && e.filtered) tp++;
-      else if (f) fp++;
-      else if (e.filtered) fn++;
-    });
-    const f1 = 2 * tp / (2 * tp + fp + fn);
-    if (f1 > best.f1 + 1e-9) best = { t, f1 };
+export function combined(
+  rules: Decision,
+  p: number,
+  t: { spread: number; open: number },
+): boolean {
+  const part = partOf(rules);
+  return part === null ? rules.filtered : p >= t[part];
+}
+
+/**
+ * Each example's out-of-fold probability of access from the model's part
+ * for its rules' answer (the whole model where no part decides),
+ * calibrated as the shipped parts are: what the cross-validation measures.
+ */
+export function outOfFoldParts(
+  examples: Example[],
+  rules: Decision[],
+  by: "organisation" | "as",
+  m: ModelParams = MODEL,
+): number[] {
+  const calibrated = (c: { a: number; b: number }) => (t: number) =>
+    1 / (1 + Math.exp(-(c.a * t + c.b)));
+  const p = outOfFold(examples, by).map(calibrated(m.calibration));
+  for (const part of ["spread", "open"] as const) {
+    const own = examples.flatMap((_, i) =>
+      partOf(rules[i]) === part ? [i] : []
+    );
+    const logits = outOfFold(own.map((i) => examples[i]), by);
+    own.forEach((i, k) => (p[i] = calibrated(m[part].calibration)(logits[k])));
   }
-  return best.t;
+  return p;
+}
+
+/**
+ * The thresholds of the model's parts: of the candidates, the pair whose
+ * combined decision has the best F1 on the out-of-fold probabilities `p`
+ * (ties: the better precision, then the first found). The spread part may
+ * keep a network only where it leans against access (below 0.5), the open
+ * part filter one only where it leans to access (0.5 and above).
+ */
+export function partThresholds(
+  y: boolean[],
+  rules: Decision[],
+  p: number[],
+): { spread: number; open: number } {
+  let best = { spread: 0, open: 2, f1: -1, precision: -1 };
+  for (let s = 0; s <= 10; s++) {
+    for (let o = 10; o <= 19; o++) {
+      const t = { spread: s / 20, open: o / 20 };
+      let tp = 0, fp = 0, fn = 0;
+      y.forEach((truth, i) => {
+        const f = combined(rules[i], p[i], t);
+        if (f && truth) tp++;
+        else if (f) fp++;
+        else if (truth) fn++;
+      });
+      const f1 = 2 * tp / (2 * tp + fp + fn);
+      const precision = tp / (tp + fp || 1);
+      if (
+        f1 > best.f1 + 1e-9 ||
+        (f1 > best.f1 - 1e-9 && precision > best.precision + 1e-9)
+      ) {
+        best = { ...t, f1, precision };
+      }
+    }
+  }
+  return { spread: best.spread, open: best.open };
+}
+
+/**
+ * The shipped decision for each example (no list answering) with the whole
+ * fit (the parts, their calibration and thresholds) made without its fold:
+ * a cross-validation in which no setting saw the networks it is measured
+ * on.
+ */
+export function nestedDecisions(
+  examples: Example[],
+  by: "organisation" | "as",
+): Decision[] {
+  const out: Decision[] = new Array(examples.length);
+  for (let k = 0; k < FOLDS; k++) {
+    const params = fitModel(examples.filter((e) => foldOf(e, by) !== k), 0.5);
+    examples.forEach((e, i) => {
+      if (foldOf(e, by) !== k) return;
+      out[i] = classifyNetwork(
+        e.features,
+        { asn: e.asn, org: e.org, lists: NO_LISTS },
+        params,
+      );
+    });
+  }
+  return out;
 }
 
 /** Of the labelled development networks the lists decide, the share right. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Decision } from "../server/classification/decide.ts";
-import { type Example, rescueThreshold, withRescue } from "./training.ts";
+import { combined, partOf, partThresholds } from "./training.ts";
 
 const rules = (reason: string, filtered = false): Decision => ({
   type: filtered ? "consumer_isp" : "business",
@@ -8,54 +8,50 @@ const rules = (reason: string, filtered = false): Decision => ({
   reason,
   confidence: null,
 });
+const none = rules("no access evidence (4 cities)");
+const spread = rules("access network: 312 cities in KZ", true);
 
-Deno.test("the model filters only where the rules found no access evidence", () => {
-  const none = rules("no access evidence (4 cities)");
-  assertEquals([withRescue(none, 0.8, 0.7), withRescue(none, 0.6, 0.7)], [
-    true,
-    false,
-  ]);
-  // a name cue or a network with no features is not the model's to decide
-  assertEquals(withRescue(rules("name: hosting"), 0.99, 0.5), false);
-  assertEquals(withRescue(rules("no access evidence"), 0.99, 0.5), false);
-  assertEquals(withRescue(rules("access network: 9 cities", true), 0, 1), true);
+Deno.test("each answer of the rules has its part of the model, or none", () => {
+  assertEquals(partOf(spread), "spread");
+  assertEquals(
+    partOf(rules("mobile network: 80 cities in GB", true)),
+    "spread",
+  );
+  assertEquals(partOf(none), "open");
+  assertEquals(
+    partOf(rules("no access evidence (2 cities); model doubts it: x")),
+    "open",
+  );
+  // a name cue, or a network with no features, is not the model's to decide
+  assertEquals(partOf(rules("name: hosting")), null);
+  assertEquals(partOf(rules("no access evidence")), null);
 });
 
-Deno.test("the rescue threshold is the one with the best F1, ties the higher", () => {
-  // Networks no rule finds: three access (p 0.9, 0.8, 0.72), one not (0.75).
-  const example = (asn: number, filtered: boolean): Example => ({
-    asn,
-    org: "Example Coop",
-    group: String(asn),
-    filtered,
-    from: "label",
-    features: {
-      asn,
-      v4: 8192,
-      v6: 0,
-      cities: 4,
-      regions: 1,
-      countries: 1,
-      country: "US",
-      countryShare: 0,
-      ranges: 6,
-      topCity: 0.5,
-      home: 1,
-      mixed: 0,
-      radius: 0,
-      legacy: 0,
-    },
-    x: [],
-  });
-  const examples = [
-    example(1, true),
-    example(2, true),
-    example(3, true),
-    example(4, false),
-  ];
-  // at 0.70 all four are filtered (F1 6/7), at 0.80 two (F1 4/5): 0.70;
-  // 0.75 filters three of them, the not-access one among them (F1 4/6)
-  assertEquals(rescueThreshold(examples, [0.9, 0.8, 0.72, 0.75]), 0.7);
-  // nothing to gain below 0.9: the highest threshold with the best F1
-  assertEquals(rescueThreshold(examples, [0.99, 0.99, 0.99, 0.1]), 0.95);
+Deno.test("the spread part keeps below its threshold, the open part filters at its own", () => {
+  const t = { spread: 0.3, open: 0.7 };
+  assertEquals([combined(none, 0.8, t), combined(none, 0.6, t)], [true, false]);
+  assertEquals([combined(spread, 0.2, t), combined(spread, 0.4, t)], [
+    false,
+    true,
+  ]);
+  assertEquals(combined(rules("name: hosting"), 0.99, t), false);
+  assertEquals(combined(rules("name: Ministry", true), 0, t), true);
+});
+
+Deno.test("the thresholds are the pair with the best F1, ties the better precision", () => {
+  // Spread rule: three access (p 0.9, 0.6, 0.35), two not (0.3, 0.1).
+  // No evidence: two access (0.9, 0.72), one not (0.75).
+  const y = [true, true, true, false, false, true, true, false];
+  const r = [spread, spread, spread, spread, spread, none, none, none];
+  const p = [0.9, 0.6, 0.35, 0.3, 0.1, 0.9, 0.72, 0.75];
+  // Keeping below 0.35 keeps both not-access networks and no access one.
+  // Filtering the open ones from 0.5 to 0.7 takes all three (F1 10/11 over
+  // all), at 0.8 one access network only (F1 8/9): the first of the ties.
+  assertEquals(partThresholds(y, r, p), { spread: 0.35, open: 0.5 });
+  // Every spread network is access: nothing kept. The open access networks
+  // score 0.2 (never filtered); the not-access one 0.9, left out only at
+  // 0.95.
+  const q = [0.9, 0.6, 0.35, 0.3, 0.1, 0.2, 0.2, 0.9];
+  const all = [true, true, true, true, true, true, true, false];
+  assertEquals(partThresholds(all, r, q), { spread: 0, open: 0.95 });
 });

@@ -36,6 +36,20 @@ export interface AsFeatures {
   radius: number;
   /** Share of its IPv4 space in the pre-registry class B and C space. */
   legacy: number;
+  /** Share of its IPv4 space in its largest range. */
+  largest: number;
+  /** Address-weighted mean size of its IPv4 ranges (sum size² / v4). */
+  rangeSize: number;
+  /** Evenness of its sampled space over its cities (entropy / log cities). */
+  evenness: number;
+  /**
+   * How its space in its main country follows where the country's addresses
+   * are (every AS's, a proxy for people): the overlap (sum of minima) of its
+   * share by city and the country's share by city over the same cities.
+   */
+  tracks: number;
+  /** The same overlap against the whole country's cities. */
+  covers: number;
 }
 
 /** Column form: what the cache file holds and lookups index. */
@@ -54,6 +68,11 @@ export interface AsFeatureColumns {
   mixed: number[];
   radius: number[];
   legacy: number[];
+  largest: number[];
+  rangeSize: number[];
+  evenness: number[];
+  tracks: number[];
+  covers: number[];
 }
 
 /** Where an address geolocates (GeoProvider is one). */
@@ -88,6 +107,8 @@ interface Acc {
   /** Coordinates of located samples and their weights, for the radius. */
   points: number[];
   legacy: number;
+  largest: number;
+  squares: number;
 }
 
 // Samples per range: start and middle, plus one per 4k addresses (at most
@@ -125,6 +146,9 @@ export function buildAsFeatures(
   const cityIds = new Map<string, number>();
   const regionIds = new Map<string, number>();
   const countryTotal = new Map<string, number>();
+  /** Sampled IPv4 space of every AS by city id, and each city's country. */
+  const cityTotal: number[] = [];
+  const cityCountry: string[] = [];
   const acc = (asn: number): Acc => {
     let a = byAsn.get(asn);
     if (!a) {
@@ -144,6 +168,8 @@ export function buildAsFeatures(
         z: 0,
         points: [],
         legacy: 0,
+        largest: 0,
+        squares: 0,
       };
       byAsn.set(asn, a);
     }
@@ -169,7 +195,11 @@ export function buildAsFeatures(
     const city = place.city ? id(cityIds, `${region}|${place.city}`) : -1;
     if (city >= 0) a.cities.add(city);
     if (weight > 0) {
-      if (city >= 0) a.byCity.set(city, (a.byCity.get(city) ?? 0) + weight);
+      if (city >= 0) {
+        a.byCity.set(city, (a.byCity.get(city) ?? 0) + weight);
+        cityTotal[city] = (cityTotal[city] ?? 0) + weight;
+        cityCountry[city] = cc;
+      }
       a.byCountry.set(cc, (a.byCountry.get(cc) ?? 0) + weight);
       countryTotal.set(cc, (countryTotal.get(cc) ?? 0) + weight);
       const lat = place.latitude, lon = place.longitude;
@@ -196,6 +226,8 @@ export function buildAsFeatures(
     a.v4 += size;
     a.ranges++;
     if (isLegacy(v4Start[i])) a.legacy += size;
+    if (size > a.largest) a.largest = size;
+    a.squares += size * size;
     const k = v4Samples(size);
     let previous = -3;
     for (let s = 0; s < k; s++) {
@@ -245,6 +277,11 @@ export function buildAsFeatures(
     mixed: [],
     radius: [],
     legacy: [],
+    largest: [],
+    rangeSize: [],
+    evenness: [],
+    tracks: [],
+    covers: [],
   };
 
   for (const [asn, a] of byAsn) {
@@ -275,8 +312,69 @@ export function buildAsFeatures(
     out.mixed.push(a.pairs ? Math.round((a.split / a.pairs) * 1e4) / 1e4 : 0);
     out.radius.push(Math.round(radiusKm(a)));
     out.legacy.push(a.v4 ? Math.round((a.legacy / a.v4) * 1e4) / 1e4 : 0);
+    out.largest.push(a.v4 ? Math.round((a.largest / a.v4) * 1e4) / 1e4 : 0);
+    out.rangeSize.push(a.v4 ? Math.round(a.squares / a.v4) : 0);
+    let entropy = 0;
+    for (const n of a.byCity.values()) {
+      entropy -= (n / placed) * Math.log(n / placed);
+    }
+    out.evenness.push(
+      a.byCity.size > 1
+        ? Math.round((entropy / Math.log(a.byCity.size)) * 1e4) / 1e4
+        : 0,
+    );
+    const [tracks, covers] = overlap(a, country, cityTotal, cityCountry);
+    out.tracks.push(tracks);
+    out.covers.push(covers);
   }
   return out;
+}
+
+/**
+ * The overlap of an AS's space by city in `country` with every AS's space
+ * by city there: over its own cities (does its space follow where the
+ * addresses are?) and over the whole country (does it reach them?).
+ */
+function overlap(
+  a: Acc,
+  country: string,
+  cityTotal: number[],
+  cityCountry: string[],
+): [number, number] {
+  if (!country) return [0, 0];
+  let own = 0, theirs = 0;
+  for (const [city, n] of a.byCity) {
+    if (cityCountry[city] !== country) continue;
+    own += n;
+    theirs += cityTotal[city];
+  }
+  if (!own) return [0, 0];
+  const all = countryCityTotal(country, cityTotal, cityCountry);
+  let tracks = 0, covers = 0;
+  for (const [city, n] of a.byCity) {
+    if (cityCountry[city] !== country) continue;
+    tracks += Math.min(n / own, cityTotal[city] / theirs);
+    covers += Math.min(n / own, cityTotal[city] / all);
+  }
+  return [Math.round(tracks * 1e4) / 1e4, Math.round(covers * 1e4) / 1e4];
+}
+
+const countryTotals = new WeakMap<number[], Map<string, number>>();
+function countryCityTotal(
+  country: string,
+  cityTotal: number[],
+  cityCountry: string[],
+): number {
+  let totals = countryTotals.get(cityTotal);
+  if (!totals) {
+    totals = new Map();
+    cityTotal.forEach((n, city) => {
+      const cc = cityCountry[city];
+      totals!.set(cc, (totals!.get(cc) ?? 0) + n);
+    });
+    countryTotals.set(cityTotal, totals);
+  }
+  return totals.get(country) ?? 0;
 }
 
 /** Weighted mean great-circle distance (km) of located space from its centre. */
@@ -340,6 +438,11 @@ export class AsFeatureIndex {
       mixed: c.mixed[i],
       radius: c.radius[i],
       legacy: c.legacy[i],
+      largest: c.largest[i],
+      rangeSize: c.rangeSize[i],
+      evenness: c.evenness[i],
+      tracks: c.tracks[i],
+      covers: c.covers[i],
     };
   }
 }

@@ -108,6 +108,53 @@ Deno.test("features measure early blocks and how far the space spreads", () => {
   assertEquals(one.mixed, 0.0667);
 });
 
+Deno.test("features measure range sizes, evenness and how space follows the country's", () => {
+  // AS 1: 10.0/16, its first half in city A, its second in B; AS 2: 10.1/16
+  // all in A (country XX: A holds 3/4 of its space, B 1/4). AS 3: a /24 and
+  // a /23 in country YY.
+  const t: AsnTableData = {
+    v4Start: new Uint32Array([
+      ip(10, 0, 0, 0),
+      ip(10, 1, 0, 0),
+      ip(11, 0, 0, 0),
+      ip(11, 1, 0, 0),
+    ]),
+    v4End: new Uint32Array([
+      ip(10, 0, 255, 255),
+      ip(10, 1, 255, 255),
+      ip(11, 0, 0, 255),
+      ip(11, 1, 1, 255),
+    ]),
+    v4Org: new Uint32Array([0, 1, 2, 2]),
+    v6Start: new Uint32Array(0),
+    v6End: new Uint32Array(0),
+    v6Org: new Uint32Array(0),
+    asns: new Uint32Array([1, 2, 3]),
+    orgs: ["Split", "Whole", "Two ranges"],
+    mmdb: [],
+  };
+  const geo: PlaceSource = {
+    place(text) {
+      const [a, b, c] = text.split(".").map(Number);
+      if (a === 11) return { country_code: "YY", region: "R", city: "C" };
+      const city = b === 0 && c >= 128 ? "B" : "A";
+      return { country_code: "XX", region: "R", city };
+    },
+  };
+  const index = new AsFeatureIndex(buildAsFeatures(t, geo));
+  const [split, whole, two] = [index.get(1)!, index.get(2)!, index.get(3)!];
+  // one range each; AS 3's largest holds 2/3, sizes (256² + 512²) / 768
+  assertEquals([split.largest, split.rangeSize], [1, 65536]);
+  assertEquals([two.largest, two.rangeSize], [0.6667, 427]);
+  // half and half over two cities: even; one city: 0
+  assertEquals([split.evenness, whole.evenness], [1, 0]);
+  // AS 1 (1/2, 1/2) against the country's (3/4, 1/4): overlap 3/4, over
+  // its cities and the country's alike; AS 2 in A only: its one city is all
+  // of its cities' space (1), 3/4 of the country's
+  assertEquals([split.tracks, split.covers], [0.75, 0.75]);
+  assertEquals([whole.tracks, whole.covers], [1, 0.75]);
+});
+
 Deno.test("features are cached per database version and rebuilt when it changes", async () => {
   const dir = await Deno.makeTempDir();
   try {

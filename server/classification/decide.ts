@@ -13,6 +13,7 @@ import {
   type ModelParams,
   NAME_WORDS,
   nameWords,
+  type PartModel,
   score,
   wideSpread,
 } from "./model.ts";
@@ -127,12 +128,10 @@ export function classifyNetwork(
   // right (the probability it gives the answer the rules gave) and, when
   // it doubts them, which evidence weighs against.
   const words = nameWords(org);
-  const model = score(
-    featureVector(f, words),
-    m,
-    peeringDbLogOdds(e.peeringDb),
-  );
+  const x = featureVector(f, words);
+  const prior = peeringDbLogOdds(e.peeringDb);
   const byModel = (type: NetworkKind, reason: string) => {
+    const model = score(x, m, prior);
     const filtered = type === "consumer_isp" || type === "mobile";
     const p = filtered ? model.p : 1 - model.p;
     const doubt = p < 0.5
@@ -159,27 +158,58 @@ export function classifyNetwork(
     return byModel("business", "name: operator's business arm");
   }
   const access = accessSpread(f, words[NAME_WORDS.operator] === 1);
+  const mobile = words[NAME_WORDS.mobile] === 1;
   if (access) {
-    return words[NAME_WORDS.mobile]
-      ? byModel("mobile", access.replace("access", "mobile"))
-      : byModel("consumer_isp", access);
+    // The spread rule finds access; the model fitted on the networks it
+    // finds decides whether this is an access pool or a network built like
+    // one (research & education, a public body, a carrier, a cloud).
+    const where = access.slice("access network: ".length);
+    return byPart(m.spread, (evidence) => [
+      mobile ? `mobile network: ${where}` : access,
+      evidence === null
+        ? `not access by the model (${where})`
+        : `not access by the model: ${evidence} (${where})`,
+    ]);
   }
-  // No rule found access: the model decides where it is sure enough (a
+  if (!f) return byModel("business", "no access evidence");
+  // No rule found access: the model fitted on such networks decides (a
   // small regional ISP, a mobile operator placed in a few cities).
-  if (f && model.p >= m.rescue) {
-    const evidence = describeEvidence(model.strongest, f, org, e.peeringDb);
-    return words[NAME_WORDS.mobile]
-      ? decision("mobile", `mobile network by the model: ${evidence}`, model.p)
-      : decision(
-        "consumer_isp",
-        `access network by the model: ${evidence}`,
-        model.p,
+  return byPart(m.open, (evidence) => [
+    `${mobile ? "mobile" : "access"} network by the model${
+      evidence === null ? "" : `: ${evidence}`
+    }`,
+    `no access evidence (${f.cities} cities)`,
+  ]);
+
+  /**
+   * The answer of a part of the model: filtered at its threshold, with
+   * `reasons(evidence)`'s first reason, else kept with its second. The
+   * evidence named is the strongest for the side the model leans to (null
+   * when it leans to the other); an answer against that side says the
+   * model doubts it.
+   */
+  function byPart(
+    part: PartModel,
+    reasons: (evidence: string | null) => [string, string],
+  ): Decision {
+    const answer = score(x, part, prior, 0.5);
+    const evidence = describeEvidence(answer.strongest, f, org, e.peeringDb);
+    const filtered = answer.p >= part.threshold;
+    const doubt = filtered !== answer.filtered
+      ? `; model doubts it: ${evidence}`
+      : "";
+    const [found, none] = reasons(
+      filtered === answer.filtered ? evidence : null,
+    );
+    if (filtered) {
+      return decision(
+        mobile ? "mobile" : "consumer_isp",
+        found + doubt,
+        answer.p,
       );
+    }
+    return decision("business", none + doubt, 1 - answer.p);
   }
-  return byModel(
-    "business",
-    f ? `no access evidence (${f.cities} cities)` : "no access evidence",
-  );
 }
 
 /** classifyNetwork, then the host name and the job's keep list. */

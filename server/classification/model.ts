@@ -13,14 +13,16 @@ import type { NetworkType } from "../../shared/network_types.ts";
 import params from "./model_params.json" with { type: "json" };
 import {
   HOSTING,
+  INFRASTRUCTURE,
+  INSTITUTION,
   MOBILE,
   NAME_CUES,
   OPERATOR,
   OPERATOR_ARM,
 } from "./name_words.ts";
 
-export interface ModelParams {
-  features: string[];
+/** Boosted stumps and their calibration: the whole model, or one part. */
+export interface PartModel {
   /** The stumps: add below[i] when x[feature[i]] < cut[i], else above[i]. */
   bias: number;
   feature: number[];
@@ -33,12 +35,24 @@ export interface ModelParams {
   calibration: { a: number; b: number };
   /** Filtered when the calibrated probability reaches this. */
   threshold: number;
+}
+
+export interface ModelParams extends PartModel {
+  features: string[];
   /**
-   * Where the rules find no access evidence, the model filters a network at
-   * this calibrated probability (chosen on the cross-validation split by
-   * organisation).
+   * Fitted on the networks the spread rule calls access (a country's
+   * share, many cities): there it tells access pools from networks built
+   * like them (research & education, public bodies, carriers, clouds); a
+   * network below its threshold is kept. Threshold chosen with `open`'s on
+   * the cross-validation split by organisation.
    */
-  rescue: number;
+  spread: PartModel;
+  /**
+   * Fitted on the networks the rules find no access evidence for: a network
+   * at its threshold is filtered (a small regional ISP, a mobile operator
+   * placed in a few cities).
+   */
+  open: PartModel;
   /** Measured share of right answers of each curated list, on labels. */
   listConfidence: number;
   /** What it was fitted on (documentation). */
@@ -61,6 +75,8 @@ const NAME_FEATURES: RegExp[] = [
   cue("education"),
   cue("government"),
   cue("business"),
+  INFRASTRUCTURE,
+  INSTITUTION,
 ];
 
 const log2 = (n: number) => Math.log2(n + 1);
@@ -83,6 +99,11 @@ export const FEATURES = [
   "radius",
   "v6 per /24",
   "legacy space",
+  "largest range",
+  "range size",
+  "evenness",
+  "tracks people",
+  "covers people",
   "name: operator",
   "name: mobile",
   "name: hosting",
@@ -90,6 +111,8 @@ export const FEATURES = [
   "name: education",
   "name: government",
   "name: company",
+  "name: infrastructure",
+  "name: institution",
 ] as const;
 
 /**
@@ -125,6 +148,8 @@ export const NAME_WORDS = {
   education: 4,
   government: 5,
   company: 6,
+  infrastructure: 7,
+  institution: 8,
 } as const;
 
 /** The feature values of a network; `words` is nameWords(its name). */
@@ -132,7 +157,32 @@ export function featureVector(
   f: AsFeatures | null,
   words: number[],
 ): number[] {
-  if (!f) return [0, 0, 0, 0, 0, 0, -7, 0, 0, 0, 1, 0, 0, 0, 0, 0, ...words];
+  if (!f) {
+    return [
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      -7,
+      0,
+      0,
+      0,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      ...words,
+    ];
+  }
   return [
     log2(f.v4),
     log2(f.v6),
@@ -150,6 +200,11 @@ export function featureVector(
     log2(f.radius),
     log2(f.v6) - log2(f.v4 / 256),
     f.legacy,
+    f.largest,
+    log2(f.rangeSize),
+    f.evenness,
+    f.tracks,
+    f.covers,
     ...words,
   ];
 }
@@ -174,7 +229,7 @@ interface Steps {
   steps: number[];
 }
 
-function fold(m: ModelParams): Steps[] {
+function fold(m: PartModel): Steps[] {
   return m.center.map((_, j) => {
     const own = m.feature.flatMap((f, i) => (f === j ? [i] : []));
     const cuts = [...new Set(own.map((i) => m.cut[i]))].sort((a, b) => a - b);
@@ -187,19 +242,22 @@ function fold(m: ModelParams): Steps[] {
   });
 }
 
-const folded = new WeakMap<ModelParams, Steps[]>();
+const folded = new WeakMap<PartModel, Steps[]>();
 
 /** ModelAnswer.strongest when a prior outside the fit weighed most. */
 export const PRIOR = -1;
 
 /**
  * The model's answer for one network. `prior`: log-odds of access from
- * evidence the fit never saw (PeeringDB's type), added after calibration.
+ * evidence the fit never saw (PeeringDB's type), added after calibration;
+ * `threshold`: where the answer turns to filtered (the model's own unless
+ * given).
  */
 export function score(
   x: number[],
-  m: ModelParams = MODEL,
+  m: PartModel = MODEL,
   prior = 0,
+  threshold = m.threshold,
 ): ModelAnswer {
   let steps = folded.get(m);
   if (!steps) folded.set(m, steps = fold(m));
@@ -224,7 +282,7 @@ export function score(
   }
   const { a, b } = m.calibration;
   const p = sigmoid(a * t + b + prior);
-  const filtered = p >= m.threshold;
+  const filtered = p >= threshold;
   const own = filtered ? strongest : weakest;
   // A part in calibrated units, to weigh against the prior.
   const weight = filtered ? a * part[own] : -a * part[own];
@@ -295,6 +353,21 @@ export function describeEvidence(
       return `${
         Math.round(f.legacy * 100)
       }% of addresses in early (pre-registry) blocks`;
+    case "largest range":
+      return `${Math.round(f.largest * 100)}% of addresses in one range`;
+    case "range size":
+      return `address ranges of ${
+        grouped.format(f.rangeSize)
+      } addresses on average`;
+    case "evenness":
+      return `addresses ${
+        f.evenness < 0.5 ? "unevenly" : "evenly"
+      } spread over ${grouped.format(f.cities)} cities`;
+    case "tracks people":
+    case "covers people":
+      return `addresses ${f.tracks < 0.5 ? "not " : ""}where ${
+        f.country || "the country"
+      }'s addresses are`;
     default:
       return "no features";
   }

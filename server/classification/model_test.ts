@@ -26,19 +26,27 @@ const features: AsFeatures = {
   mixed: 0.4,
   radius: 180,
   legacy: 0,
+  largest: 0.2,
+  rangeSize: 65536,
+  evenness: 0.8,
+  tracks: 0.6,
+  covers: 0.4,
 };
 
 Deno.test("the shipped parameters were fitted on this feature list", () => {
   assertEquals(MODEL.features, [...FEATURES]);
-  const n = MODEL.feature.length;
-  ok(n > 0, "no stumps");
-  assertEquals(
-    [MODEL.cut.length, MODEL.below.length, MODEL.above.length],
-    [n, n, n],
-  );
-  ok(MODEL.feature.every((f) => f >= 0 && f < FEATURES.length));
-  assertEquals(MODEL.center.length, FEATURES.length);
+  for (const m of [MODEL, MODEL.spread, MODEL.open]) {
+    const n = m.feature.length;
+    ok(n > 0, "no stumps");
+    assertEquals([m.cut.length, m.below.length, m.above.length], [n, n, n]);
+    ok(m.feature.every((f) => f >= 0 && f < FEATURES.length));
+    assertEquals(m.center.length, FEATURES.length);
+  }
   ok(MODEL.listConfidence > 0.5 && MODEL.listConfidence < 1);
+  // The spread part keeps a network only where it leans against access,
+  // the open part filters one only where it leans to access.
+  ok(MODEL.spread.threshold >= 0 && MODEL.spread.threshold <= 0.5);
+  ok(MODEL.open.threshold >= 0.5 && MODEL.open.threshold < 1);
 });
 
 Deno.test("score: calibrated probability and the feature that weighed most", () => {
@@ -54,6 +62,14 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
     calibration: { a: 1, b: 0 },
     threshold: 0.5,
   };
+  // A threshold given turns the answer, not the probability.
+  const strict = score(
+    featureVector(features, nameWords("Example")),
+    m,
+    0,
+    0.99,
+  );
+  assertEquals(strict.filtered, false);
   const isp = score(featureVector(features, nameWords("Example Telecom")), m);
   assertEquals(isp.filtered, true);
   ok(Math.abs(isp.p - 1 / (1 + Math.exp(-2))) < 1e-9);
@@ -75,22 +91,24 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
 });
 
 Deno.test("the folded step functions answer as the stumps one by one", () => {
-  const naive = (x: number[]) => {
-    let t = MODEL.bias;
-    MODEL.feature.forEach((f, i) => {
-      t += x[f] < MODEL.cut[i] ? MODEL.below[i] : MODEL.above[i];
-    });
-    const { a, b } = MODEL.calibration;
-    return 1 / (1 + Math.exp(-(a * t + b)));
-  };
-  for (let k = 0; k < 200; k++) {
-    // Values on and around the cuts, and between.
-    const x = FEATURES.map((_, j) => {
-      const cuts = MODEL.cut.filter((_, i) => MODEL.feature[i] === j);
-      const c = cuts[(k * 7 + j) % Math.max(1, cuts.length)] ?? 0;
-      return [c, c - 1e-9, c + 1e-9, c * 1.5, -c][k % 5];
-    });
-    ok(Math.abs(score(x).p - naive(x)) < 1e-9, `at ${x}`);
+  for (const m of [MODEL, MODEL.spread, MODEL.open]) {
+    const naive = (x: number[]) => {
+      let t = m.bias;
+      m.feature.forEach((f, i) => {
+        t += x[f] < m.cut[i] ? m.below[i] : m.above[i];
+      });
+      const { a, b } = m.calibration;
+      return 1 / (1 + Math.exp(-(a * t + b)));
+    };
+    for (let k = 0; k < 200; k++) {
+      // Values on and around the cuts, and between.
+      const x = FEATURES.map((_, j) => {
+        const cuts = m.cut.filter((_, i) => m.feature[i] === j);
+        const c = cuts[(k * 7 + j) % Math.max(1, cuts.length)] ?? 0;
+        return [c, c - 1e-9, c + 1e-9, c * 1.5, -c][k % 5];
+      });
+      ok(Math.abs(score(x, m).p - naive(x)) < 1e-9, `at ${x}`);
+    }
   }
 });
 

@@ -54,3 +54,11 @@ export const OPERATOR = w(
   "tele[ck]om\\w*|telecommunica\\w*|telekomunik\\w*|communications?|comunica\\w*|broadband|cable|internet|net|telephone|telefonica|telefónica|mobile|mobil|cellular|wireless|gsm|3g|celular|catv|fibra|fibre|fiber",
 );
 export const MOBILE = w("mobile|mobil|cellular|celular|wireless|gsm|3g|lte");
+// Weak words for the model alone (no rule acts on them): networks built for
+// other networks or for an institution's own sites.
+export const INFRASTRUCTURE = w(
+  "infrastructure|infraestructura|infrastruktur|wholesale|submarine|backbone|carrier|transit|datacom|ict|systems|solutions|consulting|technolog(?:y|ies)",
+);
+export const INSTITUTION = w(
+  "foundation|funda[cç][aã]o|fundaci[oó]n|fondation|stiftung|association|asociaci[oó]n|verein|society|consortium|national|nacional|agency|authority|council|institut\\w*|health|nhs",
+);

@@ -96,6 +96,11 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
       mixed: [],
       radius: [],
       legacy: [],
+      largest: [],
+      rangeSize: [],
+      evenness: [],
+      tracks: [],
+      covers: [],
     },
     lists: {
       consumer: [64500],
