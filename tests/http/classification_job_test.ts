@@ -28,10 +28,10 @@ const COMCAST_DYNAMIC = "23.24.0.9"; // AS7922, PTR of a cable pool
 const POOLED = [120, 121, 122, 123, 124].map((n) => `63.85.211.${n}`);
 const POOLED_UNNAMED = "63.85.211.125";
 // Answers the shipped model doubts (classification_confidence < 0.5; a refit
-// of model_params.json may move them): AS23470 ReliableSite.Net, a hosting
-// company the spread rule filters (0.27), and AS7506 GMO Internet, kept for
-// want of access evidence (0.48).
-const DOUBTFUL_FILTERED = "2.26.161.127";
+// of model_params.json may move them): AS1101 SURF, a research network the
+// spread rule filters (0.45), and AS7506 GMO Internet, kept for want of
+// access evidence (0.48).
+const DOUBTFUL_FILTERED = "44.137.7.9";
 const DOUBTFUL_KEPT = "157.7.145.255";
 
 const dir = await Deno.makeTempDir({ prefix: "ipenrich-classify-" });
