@@ -6,11 +6,13 @@
 // that size); the first chunk starts at byte 0 and holds the header row.
 
 /**
- * Data rows between two cuts the upload notes: a job's chunks are runs of
- * them (jobs/run_chunk.ts planJobChunks), so a small job is cut small enough
- * for its rows to show as it runs and a large one into CHUNK_ROWS.
+ * Data rows between two cuts the upload notes, at least: a job's chunks are
+ * runs of them (jobs/run_chunk.ts planJobChunks), so a small job is cut
+ * small enough for its rows to show as it runs. A longer upload's cuts are
+ * thinned to at most MAX_CUTS, each twice as far apart as before.
  */
-export const CUT_ROWS = 1000;
+export const CUT_ROWS = 100;
+export const MAX_CUTS = 1024;
 
 /** Data rows [firstRow, firstRow + rows) of an upload: bytes [start, end). */
 export interface RowChunk {
@@ -38,7 +40,15 @@ export class RowChunker {
   #start = 0;
   #firstRow = 0;
 
-  constructor(readonly chunkRows: number) {}
+  #spacing: number;
+
+  /**
+   * `chunkRows`: data rows per chunk, at least; past `maxChunks` chunks,
+   * each two become one.
+   */
+  constructor(readonly chunkRows: number, readonly maxChunks = Infinity) {
+    this.#spacing = chunkRows;
+  }
 
   /** Text handed to the parser next, stored as `bytes` bytes. */
   text(text: string, bytes: number): void {
@@ -58,7 +68,7 @@ export class RowChunker {
       drop + 1 < this.#pieces.length && this.#pieces[drop + 1].char <= cursor
     ) drop++;
     if (drop > 0) this.#pieces.splice(0, drop);
-    if (dataRows - this.#firstRow < this.chunkRows) return;
+    if (dataRows - this.#firstRow < this.#spacing) return;
     const end = this.#byteAt(cursor);
     this.#chunks.push({
       start: this.#start,
@@ -68,6 +78,19 @@ export class RowChunker {
     });
     this.#start = end;
     this.#firstRow = dataRows;
+    if (this.#chunks.length > this.maxChunks) this.#thin();
+  }
+
+  /** Every two chunks as one, and twice the rows between cuts from now on. */
+  #thin(): void {
+    const chunks = this.#chunks;
+    const thinned: RowChunk[] = [];
+    for (let i = 0; i < chunks.length; i += 2) {
+      const [a, b] = [chunks[i], chunks[i + 1]];
+      thinned.push(b ? { ...a, end: b.end, rows: a.rows + b.rows } : a);
+    }
+    this.#chunks = thinned;
+    this.#spacing *= 2;
   }
 
   /** The chunks, once every row is counted (at least one chunk). */

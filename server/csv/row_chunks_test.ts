@@ -54,11 +54,12 @@ function cut(
   delimiter: string,
   piece: number,
   chunkRows: number,
+  maxChunks = Infinity,
 ): RowChunk[] {
   const guess = createChunkParser(delimiter);
   guess.push(text);
   const parser = createChunkParser(delimiter, guess.newline);
-  const chunker = new RowChunker(chunkRows);
+  const chunker = new RowChunker(chunkRows, maxChunks);
   let rows = -1; // the header is not a data row
   // Whole characters, as a decoder hands them over.
   const characters = [...text];
@@ -203,4 +204,15 @@ Deno.test("the upload reader notes chunks of the file it stores", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a long upload's cuts are thinned to at most MAX_CUTS", async () => {
+  // 1,000 rows, cuts every 4 rows and 300 at most: thinned twice.
+  const lines = ["ip"];
+  for (let i = 0; i < 1000; i++) lines.push(`10.0.${i >> 8}.${i & 255}`);
+  const text = lines.join("\n") + "\n";
+  const chunks = cut(text, ",", 12, 4, 300);
+  ok(chunks.length <= 300 && chunks.length > 100, `${chunks.length} cuts`);
+  ok(chunks.slice(0, -1).every((c) => c.rows >= 4), "cuts only grow");
+  await withFile(text, (path) => checkChunks(path, ",", chunks));
 });

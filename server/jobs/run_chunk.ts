@@ -76,7 +76,7 @@ export async function runChunk(
   });
 }
 
-/** About this many chunks a job, within [CUT_ROWS, CHUNK_ROWS] rows each. */
+/** About this many chunks a job, of CUT_ROWS to CHUNK_ROWS rows each. */
 const CHUNKS_A_JOB = 64;
 
 /** Runs of the upload's cuts as a job's chunks, of about `size` rows each. */

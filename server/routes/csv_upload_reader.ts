@@ -9,13 +9,14 @@ import {
   createChunkParser,
   detectDelimiter,
 } from "../csv/csv_rows.ts";
-import { type RowChunk, RowChunker } from "../csv/row_chunks.ts";
+import { MAX_CUTS, type RowChunk, RowChunker } from "../csv/row_chunks.ts";
 import { RowLimit } from "../upload_formats/row_limit.ts";
 
 /** The delimiter is guessed from this much text, then fixed. */
 const DELIMITER_SAMPLE_CHARS = 65536;
-// Characters parsed at a time (a few hundred short rows).
-const PARSE_SLICE = 16_384;
+// Characters parsed at a time (some 60 short rows): a cut falls at the end
+// of a slice.
+const PARSE_SLICE = 4096;
 /** Data rows kept for the configuration step's preview. */
 export const SAMPLE_ROWS = 5;
 
@@ -76,7 +77,7 @@ export class CsvUploadReader {
     chunkRows = Infinity,
     maxRowBytes = Infinity,
   ) {
-    this.#chunker = new RowChunker(chunkRows);
+    this.#chunker = new RowChunker(chunkRows, MAX_CUTS);
     this.#rowLimit = Number.isFinite(maxRowBytes)
       ? new RowLimit(maxRowBytes)
       : null;

@@ -77,9 +77,9 @@ Deno.test({
         if (seen.status === "completed") break;
         await server.kill();
         kills++;
+        // Its done chunks stay done; the others run again.
         server = await startServer({ env, dataDir });
-        const after = await getJob(server, job.id);
-        ok(after.processedIPs >= seen.processedIPs, "committed rows survive");
+        assertEquals((await getJob(server, job.id)).status, "processing");
       }
       assertEquals(kills, 5, "the job was killed five times before it ended");
       const done = await waitForJob(server, job.id, undefined, 300_000);
@@ -143,7 +143,11 @@ Deno.test({
       assertEquals(done.status, "completed");
       assertEquals(done.processedIPs, 20_000);
       const records = csvRecords(await downloadText(server, job.id));
-      const before = records.filter((r) => Number(r.row) < atKill.processedIPs);
+      // The job's rows counted at the kill are its done chunks' and the
+      // running chunks' (some hundred rows each, two threads) so far.
+      const before = records.filter((r) =>
+        Number(r.row) < atKill.processedIPs - 1000
+      );
       ok(before.length > 500);
       for (const r of before) {
         const [, , c, d] = r.ip.split(".");
