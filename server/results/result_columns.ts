@@ -1,8 +1,8 @@
 // A chunk's result rows as columns, the form a chunk's rows are kept in
 // beside its download part (job_results.ts). Rows of one place and
 // organisation share every value but their own (address, host name, domain,
-// ip_used): those values are kept once per group of rows, each text once per
-// chunk, numbers in typed arrays. Structured-clone serialisable (node:v8),
+// ip_used): those values are kept once per group of rows, numbers in typed
+// arrays. Structured-clone serialisable (node:v8),
 // so a chunk is written and read in one call and a preview page builds only
 // the rows it shows.
 import { deserialize, serialize } from "node:v8";
@@ -44,7 +44,7 @@ export interface ResultColumns {
   flags: Uint8Array;
   failureKind: Int32Array;
   failureRange: Int32Array;
-  text: Int32Array;
+  text: (string | null)[];
   number: Float64Array;
   texts: string[];
 }
@@ -61,7 +61,7 @@ export class ColumnsBuilder {
   #flags: number[] = [];
   #failureKind: number[] = [];
   #failureRange: number[] = [];
-  #text: number[] = [];
+  #text: (string | null)[] = [];
   #number: number[] = [];
   #texts: string[] = [];
   #ids = new Map<string, number>();
@@ -90,7 +90,7 @@ export class ColumnsBuilder {
     this.#failureKind.push(this.#id(e.failure?.kind));
     this.#failureRange.push(this.#id(e.failure?.range));
     for (const field of GROUP_TEXT) {
-      this.#text.push(this.#id(values[field] as string | null));
+      this.#text.push(values[field] as string | null);
     }
     for (const field of GROUP_NUMBER) {
       const value = values[field];
@@ -136,7 +136,7 @@ export class ColumnsBuilder {
       flags: Uint8Array.from(this.#flags),
       failureKind: Int32Array.from(this.#failureKind),
       failureRange: Int32Array.from(this.#failureRange),
-      text: Int32Array.from(this.#text),
+      text: this.#text,
       number: Float64Array.from(this.#number),
       texts: this.#texts,
     };
@@ -171,7 +171,7 @@ export function groupTextAt(
   i: number,
 ): string | null {
   const f = GROUP_TEXT.indexOf(field);
-  return text(columns, columns.text[columns.group[i] * GROUP_TEXT.length + f]);
+  return columns.text[columns.group[i] * GROUP_TEXT.length + f];
 }
 
 /** Row `i` as the stored result it was built from. */
@@ -188,7 +188,7 @@ export function resultAt(columns: ResultColumns, i: number): StoredResult {
   }
   const values = enrichment as unknown as Values;
   GROUP_TEXT.forEach((field, f) => {
-    values[field] = text(columns, columns.text[g * GROUP_TEXT.length + f]);
+    values[field] = columns.text[g * GROUP_TEXT.length + f];
   });
   GROUP_NUMBER.forEach((field, f) => {
     const value = columns.number[g * GROUP_NUMBER.length + f];
