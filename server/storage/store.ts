@@ -191,11 +191,6 @@ export class Store {
     ).run(add.answered, add.cached, add.failed, now(), id);
   }
 
-  setTotal(id: number, total: number): void {
-    this.#sql("UPDATE jobs SET total_ips = ?, updated_at = ? WHERE id = ?")
-      .run(total, now(), id);
-  }
-
   /** Deletes jobs in `status` (only `owner`'s when given); returns them. */
   deleteJobs(status: JobStatus, owner?: string): JobRecord[] {
     return this.transaction(() => {

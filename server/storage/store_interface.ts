@@ -33,7 +33,6 @@ export interface JobStore {
     from: JobStatus[],
     error?: string | null,
   ): Awaitable<boolean>;
-  setTotal(id: number, total: number): Awaitable<void>;
   /** Adds to the job's counts of how its RDAP lookups ended. */
   addRegistrationLookups(
     id: number,

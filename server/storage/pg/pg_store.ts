@@ -179,11 +179,6 @@ export class PgStore implements JobStore {
       updated_at = ${now()} WHERE id = ${id}`;
   }
 
-  async setTotal(id: number, total: number): Promise<void> {
-    await this.sql`UPDATE jobs SET total_ips = ${total}, updated_at = ${now()}
-      WHERE id = ${id}`;
-  }
-
   /**
    * Deletes the jobs with their chunks (and the results partitions of
    * earlier versions), in one transaction.
