@@ -37,6 +37,40 @@ export interface EndToEnd {
   /** Highest resident memory sampled in each phase. */
   phaseRss: { upload: number; process: number; download: number };
   jobId: number;
+  /** GET /api/jobs/{id}/preview of the finished job: each query's ms. */
+  previewMs: { query: string; ms: number }[];
+}
+
+/**
+ * Preview pages a user asks of a finished job: the first and the last page,
+ * deep pages of each filter, a text search.
+ */
+async function previewTimes(
+  server: ServerProcess,
+  jobId: number,
+  rows: number,
+): Promise<{ query: string; ms: number }[]> {
+  const last = Math.ceil(rows / 50);
+  const queries = [
+    "page=1",
+    `page=${last}`,
+    `page=${Math.ceil(last / 2)}`,
+    "status=filtered&page=2000",
+    "network_type=hosting&page=1000",
+    "network_type=business&status=kept&page=3000",
+    "q=google&page=1",
+    "q=as15169&page=20",
+  ];
+  const times: { query: string; ms: number }[] = [];
+  for (const query of queries) {
+    const sent = performance.now();
+    const response = await sessionFetch(
+      `${server.url}/api/jobs/${jobId}/preview?limit=50&${query}`,
+    );
+    await response.body?.cancel();
+    times.push({ query, ms: performance.now() - sent });
+  }
+  return times;
 }
 
 export interface EndToEndOptions {
@@ -191,6 +225,7 @@ export async function runEndToEnd(
         } (${file.rows} less ${job.filteredIPs} filtered)`,
       );
     }
+    const previewMs = await previewTimes(server, job.id, file.rows);
     const { peak } = await server.memory();
     latencies.sort((a, b) => a - b);
     const totalMs = t3 - t0;
@@ -215,6 +250,7 @@ export async function runEndToEnd(
       startRss,
       phaseRss,
       jobId: job.id,
+      previewMs,
     };
   }
 }

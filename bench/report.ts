@@ -87,6 +87,15 @@ export function targets(r: Results): Target[] {
       value: `${mb(peak)} MB; ${fix(ratio, 2)}x`,
       ok: peak <= 300 * 1024 * 1024 && ratio <= 1.1,
     });
+    const worst = Math.max(...big.e2e.previewMs.map((p) => p.ms));
+    list.push({
+      figure: `preview pages of the finished ${
+        int(big.rows)
+      } job (filters, deep pages)`,
+      target: "each <= 300 ms",
+      value: `worst ${fix(worst)} ms`,
+      ok: worst <= 300,
+    });
     list.push({
       figure: `GET /api/jobs/{id} p99 during the ${int(big.rows)} job`,
       target: "< 50 ms",
@@ -152,6 +161,14 @@ export function markdown(r: Results): string {
       } / ${mb(e.phaseRss.download)} | ${int(e.downloadedRows)} (${
         int(e.filteredRows)
       } left out) |`
+    ),
+    "",
+    "Preview pages of each finished job (`GET /api/jobs/{id}/preview`, 50 rows " +
+      "a page), ms:",
+    "",
+    ...r.sizes.map(({ e2e: e }) =>
+      `- ${int(e.rows)} rows: ` +
+      e.previewMs.map((p) => `\`${p.query}\` ${fix(p.ms)}`).join(", ")
     ),
     "",
     "### Baselines (same run, same addresses)",
