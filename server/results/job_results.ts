@@ -2,13 +2,13 @@
 // directory, or S3 when several machines share the work), one set per chunk
 // as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
 // rows as the download's CSV lines; `{chunk}.rows`, every row as columns
-// (result_columns.ts); `{chunk}.counts`, its counts by key. The database
-// keeps, with each chunk, its counts by kind (chunk_output.ts ChunkMeta).
-// Everything a user reads of a job comes from these, the same in both
-// modes: the download is the header and the parts one after another;
-// Excel, live rows and preview pages decode the chunks they need; the
-// summary adds up the chunks' counts (once for a completed job, kept as
-// `summary.json`). Reads see the chunks whose parts are stored: every chunk
+// (result_columns.ts); `{chunk}.top` and `{chunk}.nets`, its counts by key
+// for the summary and for searches. The database keeps, with each chunk,
+// its counts by kind (chunk_output.ts ChunkMeta). Everything a user reads
+// of a job comes from these, the same in both modes: the download is the
+// header and the parts one after another; Excel, live rows and preview
+// pages decode the chunks they need; the summary adds up the chunks' counts
+// as they are done (once for a completed job, kept as `summary.json`). Reads see the chunks whose parts are stored: every chunk
 // of a completed job, the finished ones of a running, failed or cancelled
 // one.
 import type { JobSummary } from "../../shared/summary.ts";
@@ -57,8 +57,12 @@ const keptKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.csv`;
 const rowsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.rows`;
-const countsKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.counts`;
+const topKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.top`;
+const netsKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.nets`;
+/** Bytes of chunks' search counts kept for the next search. */
+const CACHED_NETS_BYTES = 32 << 20;
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 async function bytesOf(
@@ -108,12 +112,12 @@ function matches(
 /** Rows of a chunk matching a filter, from its counts (`counts` for text). */
 function matchingRows(
   meta: ChunkMeta,
-  counts: ChunkCounts | null,
+  nets: ChunkCounts["nets"] | null,
   filter: PreviewFilter,
 ): number {
   let n = 0;
-  if (counts) {
-    for (const [company, asn, type, filtered, count] of counts.nets) {
+  if (nets) {
+    for (const [company, asn, type, filtered, count] of nets) {
       if (matches(filter, true, filtered === 1, type, company, asn)) n += count;
     }
     return n;
@@ -134,36 +138,62 @@ function matchingRows(
 // Ties in a top list in byte order, as SQLite's BINARY collation had them.
 const compareText = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
 
-/** A summary from the counts of a job's chunks. */
-export function summaryOfChunks(
-  jobId: number,
-  metas: ChunkMeta[],
-  counts: ChunkCounts[],
-): JobSummary {
-  const merged = (lists: KeyCount[][]) => {
-    const byKey = new Map<string, SummaryCount>();
-    for (const list of lists) {
-      for (const [key, code, n] of list) {
-        const id = `${key}\u0000${code}`;
-        const count = byKey.get(id);
-        if (count) (count.n as number) += n;
-        else byKey.set(id, { key, code, n });
-      }
+/**
+ * A job's summary counts, added up chunk by chunk: a running job's grow as
+ * its chunks are done (a done chunk's counts never change).
+ */
+export class SummaryCounts {
+  #seen = new Set<string>();
+  #kinds = new Map<string, SummaryCount>();
+  #top = new Map<TopDim, Map<string, SummaryCount>>();
+  #summary: JobSummary | null = null;
+
+  constructor(readonly jobId: number) {}
+
+  has(id: string): boolean {
+    return this.#seen.has(id);
+  }
+
+  #merge(into: Map<string, SummaryCount>, counts: KeyCount[]): void {
+    for (const [key, code, n] of counts) {
+      const id = code ? `${key}\u0000${code}` : key;
+      const count = into.get(id);
+      if (count) (count.n as number) += n;
+      else into.set(id, { key, code, n });
     }
-    return [...byKey.values()];
-  };
-  const top = (dim: TopDim) =>
-    merged(counts.map((c) => c.top[dim])).sort((a, b) =>
-      (b.n as number) - (a.n as number) || compareText(a.key, b.key) ||
-      compareText(a.code, b.code)
-    ).slice(0, SUMMARY_TOP_N);
-  return summaryFromCounts(jobId, merged(metas.map((m) => m.kinds)), top);
+  }
+
+  add(id: string, meta: ChunkMeta, top: ChunkCounts["top"]): void {
+    this.#seen.add(id);
+    this.#summary = null;
+    this.#merge(this.#kinds, meta.kinds);
+    for (const dim of Object.keys(top) as TopDim[]) {
+      let byKey = this.#top.get(dim);
+      if (!byKey) this.#top.set(dim, byKey = new Map());
+      this.#merge(byKey, top[dim]);
+    }
+  }
+
+  summary(): JobSummary {
+    return this.#summary ??= summaryFromCounts(
+      this.jobId,
+      [...this.#kinds.values()],
+      (dim) =>
+        [...(this.#top.get(dim)?.values() ?? [])].sort((a, b) =>
+          (b.n as number) - (a.n as number) || compareText(a.key, b.key) ||
+          compareText(a.code, b.code)
+        ).slice(0, SUMMARY_TOP_N),
+    );
+  }
 }
 
 export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
-  #summaries = new Map<number, { signature: string; summary: JobSummary }>();
-  #countsCache = new Map<string, ChunkCounts>();
+  /** Running jobs' summary counts so far (a few jobs). */
+  #summaries = new Map<number, SummaryCounts>();
+  /** Chunks' search counts, by job/chunk/run, and their bytes in all. */
+  #nets = new Map<string, { nets: ChunkCounts["nets"]; bytes: number }>();
+  #netsBytes = 0;
 
   constructor(
     readonly blobs: BlobStore,
@@ -181,35 +211,46 @@ export class JobResults {
       rowsKey(jobId, chunk),
       streamOf([encodeColumns(parts.columns)]),
     );
-    await this.blobs.put(
-      countsKey(jobId, chunk),
-      streamOf([new TextEncoder().encode(JSON.stringify(parts.counts))]),
-    );
+    const json = (value: unknown) =>
+      streamOf([new TextEncoder().encode(JSON.stringify(value))]);
+    await this.blobs.put(topKey(jobId, chunk), json(parts.counts.top));
+    await this.blobs.put(netsKey(jobId, chunk), json(parts.counts.nets));
   }
 
-  /** Each output's counts by key (read when a summary or search needs them). */
-  async #counts(
+  async #json<T>(key: string): Promise<{ value: T; bytes: number }> {
+    const bytes = await bytesOf(await this.blobs.get(key));
+    return {
+      value: JSON.parse(new TextDecoder().decode(bytes)) as T,
+      bytes: bytes.length,
+    };
+  }
+
+  /** Each output's search counts (the last read are kept, up to a size). */
+  async #netsOf(
     jobId: number,
     outputs: ChunkOutputRecord[],
-  ): Promise<ChunkCounts[]> {
-    const counts: ChunkCounts[] = [];
+  ): Promise<ChunkCounts["nets"][]> {
+    const all: ChunkCounts["nets"][] = [];
     for (const output of outputs) {
       const key = `${jobId}/${output.chunk}/${output.run}`;
-      let cached = this.#countsCache.get(key);
-      if (!cached) {
-        const bytes = await bytesOf(
-          await this.blobs.get(countsKey(jobId, output.chunk)),
+      let cached = this.#nets.get(key);
+      if (cached) this.#nets.delete(key);
+      else {
+        const read = await this.#json<ChunkCounts["nets"]>(
+          netsKey(jobId, output.chunk),
         );
-        cached = JSON.parse(new TextDecoder().decode(bytes)) as ChunkCounts;
-        this.#countsCache.set(key, cached);
-        // The last job's chunks (a search pages through them).
-        while (this.#countsCache.size > 256) {
-          this.#countsCache.delete(this.#countsCache.keys().next().value!);
-        }
+        cached = { nets: read.value, bytes: read.bytes };
+        this.#netsBytes += read.bytes;
       }
-      counts.push(cached);
+      this.#nets.set(key, cached);
+      all.push(cached.nets);
+      while (this.#netsBytes > CACHED_NETS_BYTES && this.#nets.size > 1) {
+        const [oldest, value] = this.#nets.entries().next().value!;
+        this.#nets.delete(oldest);
+        this.#netsBytes -= value.bytes;
+      }
     }
-    return counts;
+    return all;
   }
 
   /** Removes a job's parts. */
@@ -325,8 +366,8 @@ export class JobResults {
   }
 
   /**
-   * The job's summary over its stored chunks: a completed job's is added
-   * up once and kept beside its parts.
+   * The job's summary over its stored chunks, their counts added as they
+   * are done; a completed job's is added up once and kept beside its parts.
    */
   async summary(job: JobRecord): Promise<JobSummary> {
     const completed = job.status === "completed";
@@ -335,15 +376,18 @@ export class JobResults {
         .catch(() => null);
       if (kept) return JSON.parse(new TextDecoder().decode(kept));
     }
-    const outputs = await this.outputs(job.id);
-    const signature = outputs.map((o) => `${o.chunk}:${o.run}`).join(",");
-    const cached = this.#summaries.get(job.id);
-    if (cached?.signature === signature) return cached.summary;
-    const summary = summaryOfChunks(
-      job.id,
-      outputs.map((o) => o.meta),
-      await this.#counts(job.id, outputs),
-    );
+    let counts = this.#summaries.get(job.id);
+    if (counts) this.#summaries.delete(job.id);
+    else counts = new SummaryCounts(job.id);
+    for (const output of await this.outputs(job.id)) {
+      const id = `${output.chunk}/${output.run}`;
+      if (counts.has(id)) continue;
+      const top = await this.#json<ChunkCounts["top"]>(
+        topKey(job.id, output.chunk),
+      );
+      counts.add(id, output.meta, top.value);
+    }
+    const summary = counts.summary();
     if (completed) {
       await this.blobs.put(
         summaryKey(job.id),
@@ -351,9 +395,8 @@ export class JobResults {
       );
       return summary;
     }
-    this.#summaries.set(job.id, { signature, summary });
-    // A few jobs' summaries (small) are kept for their pollers.
-    if (this.#summaries.size > 32) {
+    this.#summaries.set(job.id, counts);
+    while (this.#summaries.size > 2) {
       this.#summaries.delete(this.#summaries.keys().next().value!);
     }
     return summary;
@@ -371,9 +414,9 @@ export class JobResults {
     pageSize: number,
   ): Promise<PreviewRows> {
     const outputs = await this.outputs(job.id);
-    const byKey = filter.text ? await this.#counts(job.id, outputs) : null;
+    const nets = filter.text ? await this.#netsOf(job.id, outputs) : null;
     const counts = outputs.map((o, c) =>
-      matchingRows(o.meta, byKey?.[c] ?? null, filter)
+      matchingRows(o.meta, nets?.[c] ?? null, filter)
     );
     let total = counts.reduce((a, b) => a + b, 0);
     let totalAtLeast = false;
