@@ -13,6 +13,7 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import { ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
+import { logError } from "../log.ts";
 import {
   type Checkpoint,
   CheckpointReader,
@@ -95,7 +96,7 @@ export class ChunkWriter {
       if (this.#error) return;
       try {
         if (parts) await this.results.putParts(job.id, chunk, parts);
-        const { announce } = await this.chunks.commitChunk({
+        const { announce, completed } = await this.chunks.commitChunk({
           jobId: job.id,
           chunk,
           run: this.run,
@@ -106,7 +107,16 @@ export class ChunkWriter {
             : undefined,
           last,
         });
-        if (announce) committed((await this.store.getJob(job.id))!);
+        const stored = announce || completed
+          ? (await this.store.getJob(job.id))!
+          : null;
+        // Its summary and search index, added up once, here.
+        if (completed) {
+          await this.results.prepare(stored!).catch((error) =>
+            logError(`job ${job.id}: summary not kept:`, error)
+          );
+        }
+        if (stored) committed(stored);
       } catch (error) {
         this.#error = error as Error;
       } finally {

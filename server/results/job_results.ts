@@ -8,7 +8,9 @@
 // of a job comes from these, the same in both modes: the download is the
 // header and the parts one after another; Excel, live rows and preview
 // pages decode the chunks they need; the summary adds up the chunks' counts
-// as they are done (once for a completed job, kept as `summary.json`). Reads see the chunks whose parts are stored: every chunk
+// as they are done (once for a completed job, kept as `summary.json`); a
+// text search of a job that ended reads its merged search counts
+// (`search.json`, built at its first search). Reads see the chunks whose parts are stored: every chunk
 // of a completed job, the finished ones of a running, failed or cancelled
 // one.
 import type { JobSummary } from "../../shared/summary.ts";
@@ -50,8 +52,8 @@ export interface PreviewRows {
   /** True when a text search stopped counting at COUNT_CAP matches. */
   totalAtLeast: boolean;
 }
-/** Decoded chunks kept for the next page (a few MB each). */
-const CACHED_CHUNKS = 4;
+/** Decoded chunks kept for the next page (some MB each). */
+const CACHED_CHUNKS = 2;
 
 const keptKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.csv`;
@@ -61,8 +63,17 @@ const topKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.top`;
 const netsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.nets`;
-/** Bytes of chunks' search counts kept for the next search. */
-const CACHED_NETS_BYTES = 32 << 20;
+const searchKey = (jobId: number) => `results/${jobId}/search.json`;
+
+/**
+ * A job's search counts: each company, ASN, network type and whether left
+ * out, with its rows in each chunk ([output index, rows, ...]); `signature`
+ * names the chunks it was built from.
+ */
+interface SearchIndex {
+  signature: string;
+  nets: [string | null, string | null, string | null, 0 | 1, number[]][];
+}
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 async function bytesOf(
@@ -191,9 +202,8 @@ export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
   /** Running jobs' summary counts so far (a few jobs). */
   #summaries = new Map<number, SummaryCounts>();
-  /** Chunks' search counts, by job/chunk/run, and their bytes in all. */
-  #nets = new Map<string, { nets: ChunkCounts["nets"]; bytes: number }>();
-  #netsBytes = 0;
+  /** The search indexes of the last jobs searched. */
+  #indexes = new Map<number, SearchIndex>();
 
   constructor(
     readonly blobs: BlobStore,
@@ -225,32 +235,79 @@ export class JobResults {
     };
   }
 
-  /** Each output's search counts (the last read are kept, up to a size). */
-  async #netsOf(
-    jobId: number,
+  /**
+   * Each output's rows matching a filter. Without text, from the counts by
+   * kind in the database; a text search reads the job's search index (a
+   * job that ended) or each chunk's search counts in turn (a running job).
+   */
+  async #matching(
+    job: JobRecord,
     outputs: ChunkOutputRecord[],
-  ): Promise<ChunkCounts["nets"][]> {
-    const all: ChunkCounts["nets"][] = [];
-    for (const output of outputs) {
-      const key = `${jobId}/${output.chunk}/${output.run}`;
-      let cached = this.#nets.get(key);
-      if (cached) this.#nets.delete(key);
-      else {
-        const read = await this.#json<ChunkCounts["nets"]>(
-          netsKey(jobId, output.chunk),
-        );
-        cached = { nets: read.value, bytes: read.bytes };
-        this.#netsBytes += read.bytes;
-      }
-      this.#nets.set(key, cached);
-      all.push(cached.nets);
-      while (this.#netsBytes > CACHED_NETS_BYTES && this.#nets.size > 1) {
-        const [oldest, value] = this.#nets.entries().next().value!;
-        this.#nets.delete(oldest);
-        this.#netsBytes -= value.bytes;
-      }
+    filter: PreviewFilter,
+  ): Promise<number[]> {
+    if (!filter.text) {
+      return outputs.map((o) => matchingRows(o.meta, null, filter));
     }
-    return all;
+    const index = await this.#searchIndex(job, outputs);
+    if (!index) {
+      const counts: number[] = [];
+      for (const output of outputs) {
+        const nets = await this.#json<ChunkCounts["nets"]>(
+          netsKey(job.id, output.chunk),
+        );
+        counts.push(matchingRows(output.meta, nets.value, filter));
+      }
+      return counts;
+    }
+    const counts = new Array<number>(outputs.length).fill(0);
+    for (const [company, asn, type, filtered, per] of index.nets) {
+      if (!matches(filter, true, filtered === 1, type, company, asn)) continue;
+      for (let k = 0; k < per.length; k += 2) counts[per[k]] += per[k + 1];
+    }
+    return counts;
+  }
+
+  /**
+   * The search counts of a job that no longer runs, all its chunks' merged:
+   * built once (results/{job}/search.json) and kept for the last two jobs.
+   * Null while the job runs.
+   */
+  async #searchIndex(
+    job: JobRecord,
+    outputs: ChunkOutputRecord[],
+  ): Promise<SearchIndex | null> {
+    if (job.status === "pending" || job.status === "processing") return null;
+    const signature = outputs.map((o) => `${o.chunk}/${o.run}`).join(",");
+    let index = this.#indexes.get(job.id);
+    if (index?.signature !== signature) {
+      index = await this.#json<SearchIndex>(searchKey(job.id))
+        .then((read) => read.value, () => undefined);
+    }
+    if (index?.signature !== signature) {
+      const merged = new Map<string, SearchIndex["nets"][number]>();
+      for (const [c, output] of outputs.entries()) {
+        const nets = await this.#json<ChunkCounts["nets"]>(
+          netsKey(job.id, output.chunk),
+        );
+        for (const [company, asn, type, filtered, n] of nets.value) {
+          const id = `${company}\u0000${asn}\u0000${type}\u0000${filtered}`;
+          const entry = merged.get(id);
+          if (entry) entry[4].push(c, n);
+          else merged.set(id, [company, asn, type, filtered, [c, n]]);
+        }
+      }
+      index = { signature, nets: [...merged.values()] };
+      await this.blobs.put(
+        searchKey(job.id),
+        streamOf([new TextEncoder().encode(JSON.stringify(index))]),
+      );
+    }
+    this.#indexes.delete(job.id);
+    this.#indexes.set(job.id, index);
+    while (this.#indexes.size > 2) {
+      this.#indexes.delete(this.#indexes.keys().next().value!);
+    }
+    return index;
   }
 
   /** Removes a job's parts. */
@@ -366,6 +423,17 @@ export class JobResults {
   }
 
   /**
+   * Adds up a job's summary and search index as it completes (in the
+   * thread or worker that completed it, not the HTTP thread).
+   */
+  async prepare(job: JobRecord): Promise<void> {
+    await this.summary(job);
+    await this.#searchIndex(job, await this.outputs(job.id));
+    this.#summaries.delete(job.id);
+    this.#indexes.delete(job.id);
+  }
+
+  /**
    * The job's summary over its stored chunks, their counts added as they
    * are done; a completed job's is added up once and kept beside its parts.
    */
@@ -414,10 +482,7 @@ export class JobResults {
     pageSize: number,
   ): Promise<PreviewRows> {
     const outputs = await this.outputs(job.id);
-    const nets = filter.text ? await this.#netsOf(job.id, outputs) : null;
-    const counts = outputs.map((o, c) =>
-      matchingRows(o.meta, nets?.[c] ?? null, filter)
-    );
+    const counts = await this.#matching(job, outputs, filter);
     let total = counts.reduce((a, b) => a + b, 0);
     let totalAtLeast = false;
     if (filter.text && total > COUNT_CAP) {
