@@ -158,10 +158,10 @@ export class JobRunner implements JobControl {
         this.#again = false;
         try {
           await this.#admitJobs();
+          if (!this.#stopped) this.#dispatch();
         } catch (error) {
           logError("job runner:", error);
         }
-        this.#dispatch();
       } while (this.#again && !this.#stopped);
       this.#pumping = null;
     })();
@@ -265,6 +265,8 @@ export class JobRunner implements JobControl {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#watchdog);
+    // A look for work under way ends before the store closes.
+    await this.#pumping;
     for (const jobId of this.#jobs.keys()) this.#stopChunks(jobId);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise((resolve) => timer = setTimeout(resolve, 2000));
@@ -395,6 +397,11 @@ export class JobRunner implements JobControl {
     );
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
+      // Stopping: the store may be closed; a thread that ended is let go.
+      if (this.#stopped) {
+        if (message.type !== "progress") this.#chunkEnded(worker);
+        return;
+      }
       if (message.type === "progress") {
         const run = this.#jobs.get(message.job.id);
         if (run) run.lastProgress = Date.now();
