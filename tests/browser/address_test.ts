@@ -75,15 +75,17 @@ Deno.test(
       await page.getByLabel("Domain Name").uncheck();
       await page.getByRole("button", { name: "Start Processing" }).click();
       await page.waitForURL(/\/results\/\d+$/, { timeout: 30_000 });
+      // The results (a toast may say the same while it shows).
+      const results = page.getByRole("article", { name: "Enrichment Results" });
       const quickId = Number(new URL(page.url()).pathname.split("/").pop());
       assert.notEqual(quickId, slowId);
-      await page.getByText("Processing complete").waitFor();
+      await results.getByText("Processing complete").waitFor();
       await page.getByTestId("rows-total").waitFor();
 
       // A reload shows the same results, at the flow's last step.
       await page.reload();
       assert.equal(new URL(page.url()).pathname, `/results/${quickId}`);
-      await page.getByText("Processing complete").waitFor();
+      await results.getByText("Processing complete").waitFor();
       await page.getByTestId("rows-total").waitFor();
       assert.match(
         await page.locator('.steps [aria-current="step"]').textContent() ?? "",
