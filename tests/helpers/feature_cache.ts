@@ -39,8 +39,10 @@ async function copyFeatures(
     const target = `${to}/${name}`;
     if (await Deno.stat(target).then(() => true, () => false)) continue;
     // A temporary name first: a parallel reader never sees half a file.
-    await Deno.copyFile(`${from}/${name}`, `${target}.${Deno.pid}`);
-    await Deno.rename(`${target}.${Deno.pid}`, target);
+    // Its own name per copy: test files in parallel share a process.
+    const temporary = `${target}.${crypto.randomUUID()}`;
+    await Deno.copyFile(`${from}/${name}`, temporary);
+    await Deno.rename(temporary, target);
   }
 }
 
