@@ -1,7 +1,7 @@
 // Where a chunk's finished rows go, in both modes: into the chunk's output
-// (results/chunk_output.ts), built in memory as checkpoints arrive, its
+// (results/chunk_output.ts), built in memory as batches of rows arrive, its
 // counters reported to the database a few times a second (the job's
-// progress). With the last checkpoint the parts are stored in the blob
+// progress). With the last batch the parts are stored in the blob
 // store and then, in one transaction, the chunk's counts, counters and its
 // being done (ChunkProgressStore.commitChunk): a chunk is done or not, and
 // one taken again after a crash starts from its first row; a cancelled job
@@ -14,14 +14,9 @@ import type { JobStore } from "../storage/store_interface.ts";
 import { ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { logError } from "../log.ts";
-import {
-  type Checkpoint,
-  CheckpointReader,
-  type JobStart,
-} from "./checkpoint_codec.ts";
+import type { RowBatch } from "./row_results.ts";
 
 export class ChunkWriter {
-  #reader: CheckpointReader | null = null;
   #output: ChunkOutput;
   readonly run = crypto.randomUUID();
   /** Commits in order: each waits for the one before. */
@@ -56,17 +51,20 @@ export class ChunkWriter {
     return this.#pending;
   }
 
-  /** `start.counters`: zero, as a run starts from the chunk's first row. */
-  begin(start: JobStart): void {
-    this.#reader = new CheckpointReader(start);
-  }
-
-  write(checkpoint: Checkpoint, committed: (job: JobRecord) => void): void {
-    const reader = this.#reader!;
-    const results = reader.read(checkpoint);
-    this.#output.add(results, reader.summaryKeys);
-    const counters = copyCounters(reader.counters);
-    if (checkpoint.last) {
+  /**
+   * Adds finished rows, in input order; `counters`: the chunk's with them
+   * (a run starts from the chunk's first row, at zero). `last`: the
+   * chunk's last rows (maybe none), after which it is stored and done.
+   */
+  write(
+    batch: RowBatch,
+    counters: Counters,
+    last: boolean,
+    committed: (job: JobRecord) => void,
+  ): void {
+    this.#output.add(batch.results, batch.keys);
+    counters = copyCounters(counters);
+    if (last) {
       this.#commit(counters, true, committed);
       return;
     }

@@ -16,7 +16,7 @@ import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
-import { CheckpointBuilder } from "./checkpoint_codec.ts";
+import { RowResults } from "./row_results.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
 import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
@@ -43,7 +43,7 @@ export interface ProcessContext {
   cancelled(): boolean;
   /** Called after every commit with the job as stored. */
   onProgress(job: JobRecord): void;
-  /** Where checkpoints are committed (a ChunkWriter). */
+  /** Where finished rows go (a ChunkWriter). */
   writer: ChunkWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
@@ -92,7 +92,8 @@ class JobProcess {
   readonly #ctx: ProcessContext;
   #job!: JobRecord;
   #writer!: ChunkWriter;
-  #checkpoint: CheckpointBuilder;
+  /** The chunk's places, organisations, finished rows and counters. */
+  #rows!: RowResults;
   /** The job's "always keep" AS numbers and CIDRs, or null. */
   #keep: KeepList | null = null;
   /** With Domain on: what the job's host names say of each network. */
@@ -116,7 +117,6 @@ class JobProcess {
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
-    this.#checkpoint = new CheckpointBuilder(ctx.jobId);
     this.#limits = ctx.limits ?? WINDOW_LIMITS;
     this.#addressLimit = ctx.addressLimit ?? ADDRESS_LIMIT;
     this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
@@ -125,7 +125,7 @@ class JobProcess {
   async run(): Promise<ProcessOutcome> {
     const path = await this.#openInput();
     if (path === null) return "lost";
-    this.#beginWriter();
+    this.#writer = this.#ctx.writer;
     if (!await this.#readRows(path)) return "cancelled";
     return await this.#finish();
   }
@@ -143,6 +143,7 @@ class JobProcess {
       return null;
     }
     this.#job = job;
+    this.#rows = new RowResults(job.options);
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#lowConfidence = new LowConfidenceRows(
@@ -159,22 +160,6 @@ class JobProcess {
       );
     }
     return path;
-  }
-
-  #beginWriter(): void {
-    const job = this.#job;
-    this.#writer = this.#ctx.writer;
-    this.#writer.begin({
-      jobId: job.id,
-      options: job.options,
-      counters: {
-        processed: 0,
-        successful: 0,
-        failed: 0,
-        filtered: 0,
-        hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
-      },
-    });
   }
 
   /**
@@ -248,8 +233,8 @@ class JobProcess {
         parsed.version,
         options,
       );
-      this.#placeOfSlot[slot] = this.#checkpoint.placeId(place);
-      this.#networkOfSlot[slot] = this.#checkpoint.networkId(network);
+      this.#placeOfSlot[slot] = this.#rows.placeId(place);
+      this.#networkOfSlot[slot] = this.#rows.networkId(network);
       this.#registrations?.start(slot, parsed.ip, network);
       if (options.domain) {
         const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
@@ -289,7 +274,7 @@ class JobProcess {
     this.#slots.clear();
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
-    this.#checkpoint.startOver();
+    this.#rows.startOver();
   }
 
   /**
@@ -308,16 +293,16 @@ class JobProcess {
         continue;
       }
       if (!final && ready < checkpointRows) return; // a last short one waits
-      this.#commitCheckpoint(window.take(Math.min(ready, checkpointRows)));
+      this.#commitBatch(window.take(Math.min(ready, checkpointRows)));
       if (this.#writer.backlog > WRITER_BACKLOG) {
         await this.#writer.waitForBacklogAtMost(WRITER_BACKLOG / 2);
       }
     }
   }
 
-  /** Hands rows whose answers are all in to the writer as one checkpoint. */
-  #commitCheckpoint(batch: PendingRow[]): void {
-    const checkpoint = this.#checkpoint;
+  /** Hands rows whose answers are all in to the writer as one batch. */
+  #commitBatch(batch: PendingRow[]): void {
+    const rows = this.#rows;
     const { engine } = this.#ctx;
     const keep = this.#keep;
     // Each lookup is counted with the first row that commits its answer,
@@ -325,7 +310,7 @@ class JobProcess {
     const lookups = this.#job.options.domain ? emptyLookups() : null;
     for (const pending of batch) {
       if (pending.failure !== null) {
-        checkpoint.addFailed(
+        rows.addFailed(
           pending.rowIndex,
           pending.row,
           pending.ip,
@@ -343,35 +328,35 @@ class JobProcess {
       let network = pending.network;
       // Many dynamic host names in one network: its other rows too.
       if (network >= 0 && this.#hostEvidence) {
-        const base = checkpoint.network(network)!;
+        const base = rows.network(network)!;
         const own = this.#hostEvidence.apply(base, pending.ip, hostname);
-        if (own !== base) network = checkpoint.networkId(own);
+        if (own !== base) network = rows.networkId(own);
       }
       // Rows the model doubts, as the job chose (before the keep list,
       // which wins).
       if (network >= 0) {
-        const base = checkpoint.network(network)!;
+        const base = rows.network(network)!;
         const own = this.#lowConfidence.apply(base);
-        if (own !== base) network = checkpoint.networkId(own);
+        if (own !== base) network = rows.networkId(own);
       }
       // The host name and the keep list may decide this address otherwise
       // than its network (a static business name inside an access network).
       if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {
-        const base = checkpoint.network(network)!;
+        const base = rows.network(network)!;
         const own = engine.networkFor(base, pending.ip, hostname, keep);
-        network = checkpoint.networkId(own);
+        network = rows.networkId(own);
       }
       // Registration data has the last word (a customer inside a carrier).
       if (network >= 0 && pending.registrations && this.#registrations) {
-        const base = checkpoint.network(network)!;
+        const base = rows.network(network)!;
         const own = this.#registrations.apply(
           base,
           pending.registrations,
           pending.slot,
         );
-        if (own !== base) network = checkpoint.networkId(own);
+        if (own !== base) network = rows.networkId(own);
       }
-      checkpoint.add(
+      rows.add(
         pending.rowIndex,
         pending.row,
         pending.ip,
@@ -382,9 +367,13 @@ class JobProcess {
         pending.ipUsed,
       );
     }
-    const taken = checkpoint.takeCheckpoint();
-    if (lookups) taken.hostnameLookups = lookups;
-    this.#writer.write(taken, this.#ctx.onProgress);
+    if (lookups) rows.addLookups(lookups);
+    this.#writer.write(
+      rows.take(),
+      rows.counters,
+      false,
+      this.#ctx.onProgress,
+    );
   }
 
   /**
@@ -408,7 +397,9 @@ class JobProcess {
     // The last checkpoint (maybe empty) ends the chunk: its parts stored,
     // then it is done.
     this.#writer.write(
-      this.#checkpoint.takeCheckpoint(true),
+      this.#rows.take(),
+      this.#rows.counters,
+      true,
       this.#ctx.onProgress,
     );
     await this.#writer.waitForBacklogAtMost(0);

@@ -107,9 +107,11 @@ Deno.test("a silent address holds only its own rows", async () => {
     if (ip === NO_NAME) return { kind: "nxdomain" };
     return { kind: "name", name: nameOf(ip) };
   });
+  // The silent address's wait is long enough for the rows behind it to be
+  // read and asked on a loaded machine (reading them takes ~0.2 s alone).
   const engine = new Engine(engineData, {
     servers: [dns.address],
-    timeoutMs: 800,
+    timeoutMs: 3000,
     concurrency: 256,
   });
   // 5,048 rows, two per answering address, the silent one at row 5: more
@@ -191,8 +193,17 @@ Deno.test("reading pauses when the window of rows is full", async () => {
     const early = [...firstAsked.values()].filter((at) => at < firstCommit());
     // Unbounded, nearly all 20,000 are asked while the silent one waits.
     ok(early.length < 8_000, `${early.length} addresses asked at first`);
-    assertEquals(firstAsked.size, ips.length);
-    assertEquals(store.getJob(jobId)!.processedIPs, ips.length);
+    // Every row finished, every address's lookup counted once by how it
+    // ended (on a loaded machine a query may be lost on loopback and time
+    // out, or be skipped while the server rests: still one outcome).
+    const job = store.getJob(jobId)!;
+    assertEquals(job.processedIPs, ips.length);
+    const lookups = job.hostnameLookups!;
+    assertEquals(
+      lookups.answered + lookups.noName + lookups.timedOut + lookups.skipped,
+      ips.length,
+    );
+    ok(firstAsked.size > ips.length / 2, `${firstAsked.size} asked`);
   } finally {
     engine.dns.close();
     store.close();

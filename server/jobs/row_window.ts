@@ -40,7 +40,7 @@ export interface PendingRow {
   row: string[];
   /** The address as parsed. */
   ip: string;
-  /** Numbers of its place and organisation (CheckpointBuilder). */
+  /** Numbers of its place and organisation (RowResults). */
   place: number;
   network: number;
   /** Why the address failed (then no place or organisation). */

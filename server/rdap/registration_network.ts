@@ -3,8 +3,8 @@
 // AS (registrantOverride), that customer as the company, kept as a business;
 // a kept row whose block's name or kind says home or mobile subscribers
 // (registrationAccess), filtered.
-// One object per network and registration, so a job's checkpoint carries
-// each variant once (checkpoint_codec.ts interns networks by identity).
+// One object per network and registration, so a chunk's rows refer to
+// each variant by one number (jobs/row_results.ts numbers networks by identity).
 import type { Network } from "../enrichment/compose.ts";
 import {
   type AsAnswer,

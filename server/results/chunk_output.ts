@@ -107,8 +107,8 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds finished rows, in input order. `keys` (CheckpointReader's
-   * summaryKeys): rows of one key share their place's and organisation's
+   * Adds finished rows, in input order. `keys` (RowBatch.keys,
+   * jobs/row_results.ts): rows of one key share their place's and organisation's
    * values, so they are counted once, n times.
    */
   add(results: StoredResult[], keys?: number[]): void {

@@ -65,7 +65,7 @@ export class ColumnsBuilder {
   #number: number[] = [];
   #texts: string[] = [];
   #ids = new Map<string, number>();
-  /** Groups by row key (CheckpointReader.summaryKeys). */
+  /** Groups by row key (RowBatch.keys, jobs/row_results.ts). */
   #groups = new Map<number, number>();
 
   get count(): number {
@@ -102,7 +102,7 @@ export class ColumnsBuilder {
   }
 
   /**
-   * Adds a row. `key` (CheckpointReader.summaryKeys, -1: none): rows of one
+   * Adds a row. `key` (RowBatch.keys, jobs/row_results.ts, -1: none): rows of one
    * key share their place's and organisation's values, kept once.
    */
   add(result: StoredResult, key = -1): void {

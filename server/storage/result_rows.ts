@@ -21,6 +21,17 @@ export interface Counters {
   hostnameLookups?: HostnameLookups;
 }
 
+/** The counters of no row, host-name lookups included. */
+export function zeroCounters(): Counters {
+  return {
+    processed: 0,
+    successful: 0,
+    failed: 0,
+    filtered: 0,
+    hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
+  };
+}
+
 /** Counters as they stand now, host-name counts included (not shared). */
 export function copyCounters(counters: Counters): Counters {
   const { hostnameLookups, ...counts } = counters;

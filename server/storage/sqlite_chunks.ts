@@ -12,18 +12,17 @@ import type {
 } from "./chunk_progress.ts";
 import { ANNOUNCE_MS, toChunk, toOutput } from "./chunk_progress.ts";
 import type { Row } from "./job_rows.ts";
-import { CheckpointMoved, type Counters, JobStopped } from "./result_rows.ts";
+import {
+  CheckpointMoved,
+  type Counters,
+  JobStopped,
+  zeroCounters,
+} from "./result_rows.ts";
 import type { Store } from "./store.ts";
 
 const now = () => new Date().toISOString();
 
-const ZERO: Counters = {
-  processed: 0,
-  successful: 0,
-  failed: 0,
-  filtered: 0,
-  hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
-};
+const ZERO = zeroCounters();
 
 export class SqliteChunkProgress implements ChunkProgressStore {
   /** When each job's progress was last announced from here. */

@@ -13,12 +13,18 @@ import type {
 } from "../chunk_progress.ts";
 import { ANNOUNCE_MS, toChunk, toOutput } from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
-import { CheckpointMoved, type Counters, JobStopped } from "../result_rows.ts";
+import {
+  CheckpointMoved,
+  type Counters,
+  JobStopped,
+  zeroCounters,
+} from "../result_rows.ts";
 import { transaction } from "./pg_connect.ts";
 
 const now = () => new Date().toISOString();
 
-const NO_LOOKUPS = { answered: 0, noName: 0, timedOut: 0, skipped: 0 };
+const ZERO = zeroCounters();
+const NO_LOOKUPS = ZERO.hostnameLookups!;
 
 export class PgChunkProgress implements ChunkProgressStore {
   constructor(readonly sql: postgres.Sql) {}
@@ -131,15 +137,14 @@ export class PgChunkProgress implements ChunkProgressStore {
     await transaction(this.sql, async (tx) => {
       const open = (await tx<Row[]>`SELECT * FROM job_chunks
         WHERE job_id = ${jobId} AND NOT done FOR UPDATE`).map(toChunk);
-      const zero = { processed: 0, successful: 0, failed: 0, filtered: 0 };
       for (const chunk of open) {
-        await this.#addToJob(tx, jobId, zero, chunk.counters, [
+        await this.#addToJob(tx, jobId, ZERO, chunk.counters, [
           "cancelled",
           "failed",
           "processing",
           "pending",
         ]);
-        await this.#setChunk(tx, jobId, chunk.chunk, zero, {});
+        await this.#setChunk(tx, jobId, chunk.chunk, ZERO, {});
       }
     });
   }
