@@ -37,7 +37,7 @@ export function outputHeader(job: JobRecord): string[] {
 /** One output row: values of a spreadsheet-formula shape are neutralised. */
 export function outputRow(
   job: JobRecord,
-  columns: Column[],
+  columns: readonly Column[],
   { original, enrichment }: StoredResult,
 ): (string | number)[] {
   const cells: (string | number)[] = job.headers.map((_, i) =>

@@ -5,10 +5,10 @@
 // the same in both modes (job_results.ts stores them).
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
-import { csvField, neutraliseFormula } from "../csv/csv_rows.ts";
+import { csvField } from "../csv/csv_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { outputColumns } from "../jobs/download.ts";
+import { outputColumns, outputRow } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
@@ -50,39 +50,20 @@ export interface ChunkParts {
 
 const encoder = new TextEncoder();
 
-/** One output line of a kept row: the download's format (download.ts). */
+/** One output line of a kept row, as the download has it (outputRow). */
 export function csvLine(
-  width: number,
+  job: JobRecord,
   columns: readonly EnrichmentField[],
-  { original, enrichment }: StoredResult,
+  result: StoredResult,
 ): string {
-  let text = "";
-  for (let i = 0; i < width; i++) {
-    if (i > 0) text += ",";
-    text += csvField(original[i] ?? "");
-  }
-  const values = enrichment as unknown as Record<
-    string,
-    string | number | null
-  >;
-  for (const column of columns) {
-    const value = values[column];
-    text += ",";
-    if (value === null || value === undefined) continue;
-    text += typeof value === "number"
-      ? csvField(value)
-      : csvField(neutraliseFormula(String(value)));
-  }
-  const error = enrichment.failure
-    ? failureMessage(enrichment.failure, "job")
-    : null;
-  text += enrichment.success ? ",true," : ",false,";
-  if (error) text += csvField(neutraliseFormula(error));
+  const cells = outputRow(job, columns, result);
+  let text = csvField(cells[0]);
+  for (let i = 1; i < cells.length; i++) text += "," + csvField(cells[i]);
   return text + "\r\n";
 }
 
 export class ChunkOutput {
-  #width: number;
+  #job: JobRecord;
   #columns: EnrichmentField[];
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
@@ -98,7 +79,7 @@ export class ChunkOutput {
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#width = job.headers.length;
+    this.#job = job;
     this.#columns = outputColumns(job);
   }
 
@@ -124,7 +105,7 @@ export class ChunkOutput {
         else this.#byKey.set(key, { row: result, n: 1 });
       }
       if (result.enrichment.ispFiltered) continue;
-      text += csvLine(this.#width, this.#columns, result);
+      text += csvLine(this.#job, this.#columns, result);
       this.#keptRows++;
     }
     if (text) {
