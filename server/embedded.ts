@@ -103,7 +103,12 @@ export async function openEmbedded(
       return Promise.resolve();
     },
     scheduleHousekeeping() {
-      scheduleHousekeeping({ store, runner, uploadsDir, rdapCache });
+      scheduleHousekeeping({
+        store,
+        stuckJobs: () => runner.pump(),
+        uploadsDir,
+        rdapCache,
+      });
     },
     async close() {
       await runner.stop();

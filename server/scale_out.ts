@@ -50,10 +50,11 @@ export async function openScaleOut(
     },
     startJobs: () => runner.work(engine, config.jobConcurrency),
     scheduleHousekeeping() {
-      // Stuck jobs need no sweep: the queue hands a dead worker's chunk on.
+      // The queue hands a dead worker's chunk on; a chunk it gave up on
+      // fails its job.
       scheduleHousekeeping({
         store,
-        runner: null,
+        stuckJobs: () => runner.failAbandoned(),
         uploadsDir,
         blobs,
         rdapCache,

@@ -1,5 +1,7 @@
 // Scheduled housekeeping (Deno.cron): uploads no job used are removed after a
-// day; jobs left in "processing" without a live worker are picked up again;
+// day; every minute, jobs left in "processing" with nothing running them are
+// looked after (embedded: run again; scaled out: failed when the queue gave
+// up on a chunk);
 // registration answers past their age leave the RDAP cache once a day
 // (lookups already ignore them; this keeps the table from only growing).
 import { unlink } from "node:fs/promises";
@@ -29,10 +31,10 @@ export async function removeStaleUploads(
 }
 
 export function scheduleHousekeeping(
-  { store, runner, uploadsDir, blobs = null, rdapCache = null }: {
+  { store, stuckJobs, uploadsDir, blobs = null, rdapCache = null }: {
     store: JobStore;
-    /** Starts jobs left without a worker (null: another process does). */
-    runner: { pump(): void } | null;
+    /** Looks after jobs left processing with nothing running them. */
+    stuckJobs: () => unknown;
     uploadsDir: string;
     /** Shared copies of uploads (S3), removed with the local files. */
     blobs?: BlobStore | null;
@@ -49,7 +51,9 @@ export function scheduleHousekeeping(
     );
     if (removed > 0) logInfo(`removed ${removed} unused upload(s)`);
   });
-  if (runner) Deno.cron("resume stuck jobs", "* * * * *", () => runner.pump());
+  Deno.cron("stuck jobs", "* * * * *", async () => {
+    await stuckJobs();
+  });
   if (rdapCache) {
     Deno.cron("prune the RDAP cache", "41 3 * * *", async () => {
       const pruned = await rdapCache.prune();

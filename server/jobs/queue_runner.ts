@@ -55,6 +55,11 @@ const change = (job: JobRecord) => ({
 });
 
 /** Thrown to the queue so that it delivers the chunk again. */
+/** The failure of a job whose chunk the queue gave up on. */
+export const ABANDONED = "Processing stopped: a part of the file failed " +
+  "several times in a row (a worker stopped or lost its database while " +
+  "processing it). Restart the job to try again; its finished rows are kept.";
+
 class JobHandedBack extends Error {
   constructor(jobId: number, chunk: number) {
     super(
@@ -65,6 +70,8 @@ class JobHandedBack extends Error {
 
 export class QueueRunner implements JobControl {
   #unsubscribe: (() => void)[] = [];
+  /** Jobs failAbandoned found with nothing queued, at its last call. */
+  #abandoned = new Set<number>();
   /** The cancel flags of the chunks this process runs, by job. */
   #running = new Map<number, Set<{ cancelled: boolean }>>();
 
@@ -123,6 +130,34 @@ export class QueueRunner implements JobControl {
         firstRow: chunk.firstRow,
       })),
     );
+  }
+
+  /**
+   * Fails the jobs left processing with a chunk not done and none queued or
+   * running, found so at two calls in a row (a minute apart: a job being
+   * queued is not mistaken): the queue gave up on a chunk, which failed or
+   * lost its worker more times than its retries. Safe in every process.
+   */
+  async failAbandoned(): Promise<number[]> {
+    const { store, queue, chunks } = this.options;
+    const seen = this.#abandoned;
+    this.#abandoned = new Set();
+    const failed: number[] = [];
+    for (const job of await store.jobsWithStatus("processing")) {
+      if (await queue.pending(job.id) > 0) continue;
+      if ((await chunks.chunks(job.id)).every((chunk) => chunk.done)) continue;
+      if (!seen.has(job.id)) {
+        this.#abandoned.add(job.id);
+        continue;
+      }
+      if (await store.setStatus(job.id, "failed", ["processing"], ABANDONED)) {
+        logError(`job ${job.id}: the queue gave up on a chunk; job failed`);
+        await chunks.dropUnfinished(job.id);
+        await this.#announce(job.id);
+        failed.push(job.id);
+      }
+    }
+    return failed;
   }
 
   async cancel(jobId: number): Promise<boolean> {

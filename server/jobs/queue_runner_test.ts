@@ -4,7 +4,8 @@
 // restarted failed job runs only its chunks not done; an upload gone fails
 // the job when it is queued; a chunk's last commit cut by a database
 // restart hands the chunk back to the queue; a blob store down when the
-// upload is fetched is asked again.
+// upload is fetched is asked again; a job whose chunk the queue gave up on
+// fails.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
@@ -18,7 +19,7 @@ import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
 import { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
-import { QueueRunner } from "./queue_runner.ts";
+import { ABANDONED, QueueRunner } from "./queue_runner.ts";
 
 const CHUNK = 10;
 const ROWS = 25;
@@ -304,6 +305,42 @@ Deno.test("an upload the blob store cannot give at first is fetched when it answ
   } finally {
     await t.close();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a job whose chunk the queue gave up on fails, its done chunks kept", async () => {
+  const t = await setUp();
+  try {
+    const { store, runner } = t;
+    // Processing, chunk 1 done, nothing queued or running (as when a chunk
+    // lost its worker more times than its retries).
+    const given = await t.newJob();
+    await runner.enqueue(given.id);
+    await t.queue.cancel(given.id);
+    await store.sql`UPDATE job_chunks SET done = true
+      WHERE job_id = ${given.id} AND chunk = 1`;
+    await store.setStatus(given.id, "processing", ["pending"]);
+    // Processing with its chunks queued: left alone.
+    const queuedJob = await t.newJob();
+    await runner.enqueue(queuedJob.id);
+    await store.setStatus(queuedJob.id, "processing", ["pending"]);
+
+    // Found once: maybe a job being queued; found again: failed.
+    assertEquals(await runner.failAbandoned(), []);
+    assertEquals((await store.getJob(given.id))!.status, "processing");
+    assertEquals(await runner.failAbandoned(), [given.id]);
+    const failed = (await store.getJob(given.id))!;
+    assertEquals([failed.status, failed.error], ["failed", ABANDONED]);
+    assertEquals(
+      (await store.chunkProgress.chunks(given.id)).map((c) => c.done),
+      [false, true, false],
+    );
+    assertEquals((await store.getJob(queuedJob.id))!.status, "processing");
+    // A restart queues the chunks not done.
+    assertEquals(await runner.restart(given.id), true);
+    assertEquals(await t.queued(given.id), [0, 2]);
+  } finally {
+    await t.close();
   }
 });
 
