@@ -6,7 +6,10 @@
 // every curated list; the reliability of classification_confidence; the
 // cost per address. `--errors` lists the cross-validation's wrong answers
 // (never the held-out part's); `--cv-only` stops before the held-out part
-// (for choosing features and settings without seeing it).
+// (for choosing features and settings without seeing it); `--repeats=N`
+// repeats the nested cross-validation over N splits (the folds reshuffled,
+// an organisation's ASes still together) and pools them: one split's
+// figures move by a few networks with the split alone.
 import { classify, type NetworkKind } from "../server/classification/decide.ts";
 import { MODEL } from "../server/classification/model.ts";
 import { NetworkClassifier } from "../server/classification/network_classifier.ts";
@@ -35,6 +38,12 @@ console.log(
 const heldout = d.rows.filter((r) => r.split === "heldout");
 const heldOutAsns = new Set(heldout.map((r) => Number(r.asn)));
 const verbose = Deno.args.includes("--errors");
+const repeats = Number(
+  Deno.args.find((a) => a.startsWith("--repeats="))?.slice(10) ?? 1,
+);
+if (!Number.isInteger(repeats) || repeats < 1) {
+  throw new Error("--repeats=N: N a whole number from 1");
+}
 const calibrate = (t: number) =>
   1 / (1 + Math.exp(-(MODEL.calibration.a * t + MODEL.calibration.b)));
 
@@ -121,6 +130,38 @@ for (const by of ["organisation", "as"] as const) {
     confidence: d.confidence ?? 0,
   }));
   line(`rules + model, nested cross-validation split by ${by}`, nested);
+  if (repeats > 1) {
+    const pooled = [...nested];
+    const each = [nested];
+    for (let seed = 1; seed < repeats; seed++) {
+      const again = nestedDecisions(examples, by, seed).map((
+        d,
+        i,
+      ): Judged => ({
+        filtered: d.filtered,
+        truth: examples[i].filtered,
+        confidence: d.confidence ?? 0,
+      }));
+      pooled.push(...again);
+      each.push(again);
+    }
+    line(
+      `rules + model, nested cross-validation split by ${by}, ${repeats} splits pooled`,
+      pooled,
+    );
+    console.log(
+      `  per split (fp/fn): ${
+        each.map((judged) => {
+          const r = precisionRecall(
+            judged.map((j) => (j.filtered ? 1 : 0)),
+            judged.map((j) => j.truth),
+            0.5,
+          );
+          return `${r.fp}/${r.fn}`;
+        }).join(", ")
+      }`,
+    );
+  }
   if (by === "organisation") {
     reliability.push({
       part: "training data, split by organisation",

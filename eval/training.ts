@@ -187,9 +187,18 @@ function fnv(text: string): number {
   return h;
 }
 
-/** The fold of an example: by organisation, or by AS number alone. */
-export function foldOf(e: Example, by: "organisation" | "as"): number {
-  return fnv(by === "organisation" ? e.group : String(e.asn)) % FOLDS;
+/**
+ * The fold of an example: by organisation, or by AS number alone. `seed`
+ * (0: the split every fit uses) reshuffles the folds, an organisation's
+ * ASes still together, for a cross-validation repeated over other splits.
+ */
+export function foldOf(
+  e: Example,
+  by: "organisation" | "as",
+  seed = 0,
+): number {
+  const key = by === "organisation" ? e.group : String(e.asn);
+  return fnv(seed ? `${key}#${seed}` : key) % FOLDS;
 }
 
 function fitRaw(train: Example[]) {
@@ -449,17 +458,21 @@ export function partThresholds(
  * The shipped decision for each example (no list answering) with the whole
  * fit (the parts, their calibration and thresholds) made without its fold:
  * a cross-validation in which no setting saw the networks it is measured
- * on.
+ * on. `seed`: which split (foldOf; 0 the usual one).
  */
 export function nestedDecisions(
   examples: Example[],
   by: "organisation" | "as",
+  seed = 0,
 ): Decision[] {
   const out: Decision[] = new Array(examples.length);
   for (let k = 0; k < FOLDS; k++) {
-    const params = fitModel(examples.filter((e) => foldOf(e, by) !== k), 0.5);
+    const params = fitModel(
+      examples.filter((e) => foldOf(e, by, seed) !== k),
+      0.5,
+    );
     examples.forEach((e, i) => {
-      if (foldOf(e, by) !== k) return;
+      if (foldOf(e, by, seed) !== k) return;
       out[i] = classifyNetwork(
         e.features,
         { asn: e.asn, org: e.org, lists: NO_LISTS },

@@ -1,6 +1,12 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Decision } from "../server/classification/decide.ts";
-import { combined, partOf, partThresholds } from "./training.ts";
+import {
+  combined,
+  type Example,
+  foldOf,
+  partOf,
+  partThresholds,
+} from "./training.ts";
 
 const rules = (reason: string, filtered = false): Decision => ({
   type: filtered ? "consumer_isp" : "business",
@@ -54,4 +60,39 @@ Deno.test("the thresholds are the pair with the best F1, ties the better precisi
   const q = [0.9, 0.6, 0.35, 0.3, 0.1, 0.2, 0.2, 0.9];
   const all = [true, true, true, true, true, true, true, false];
   assertEquals(partThresholds(all, r, q), { spread: 0, open: 0.95 });
+});
+
+Deno.test("a seed reshuffles the folds and keeps an organisation's ASes together", () => {
+  // 100 organisations of two ASes each.
+  const example = (asn: number): Example => ({
+    asn,
+    org: `Org ${asn >> 1}`,
+    group: `org ${asn >> 1}`,
+    filtered: false,
+    from: "label",
+    features: null,
+    x: [],
+  });
+  const all = Array.from({ length: 200 }, (_, i) => example(1000 + i));
+  for (const seed of [0, 1, 2]) {
+    for (let i = 0; i < all.length; i += 2) {
+      assertEquals(
+        foldOf(all[i], "organisation", seed),
+        foldOf(all[i + 1], "organisation", seed),
+      );
+    }
+    const sizes = [0, 0, 0, 0, 0];
+    for (const e of all) sizes[foldOf(e, "organisation", seed)]++;
+    assertEquals(sizes.every((n) => n >= 20), true, `folds ${sizes}`);
+  }
+  // seed 0 is the split every fit uses
+  for (const e of all) {
+    assertEquals(foldOf(e, "organisation", 0), foldOf(e, "organisation"));
+    assertEquals(foldOf(e, "as", 0), foldOf(e, "as"));
+  }
+  // another seed, another split (by organisation and by AS)
+  for (const by of ["organisation", "as"] as const) {
+    const moved = all.filter((e) => foldOf(e, by, 1) !== foldOf(e, by)).length;
+    assertEquals(moved > 100, true, `${by}: ${moved} of 200 moved`);
+  }
 });
