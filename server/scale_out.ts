@@ -10,6 +10,7 @@ import { LocalBlobStore } from "./blobs/local_blobs.ts";
 import { JobResults } from "./results/job_results.ts";
 import type { Config } from "./config.ts";
 import { Engine, loadEngineData } from "./enrichment/engine.ts";
+import { JOB_CACHE_ENTRIES } from "./enrichment/reverse_dns.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
@@ -37,6 +38,9 @@ export async function openScaleOut(
     servers: config.dnsServers,
     timeoutMs: config.dnsTimeoutMs,
     concurrency: config.dnsConcurrency,
+    // A process that runs chunks meets a job's addresses again in its
+    // later chunks.
+    ...(role === "api" ? {} : { cacheEntries: JOB_CACHE_ENTRIES }),
   });
   const { store, runner, blobs, rdapCache } = connected;
   return {

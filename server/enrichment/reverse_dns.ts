@@ -91,6 +91,12 @@ const MAX_SOCKETS = 16;
 // to give its TTL, and an answer through the system resolver (which gives
 // no TTL), are kept for DEFAULT_TTL_S. Timeouts and failures are not kept.
 const CACHE_ENTRIES = 10_000;
+/**
+ * The cache of a thread or process that runs jobs' chunks: a job's chunks
+ * are looked up apart, so an address met again in a later chunk is
+ * answered from here rather than asked again (some 15 MB when full).
+ */
+export const JOB_CACHE_ENTRIES = 100_000;
 const MAX_TTL_S = 3600;
 
 interface ServerHealth {

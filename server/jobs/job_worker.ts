@@ -8,6 +8,7 @@
 // setReturnArrays), for when this worker is type-checked on its own.
 /// <reference types="npm:@types/node@^24" />
 import { Engine } from "../enrichment/engine.ts";
+import { JOB_CACHE_ENTRIES } from "../enrichment/reverse_dns.ts";
 import { Store } from "../storage/store.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
@@ -38,7 +39,11 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
     });
     setup = {
       store,
-      engine: new Engine(message.engineData, message.dns, true),
+      engine: new Engine(
+        message.engineData,
+        { ...message.dns, cacheEntries: JOB_CACHE_ENTRIES },
+        true,
+      ),
       uploadsDir: message.uploadsDir,
       results: new JobResults(blobs, new SqliteChunkProgress(store)),
       checkpointRows: message.checkpointRows,
