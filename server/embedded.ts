@@ -20,6 +20,7 @@ import { Store } from "./storage/store.ts";
 import { LocalBlobStore } from "./blobs/local_blobs.ts";
 import { JobResults } from "./results/job_results.ts";
 import { moveLegacyResults } from "./results/legacy_results.ts";
+import { sqliteLegacyTable } from "./storage/legacy_table.ts";
 import { SqliteChunkProgress } from "./storage/sqlite_chunks.ts";
 
 export interface EmbeddedOptions {
@@ -65,7 +66,7 @@ export async function openEmbedded(
     new LocalBlobStore(config.dataDir),
     new SqliteChunkProgress(store),
   );
-  await moveLegacyResults(store, results);
+  await moveLegacyResults(store, sqliteLegacyTable(store), results);
   const runner = new JobRunner({
     store,
     results,
