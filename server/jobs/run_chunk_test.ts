@@ -1,8 +1,9 @@
-// How a job's upload cuts become its chunks: about 64 of even size, fewer
-// and larger when the job looks host names up, none over CHUNK_ROWS.
+// How a job's upload cuts become its chunks: about 64 of even size, none
+// over CHUNK_ROWS; when the job looks host names up, few large ones after a
+// few small ones.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { CUT_ROWS, type RowChunk } from "../csv/row_chunks.ts";
-import { DNS_CHUNK_ROWS, groupCuts } from "./run_chunk.ts";
+import { groupCuts } from "./run_chunk.ts";
 
 /** Cuts of `size` rows, back to back, `total` rows in all. */
 function cutsOf(total: number, size: number): RowChunk[] {
@@ -15,8 +16,8 @@ function cutsOf(total: number, size: number): RowChunk[] {
 }
 
 /** The rows of each chunk, checking they are the cuts back to back. */
-function sizes(cuts: RowChunk[], chunkRows: number, minRows?: number) {
-  const chunks = groupCuts(cuts, chunkRows, minRows);
+function sizes(cuts: RowChunk[], chunkRows: number, dns = false) {
+  const chunks = groupCuts(cuts, chunkRows, dns);
   chunks.forEach((chunk, i) => {
     if (i > 0) assertEquals(chunk.start, chunks[i - 1].end);
   });
@@ -36,25 +37,29 @@ Deno.test("a job's chunks: about 64 of even size, at most CHUNK_ROWS", () => {
   const large = sizes(cutsOf(4_000_000, 3907), 50_000);
   assertEquals(large.length >= 80 && large.length <= 90, true);
   assertEquals(Math.max(...large) <= 50_000, true);
-  const exact = sizes(cutsOf(200_000, 97), 20_000, DNS_CHUNK_ROWS);
-  assertEquals(exact.length >= 10 && exact.length <= 12, true);
-  assertEquals(Math.max(...exact) <= 20_000, true);
 });
 
-Deno.test("a job with Domain on has few large chunks", () => {
-  assertEquals(
-    sizes(cutsOf(100_000, CUT_ROWS), 50_000, DNS_CHUNK_ROWS),
-    Array(4).fill(25_000),
-  );
-  assertEquals(
-    sizes(cutsOf(60_000, CUT_ROWS), 50_000, DNS_CHUNK_ROWS),
-    [30_000, 30_000],
-  );
-  assertEquals(sizes(cutsOf(10_000, CUT_ROWS), 50_000, DNS_CHUNK_ROWS), [
-    10_000,
+Deno.test("a job with Domain on: small chunks first, then large ones", () => {
+  // Rows show after the first 100, then chunks of 25,000.
+  assertEquals(sizes(cutsOf(100_000, CUT_ROWS), 50_000, true), [
+    100,
+    800,
+    6_400,
+    25_000,
+    25_000,
+    25_000,
+    17_700,
   ]);
-  assertEquals(
-    sizes(cutsOf(1_000_000, 977), 50_000, DNS_CHUNK_ROWS).length,
-    40,
-  );
+  assertEquals(sizes(cutsOf(600, CUT_ROWS), 50_000, true), [100, 500]);
+  // A last chunk under half the size joins the one before.
+  assertEquals(sizes(cutsOf(33_000, CUT_ROWS), 50_000, true), [
+    100,
+    800,
+    6_400,
+    25_700,
+  ]);
+  // CHUNK_ROWS below 25,000 bounds them too.
+  const small = sizes(cutsOf(200_000, 97), 20_000, true);
+  assertEquals(Math.max(...small) <= 20_000, true);
+  assertEquals(small.slice(0, 3), [194, 873, 6_402]);
 });
