@@ -40,26 +40,36 @@ Deno.test("a job's chunks: about 64 of even size, at most CHUNK_ROWS", () => {
 });
 
 Deno.test("a job with Domain on: small chunks first, then large ones", () => {
-  // Rows show after the first 100, then chunks of 25,000.
+  // Rows show after the first 100, then 800, then chunks of 50,000.
   assertEquals(sizes(cutsOf(100_000, CUT_ROWS), 50_000, true), [
     100,
     800,
-    6_400,
-    25_000,
-    25_000,
-    25_000,
-    17_700,
+    50_000,
+    49_100,
   ]);
   assertEquals(sizes(cutsOf(600, CUT_ROWS), 50_000, true), [100, 500]);
-  // A last chunk under half the size joins the one before.
-  assertEquals(sizes(cutsOf(33_000, CUT_ROWS), 50_000, true), [
+  // A last chunk under half the size joins a full one before it, when the
+  // two fit in CHUNK_ROWS.
+  assertEquals(sizes(cutsOf(105_000, CUT_ROWS), 60_000, true), [
     100,
     800,
-    6_400,
-    25_700,
+    50_000,
+    54_100,
   ]);
-  // CHUNK_ROWS below 25,000 bounds them too.
+  assertEquals(sizes(cutsOf(110_000, CUT_ROWS), 50_000, true), [
+    100,
+    800,
+    50_000,
+    50_000,
+    9_100,
+  ]);
+  assertEquals(sizes(cutsOf(20_000, CUT_ROWS), 50_000, true), [
+    100,
+    800,
+    19_100,
+  ]);
+  // A smaller CHUNK_ROWS bounds them too.
   const small = sizes(cutsOf(200_000, 97), 20_000, true);
   assertEquals(Math.max(...small) <= 20_000, true);
-  assertEquals(small.slice(0, 3), [194, 873, 6_402]);
+  assertEquals(small.slice(0, 3), [194, 873, 19_982]);
 });
