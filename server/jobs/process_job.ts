@@ -17,11 +17,11 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
 import { RowResults } from "./row_results.ts";
+import { emptyLookups } from "../storage/result_rows.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
 import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
 import {
-  emptyLookups,
   type HostAnswer,
   type HostSlots,
   LOOKUP_KEY,

@@ -17,10 +17,6 @@ export const LOOKUP_KEY: Record<LookupOutcome, keyof HostnameLookups> = {
   skipped: "skipped",
 };
 
-export function emptyLookups(): HostnameLookups {
-  return { answered: 0, noName: 0, timedOut: 0, skipped: 0 };
-}
-
 // While the window is full, how long to wait for an answer before looking
 // at a cancel again.
 const WAIT_STEP_MS = 50;

@@ -21,6 +21,11 @@ export interface Counters {
   hostnameLookups?: HostnameLookups;
 }
 
+/** Host-name lookups of none. */
+export function emptyLookups(): HostnameLookups {
+  return { answered: 0, noName: 0, timedOut: 0, skipped: 0 };
+}
+
 /** The counters of no row, host-name lookups included. */
 export function zeroCounters(): Counters {
   return {
@@ -28,7 +33,7 @@ export function zeroCounters(): Counters {
     successful: 0,
     failed: 0,
     filtered: 0,
-    hostnameLookups: { answered: 0, noName: 0, timedOut: 0, skipped: 0 },
+    hostnameLookups: emptyLookups(),
   };
 }
 
