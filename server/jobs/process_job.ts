@@ -93,7 +93,7 @@ export function processJob(ctx: ProcessContext): Promise<ProcessOutcome> {
 class JobProcess {
   readonly #ctx: ProcessContext;
   #job!: JobRecord;
-  #writer!: ChunkWriter;
+  readonly #writer: ChunkWriter;
   /** The chunk's places, organisations, finished rows and counters. */
   #rows!: RowResults;
   /** The job's "always keep" AS numbers and CIDRs, or null. */
@@ -119,6 +119,7 @@ class JobProcess {
 
   constructor(ctx: ProcessContext) {
     this.#ctx = ctx;
+    this.#writer = ctx.writer;
     this.#limits = ctx.limits ?? WINDOW_LIMITS;
     this.#addressLimit = ctx.addressLimit ?? ADDRESS_LIMIT;
     this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
@@ -127,7 +128,6 @@ class JobProcess {
   async run(): Promise<ProcessOutcome> {
     const path = await this.#openInput();
     if (path === null) return "lost";
-    this.#writer = this.#ctx.writer;
     if (!await this.#readRows(path)) return "cancelled";
     return await this.#finish();
   }

@@ -5,7 +5,7 @@
 // the same in both modes (job_results.ts stores them).
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
-import { csvField } from "../csv/csv_rows.ts";
+import { formatCsvRows } from "../csv/csv_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { outputColumns, outputRow } from "../jobs/download.ts";
@@ -56,10 +56,7 @@ export function csvLine(
   columns: readonly EnrichmentField[],
   result: StoredResult,
 ): string {
-  const cells = outputRow(job, columns, result);
-  let text = csvField(cells[0]);
-  for (let i = 1; i < cells.length; i++) text += "," + csvField(cells[i]);
-  return text + "\r\n";
+  return formatCsvRows([outputRow(job, columns, result)]);
 }
 
 export class ChunkOutput {
