@@ -54,12 +54,12 @@ const change = (job: JobRecord) => ({
   processedIPs: job.processedIPs,
 });
 
-/** Thrown to the queue so that it delivers the chunk again. */
 /** The failure of a job whose chunk the queue gave up on. */
 export const ABANDONED = "Processing stopped: a part of the file failed " +
   "several times in a row (a worker stopped or lost its database while " +
   "processing it). Restart the job to try again; its finished rows are kept.";
 
+/** Thrown to the queue so that it delivers the chunk again. */
 class JobHandedBack extends Error {
   constructor(jobId: number, chunk: number) {
     super(
