@@ -23,8 +23,8 @@ export function pgLegacyTable(sql: postgres.Sql): LegacyTable {
         ORDER BY row_index LIMIT ${limit}`,
     async settle(job, chunk) {
       await transaction(sql, async (tx) => {
+        // Its rows are its partition's (results is partitioned by job).
         await tx.unsafe(`DROP TABLE IF EXISTS ${partitionName(job.id)}`);
-        await tx`DELETE FROM results WHERE job_id = ${job.id}`;
         await tx`DELETE FROM job_chunks WHERE job_id = ${job.id}`;
         if (!chunk) {
           await tx`UPDATE jobs SET processed_ips = 0, successful_ips = 0,
