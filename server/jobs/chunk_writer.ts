@@ -108,7 +108,7 @@ export class ChunkWriter {
         const stored = announce || completed
           ? (await this.store.getJob(job.id))!
           : null;
-        // Its summary and search index, added up once, here.
+        // Its summary, added up once, here.
         if (completed) {
           await this.results.prepare(stored!).catch((error) =>
             logError(`job ${job.id}: summary not kept:`, error)

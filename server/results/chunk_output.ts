@@ -10,6 +10,7 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { outputColumns, outputRow } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
+import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
 export type KeyCount = [string, string, number];
@@ -31,13 +32,15 @@ export interface ChunkMeta {
 
 /**
  * A chunk's counts by key, kept beside its parts: each top list's keys
- * (companies of kept rows), and `nets`, rows by company, ASN, network type
- * and whether left out, for the preview's text search.
+ * (companies of kept rows), and `search`, rows by company, ASN, network
+ * type and whether left out, for the preview's text search.
  */
 export interface ChunkCounts {
   top: Record<TopDim, KeyCount[]>;
-  nets: [string | null, string | null, string | null, 0 | 1, number][];
+  search: SearchCounts;
 }
+
+type NetCount = [string | null, string | null, string | null, boolean, number];
 
 export interface ChunkParts {
   /** The kept rows as CSV lines, without the header. */
@@ -69,7 +72,7 @@ export class ChunkOutput {
   #counts = new Map<TopDim | "kind", Map<string, KeyCount>>(
     [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
   );
-  #nets = new Map<string, ChunkCounts["nets"][number]>();
+  #nets = new Map<string, NetCount>();
   /** Rows counted by key (rows of one key count alike): one of them, n. */
   #byKey = new Map<number, { row: StoredResult; n: number }>();
   /** The JSON kind keys, by network type, success and filtered. */
@@ -150,7 +153,15 @@ export class ChunkOutput {
         `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
       const net = this.#nets.get(id);
       if (net) net[4] += n;
-      else this.#nets.set(id, [e.company, e.asn, e.network_type, filtered, n]);
+      else {
+        this.#nets.set(id, [
+          e.company,
+          e.asn,
+          e.network_type,
+          e.ispFiltered,
+          n,
+        ]);
+      }
     }
   }
 
@@ -158,6 +169,8 @@ export class ChunkOutput {
   finish(): ChunkParts {
     for (const { row, n } of this.#byKey.values()) this.#count(row, n);
     this.#byKey.clear();
+    const search = new SearchCountsBuilder();
+    for (const net of this.#nets.values()) search.add(...net);
     return {
       kept: this.#kept,
       keptBytes: this.#keptBytes,
@@ -171,7 +184,7 @@ export class ChunkOutput {
         top: Object.fromEntries(
           TOP_DIMS.map((dim) => [dim, [...this.#counts.get(dim)!.values()]]),
         ) as ChunkCounts["top"],
-        nets: [...this.#nets.values()],
+        search: search.build(),
       },
     };
   }

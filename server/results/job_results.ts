@@ -3,14 +3,14 @@
 // as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
 // rows as the download's CSV lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` and `{chunk}.nets`, its counts by key
-// for the summary and for searches. The database keeps, with each chunk,
+// for the summary and for searches (search_counts.ts). The database keeps, with each chunk,
 // its counts by kind (chunk_output.ts ChunkMeta). Everything a user reads
 // of a job comes from these, the same in both modes: the download is the
 // header and the parts one after another; Excel, live rows and preview
 // pages decode the chunks they need; the summary adds up the chunks' counts
 // as they are done (once for a completed job, kept as `summary.json`); a
-// text search of a job that ended reads its merged search counts
-// (`search.json`, built at its first search). Reads see the chunks whose parts are stored: every chunk
+// text search scans each chunk's search counts. Reads see the chunks whose
+// parts are stored: every chunk
 // of a completed job, the finished ones of a running, failed or cancelled
 // one.
 import type { JobSummary } from "../../shared/summary.ts";
@@ -36,12 +36,17 @@ import type {
 import {
   decodeColumns,
   encodeColumns,
-  groupTextAt,
+  type GroupFacts,
   isFiltered,
-  isSuccess,
   resultAt,
   type ResultColumns,
+  rowTest,
 } from "./result_columns.ts";
+import {
+  countMatches,
+  decodeSearchCounts,
+  encodeSearchCounts,
+} from "./search_counts.ts";
 
 const PAGE_ROWS = 2000;
 
@@ -63,17 +68,6 @@ const topKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.top`;
 const netsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.nets`;
-const searchKey = (jobId: number) => `results/${jobId}/search.json`;
-
-/**
- * A job's search counts: each company, ASN, network type and whether left
- * out, with its rows in each chunk ([output index, rows, ...]); `signature`
- * names the chunks it was built from.
- */
-interface SearchIndex {
-  signature: string;
-  nets: [string | null, string | null, string | null, 0 | 1, number[]][];
-}
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 async function bytesOf(
@@ -95,11 +89,7 @@ function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
 /** Whether a row's fields match a preview filter. */
 function matches(
   filter: PreviewFilter,
-  success: boolean,
-  filtered: boolean,
-  type: string | null,
-  company: string | null,
-  asn: string | null,
+  { success, filtered, type, company, asn }: GroupFacts,
 ): boolean {
   if (filter.status && filtered !== (filter.status === "filtered")) {
     return false;
@@ -120,26 +110,23 @@ function matches(
   return true;
 }
 
-/** Rows of a chunk matching a filter, from its counts (`counts` for text). */
-function matchingRows(
-  meta: ChunkMeta,
-  nets: ChunkCounts["nets"] | null,
-  filter: PreviewFilter,
-): number {
+/** Rows of a chunk matching a filter without text, from its counts. */
+function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
   let n = 0;
-  if (nets) {
-    for (const [company, asn, type, filtered, count] of nets) {
-      if (matches(filter, true, filtered === 1, type, company, asn)) n += count;
-    }
-    return n;
-  }
   for (const [key, , count] of meta.kinds) {
     const [success, filtered, type] = JSON.parse(key) as [
       number,
       number,
       string | null,
     ];
-    if (matches(filter, success === 1, filtered === 1, type, null, null)) {
+    const facts = {
+      success: success === 1,
+      filtered: filtered === 1,
+      type,
+      company: null,
+      asn: null,
+    };
+    if (matches(filter, facts)) {
       n += count;
     }
   }
@@ -202,8 +189,6 @@ export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
   /** Running jobs' summary counts so far (a few jobs). */
   #summaries = new Map<number, SummaryCounts>();
-  /** The search indexes of the last jobs searched. */
-  #indexes = new Map<number, SearchIndex>();
 
   constructor(
     readonly blobs: BlobStore,
@@ -224,7 +209,10 @@ export class JobResults {
     const json = (value: unknown) =>
       streamOf([new TextEncoder().encode(JSON.stringify(value))]);
     await this.blobs.put(topKey(jobId, chunk), json(parts.counts.top));
-    await this.blobs.put(netsKey(jobId, chunk), json(parts.counts.nets));
+    await this.blobs.put(
+      netsKey(jobId, chunk),
+      streamOf([encodeSearchCounts(parts.counts.search)]),
+    );
   }
 
   async #json<T>(key: string): Promise<{ value: T; bytes: number }> {
@@ -236,78 +224,37 @@ export class JobResults {
   }
 
   /**
-   * Each output's rows matching a filter. Without text, from the counts by
-   * kind in the database; a text search reads the job's search index (a
-   * job that ended) or each chunk's search counts in turn (a running job).
+   * Each output's rows matching a filter: from the counts by kind in the
+   * database, or for a text search from each chunk's search counts.
    */
   async #matching(
     job: JobRecord,
     outputs: ChunkOutputRecord[],
     filter: PreviewFilter,
   ): Promise<number[]> {
-    if (!filter.text) {
-      return outputs.map((o) => matchingRows(o.meta, null, filter));
-    }
-    const index = await this.#searchIndex(job, outputs);
-    if (!index) {
-      const counts: number[] = [];
-      for (const output of outputs) {
-        const nets = await this.#json<ChunkCounts["nets"]>(
-          netsKey(job.id, output.chunk),
-        );
-        counts.push(matchingRows(output.meta, nets.value, filter));
-      }
-      return counts;
-    }
-    const counts = new Array<number>(outputs.length).fill(0);
-    for (const [company, asn, type, filtered, per] of index.nets) {
-      if (!matches(filter, true, filtered === 1, type, company, asn)) continue;
-      for (let k = 0; k < per.length; k += 2) counts[per[k]] += per[k + 1];
-    }
-    return counts;
-  }
-
-  /**
-   * The search counts of a job that no longer runs, all its chunks' merged:
-   * built once (results/{job}/search.json) and kept for the last two jobs.
-   * Null while the job runs.
-   */
-  async #searchIndex(
-    job: JobRecord,
-    outputs: ChunkOutputRecord[],
-  ): Promise<SearchIndex | null> {
-    if (job.status === "pending" || job.status === "processing") return null;
-    const signature = outputs.map((o) => `${o.chunk}/${o.run}`).join(",");
-    let index = this.#indexes.get(job.id);
-    if (index?.signature !== signature) {
-      index = await this.#json<SearchIndex>(searchKey(job.id))
-        .then((read) => read.value, () => undefined);
-    }
-    if (index?.signature !== signature) {
-      const merged = new Map<string, SearchIndex["nets"][number]>();
-      for (const [c, output] of outputs.entries()) {
-        const nets = await this.#json<ChunkCounts["nets"]>(
-          netsKey(job.id, output.chunk),
-        );
-        for (const [company, asn, type, filtered, n] of nets.value) {
-          const id = `${company}\u0000${asn}\u0000${type}\u0000${filtered}`;
-          const entry = merged.get(id);
-          if (entry) entry[4].push(c, n);
-          else merged.set(id, [company, asn, type, filtered, [c, n]]);
-        }
-      }
-      index = { signature, nets: [...merged.values()] };
-      await this.blobs.put(
-        searchKey(job.id),
-        streamOf([new TextEncoder().encode(JSON.stringify(index))]),
+    const { text, ...rest } = filter;
+    if (!text) return outputs.map((o) => matchingRows(o.meta, filter));
+    const counts: number[] = [];
+    for (const output of outputs) {
+      const search = decodeSearchCounts(
+        await bytesOf(await this.blobs.get(netsKey(job.id, output.chunk))),
+      );
+      counts.push(
+        countMatches(
+          search,
+          text,
+          (type, filtered) =>
+            matches(rest, {
+              success: true,
+              filtered,
+              type,
+              company: null,
+              asn: null,
+            }),
+        ),
       );
     }
-    this.#indexes.delete(job.id);
-    this.#indexes.set(job.id, index);
-    while (this.#indexes.size > 2) {
-      this.#indexes.delete(this.#indexes.keys().next().value!);
-    }
-    return index;
+    return counts;
   }
 
   /** Removes a job's parts. */
@@ -423,14 +370,12 @@ export class JobResults {
   }
 
   /**
-   * Adds up a job's summary and search index as it completes (in the
-   * thread or worker that completed it, not the HTTP thread).
+   * Adds up a job's summary as it completes (in the thread or worker that
+   * completed it, not the HTTP thread).
    */
   async prepare(job: JobRecord): Promise<void> {
     await this.summary(job);
-    await this.#searchIndex(job, await this.outputs(job.id));
     this.#summaries.delete(job.id);
-    this.#indexes.delete(job.id);
   }
 
   /**
@@ -497,17 +442,9 @@ export class JobResults {
         continue;
       }
       const columns = await this.#load(job.id, outputs[c]);
+      const wanted = rowTest(columns, (facts) => matches(filter, facts));
       for (let i = 0; i < columns.count && rows.length < pageSize; i++) {
-        if (
-          !matches(
-            filter,
-            isSuccess(columns, i),
-            isFiltered(columns, i),
-            groupTextAt(columns, "network_type", i),
-            groupTextAt(columns, "company", i),
-            groupTextAt(columns, "asn", i),
-          )
-        ) continue;
+        if (!wanted(i)) continue;
         if (skip > 0) {
           skip--;
           continue;

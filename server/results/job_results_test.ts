@@ -4,6 +4,7 @@
 // page spans chunks; a completed job's summary is kept and read back.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
+import { serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { formatCsvRows } from "../csv/csv_rows.ts";
@@ -19,6 +20,7 @@ import {
   ColumnsBuilder,
   decodeColumns,
   encodeColumns,
+  type JoinedText,
   resultAt,
 } from "./result_columns.ts";
 
@@ -82,8 +84,25 @@ Deno.test("every field comes back from a chunk's columns as it went in", () => {
   ];
   const builder = new ColumnsBuilder();
   for (const r of rows) builder.add(r);
-  const columns = decodeColumns(encodeColumns(builder.build()));
+  const built = builder.build();
+  const columns = decodeColumns(encodeColumns(built));
   assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
+  // As versions before JoinedText kept them: a plain array per column.
+  const values = ({ text, ends }: JoinedText) =>
+    [...ends].map((end, k) => {
+      const before = k === 0 ? 0 : ends[k - 1];
+      return end < 0 ? null : text.slice(before < 0 ? ~before : before, end);
+    });
+  const arrays = {
+    ...built,
+    cells: values(built.cells),
+    ip: values(built.ip),
+    ipUsed: values(built.ipUsed),
+    text: values(built.text),
+  };
+  assertEquals(arrays.cells, ["8.8.8.8", "", "10.0.0.1"]);
+  const old = decodeColumns(serialize(arrays));
+  assertEquals([0, 1].map((i) => resultAt(old, i)), rows);
 });
 
 Deno.test("the download is the chunks' kept rows in the download's format", () =>
@@ -142,4 +161,52 @@ Deno.test("a text search counts up to the cap", () =>
     const all = await results.preview(done, {}, 1001, 10);
     assertEquals([all.total, all.totalAtLeast], [COUNT_CAP + 5, false]);
     assertEquals(all.rows, rows.slice(10_000, 10_005));
+  }));
+
+Deno.test("a text search reads each chunk's names, also as earlier versions kept them", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    const rows = Array.from({ length: 30 }, (_, i) => {
+      const r = row(i, i % 3 === 0);
+      r.enrichment.company = i % 2 ? "Odd Networks" : "Even Co";
+      r.enrichment.asn = `AS${64500 + (i % 2)} Example`;
+      return r;
+    });
+    await seedRows(store, results, job.id, rows, { chunkRows: 10 });
+    const done = store.getJob(job.id)!;
+    const odd = rows.filter((_, i) => i % 2);
+    const oddKept = odd.filter((r) => !r.enrichment.ispFiltered);
+    const search = async () =>
+      [
+        await results.preview(done, { text: "ODD" }, 2, 10),
+        await results.preview(done, { text: "as64501", status: "kept" }, 1, 20),
+        await results.preview(done, { text: "networks e" }, 1, 10),
+      ].map((p) => [p.total, p.rows]);
+    const expected = [[15, odd.slice(10)], [oddKept.length, oddKept], [0, []]];
+    assertEquals(await search(), expected);
+    // The chunks' names as versions before search_counts.ts kept them.
+    const byChunk = Map.groupBy(rows, (r) => Math.floor(r.rowIndex / 10));
+    const stored = await results.blobs.listOlderThan(
+      new Date(Date.now() + 1e9),
+      `results/${job.id}/`,
+    );
+    assertEquals(
+      stored.map((b) => b.key).filter((k) => k.endsWith(".nets")).sort(),
+      [...byChunk.keys()].map((c) => `results/${job.id}/${c}.nets`),
+    );
+    for (const [chunk, chunkRows] of byChunk) {
+      const entries = Map.groupBy(
+        chunkRows,
+        (r) => `${r.enrichment.company}|${r.enrichment.ispFiltered}`,
+      );
+      const json = [...entries.values()].map((group) => {
+        const e = group[0].enrichment;
+        return [e.company, e.asn, e.network_type, +e.ispFiltered, group.length];
+      });
+      await results.blobs.put(
+        `results/${job.id}/${chunk}.nets`,
+        ReadableStream.from([new TextEncoder().encode(JSON.stringify(json))]),
+      );
+    }
+    assertEquals(await search(), expected);
   }));
