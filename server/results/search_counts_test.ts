@@ -40,6 +40,7 @@ Deno.test("a search counts the rows of each entry whose names hold it", () => {
   assertEquals(countMatches(counts, "as", any), 51);
   assertEquals(countMatches(counts, "école", any), 2);
   assertEquals(countMatches(counts, "comcast", any), 40);
+  assertEquals(countMatches(counts, "acme", any), 3);
   assertEquals(countMatches(counts, "nobody", any), 0);
 });
 
