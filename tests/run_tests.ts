@@ -1,9 +1,12 @@
 // Runs the test files, each in its own `deno test` process, `--jobs` at a
 // time, after one type check of them all. A process per file, not `deno test
 // --parallel` (one process, a worker per file): a file that never ends
-// (seen under --parallel, cause not found) then stops at `--timeout`
-// minutes, with its children, and is run once more; a second timeout is a
-// failure that names the file. Every other file's results stand.
+// (seen, cause not found) then stops at `--timeout` minutes, with its
+// children, and is run once more; a second timeout is a failure that names
+// the file. Every other file's results stand. The stall seen so far comes
+// before a file's tests start (deno test prints nothing, not even "running
+// N tests"): a file silent for START_SECONDS is stopped then, not at the
+// timeout.
 //
 // deno run -A tests/run_tests.ts [--jobs=N] [--timeout=MIN]
 //   [--ignore=PATH,...] [PATH ...]   (default: every test file here)
@@ -17,6 +20,8 @@ const ROOT = new URL("..", import.meta.url).pathname;
 // As deno test finds them (deno.json's test.exclude, and its file pattern).
 const EXCLUDED = new Set(["web/dist", "node_modules", "data", ".git"]);
 const TEST_FILE = /(^|[._])test\.(ts|tsx|mts|js|mjs|jsx)$/;
+/** Loading a file's modules takes seconds; silence this long is a stall. */
+const START_SECONDS = 120;
 /** deno test's closing line, which .ci/run adds up. */
 const SUMMARY = /^(ok|FAILED) \| \d+ passed/m;
 
@@ -43,8 +48,8 @@ async function findTests(path: string, ignore: string[]): Promise<string[]> {
 interface Outcome {
   file: string;
   output: string;
-  /** Ended by the timeout rather than by itself. */
-  timedOut: boolean;
+  /** Stopped rather than ended by itself: what it did not do in time. */
+  stalled: null | "start" | "end";
   success: boolean;
 }
 
@@ -65,7 +70,10 @@ function killGroup(pid: number): void {
   }
 }
 
-/** One `deno test` of `file` in its own process group, ended at `timeoutMs`. */
+/**
+ * One `deno test` of `file` in its own process group, stopped when it
+ * prints nothing for START_SECONDS or has not ended at `timeoutMs`.
+ */
 async function runFile(file: string, timeoutMs: number): Promise<Outcome> {
   // setsid: the group holds the servers the test starts, so a timeout ends
   // them too.
@@ -77,19 +85,31 @@ async function runFile(file: string, timeoutMs: number): Promise<Outcome> {
     stderr: "piped",
   }).spawn();
   running.add(child.pid);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let stalled: Outcome["stalled"] = null;
+  const stop = (what: "start" | "end") => () => {
+    stalled = what;
     killGroup(child.pid);
-  }, timeoutMs);
-  const [status, out, err] = await Promise.all([
+  };
+  const startTimer = setTimeout(stop("start"), START_SECONDS * 1000);
+  const timer = setTimeout(stop("end"), timeoutMs);
+  let out = "";
+  const readOut = async () => {
+    for await (
+      const text of child.stdout.pipeThrough(new TextDecoderStream())
+    ) {
+      out += text;
+      clearTimeout(startTimer);
+    }
+  };
+  const [status, , err] = await Promise.all([
     child.status,
-    new Response(child.stdout).text(),
+    readOut(),
     new Response(child.stderr).text(),
   ]);
+  clearTimeout(startTimer);
   clearTimeout(timer);
   running.delete(child.pid);
-  return { file, output: out + err, timedOut, success: status.success };
+  return { file, output: out + err, stalled, success: status.success };
 }
 
 async function main(): Promise<number> {
@@ -132,17 +152,20 @@ async function main(): Promise<number> {
   const started = Date.now();
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
+      const late = (outcome: Outcome) =>
+        outcome.stalled === "start"
+          ? `did not start within ${START_SECONDS} s`
+          : `did not end within ${values.timeout} minutes`;
       let outcome = await runFile(file, timeoutMs);
-      if (outcome.timedOut) {
+      if (outcome.stalled) {
         console.log(
-          `${outcome.output}\nrun_tests: ${file} did not end within ` +
-            `${values.timeout} minutes; it was stopped and runs once more`,
+          `${outcome.output}\nrun_tests: ${file} ${late(outcome)}; ` +
+            "it was stopped and runs once more",
         );
         retried.push(file);
         outcome = await runFile(file, timeoutMs);
-        if (outcome.timedOut) {
-          outcome.output += `\nrun_tests: ${file} did not end within ` +
-            `${values.timeout} minutes again\n` +
+        if (outcome.stalled) {
+          outcome.output += `\nrun_tests: ${file} ${late(outcome)} again\n` +
             "FAILED | 0 passed | 1 failed (timeout)";
         }
       }
@@ -160,7 +183,7 @@ async function main(): Promise<number> {
       `${failed.length} failed${
         failed.length ? `: ${failed.join(", ")}` : ""
       }` +
-      (retried.length ? `; timed out once: ${retried.join(", ")}` : ""),
+      (retried.length ? `; stopped once: ${retried.join(", ")}` : ""),
   );
   return failed.length === 0 ? 0 : 1;
 }
