@@ -57,6 +57,8 @@ export interface PreviewRows {
   /** True when a text search stopped counting at COUNT_CAP matches. */
   totalAtLeast: boolean;
 }
+/** Chunks' search counts read ahead of the one a text search scans. */
+const READ_AHEAD = 4;
 /** Decoded chunks kept for the next page (some MB each). */
 const CACHED_CHUNKS = 2;
 
@@ -234,14 +236,22 @@ export class JobResults {
   ): Promise<number[]> {
     const { text, ...rest } = filter;
     if (!text) return outputs.map((o) => matchingRows(o.meta, filter));
+    const read = (output: ChunkOutputRecord) => {
+      const bytes = this.blobs.get(netsKey(job.id, output.chunk)).then(bytesOf);
+      bytes.catch(() => {}); // awaited below, or dropped after a failure
+      return bytes;
+    };
+    // The next chunks are read while one is scanned.
+    const ahead = outputs.slice(0, READ_AHEAD).map(read);
     const counts: number[] = [];
-    for (const output of outputs) {
-      const search = decodeSearchCounts(
-        await bytesOf(await this.blobs.get(netsKey(job.id, output.chunk))),
-      );
+    for (let c = 0; c < outputs.length; c++) {
+      const bytes = await ahead.shift()!;
+      if (c + READ_AHEAD < outputs.length) {
+        ahead.push(read(outputs[c + READ_AHEAD]));
+      }
       counts.push(
         countMatches(
-          search,
+          decodeSearchCounts(bytes),
           text,
           (type, filtered) =>
             matches(rest, {
