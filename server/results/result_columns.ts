@@ -4,8 +4,9 @@
 // ip_used): those values are kept once per group of rows, numbers in typed
 // arrays. Structured-clone serialisable (node:v8), so a chunk is written and
 // read in one call and a preview page builds only the rows it shows. Many
-// values of text (cells, addresses, a group's fields) are kept as one string
-// and where each ends: reading a chunk copies a few strings, not one per
+// values of text (cells, addresses, each of a group's fields) are kept as one
+// string and where each ends (one string a field: a string with one character
+// past Latin-1 is stored at two bytes a character): reading a chunk copies a few strings, not one per
 // value (a chunk of 15,000 rows read in ~15 ms as arrays of strings).
 import { deserialize, serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
@@ -55,7 +56,8 @@ export interface ResultColumns {
   flags: Uint8Array;
   failureKind: Int32Array;
   failureRange: Int32Array;
-  text: JoinedText;
+  /** A group's value of each GROUP_TEXT field, one JoinedText a field. */
+  text: JoinedText[];
   number: Float64Array;
   texts: string[];
 }
@@ -123,7 +125,7 @@ export class ColumnsBuilder {
   #flags: number[] = [];
   #failureKind: number[] = [];
   #failureRange: number[] = [];
-  #text = new TextJoiner();
+  #text = GROUP_TEXT.map(() => new TextJoiner());
   #number: number[] = [];
   #texts: string[] = [];
   #ids = new Map<string, number>();
@@ -151,9 +153,9 @@ export class ColumnsBuilder {
     );
     this.#failureKind.push(this.#id(e.failure?.kind));
     this.#failureRange.push(this.#id(e.failure?.range));
-    for (const field of GROUP_TEXT) {
-      this.#text.push(values[field] as string | null);
-    }
+    GROUP_TEXT.forEach((field, f) => {
+      this.#text[f].push(values[field] as string | null);
+    });
     for (const field of GROUP_NUMBER) {
       const value = values[field];
       this.#number.push(
@@ -199,7 +201,7 @@ export class ColumnsBuilder {
       flags: Uint8Array.from(this.#flags),
       failureKind: Int32Array.from(this.#failureKind),
       failureRange: Int32Array.from(this.#failureRange),
-      text: this.#text.build(),
+      text: this.#text.map((joiner) => joiner.build()),
       number: Float64Array.from(this.#number),
       texts: this.#texts,
     };
@@ -220,7 +222,11 @@ export function decodeColumns(bytes: Uint8Array): ResultColumns {
     cells: joinAll(old.cells),
     ip: joinAll(old.ip),
     ipUsed: joinAll(old.ipUsed),
-    text: joinAll(old.text),
+    text: GROUP_TEXT.map((_, f) =>
+      joinAll(
+        old.text.filter((_, k) => k % GROUP_TEXT.length === f),
+      )
+    ),
   };
 }
 
@@ -257,13 +263,12 @@ export function rowTest(
   return (i) => {
     const g = columns.group[i];
     if (verdicts[g] === 0) {
-      const at = g * GROUP_TEXT.length;
       verdicts[g] = test({
           success: (columns.flags[g] & SUCCESS) !== 0,
           filtered: (columns.flags[g] & FILTERED) !== 0,
-          type: joinedAt(columns.text, at + TYPE),
-          company: joinedAt(columns.text, at + COMPANY),
-          asn: joinedAt(columns.text, at + ASN),
+          type: joinedAt(columns.text[TYPE], g),
+          company: joinedAt(columns.text[COMPANY], g),
+          asn: joinedAt(columns.text[ASN], g),
         })
         ? 1
         : 2;
@@ -286,7 +291,7 @@ export function resultAt(columns: ResultColumns, i: number): StoredResult {
   }
   const values = enrichment as unknown as Values;
   GROUP_TEXT.forEach((field, f) => {
-    values[field] = joinedAt(columns.text, g * GROUP_TEXT.length + f);
+    values[field] = joinedAt(columns.text[f], g);
   });
   GROUP_NUMBER.forEach((field, f) => {
     const value = columns.number[g * GROUP_NUMBER.length + f];
