@@ -11,6 +11,7 @@ import type { StoredResult } from "../storage/result_rows.ts";
 import { outputColumns, outputRow } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
+import { type ChunkTop, splitTop } from "./top_counts.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
 export type KeyCount = [string, string, number];
@@ -36,7 +37,7 @@ export interface ChunkMeta {
  * type and whether left out, for the preview's text search.
  */
 export interface ChunkCounts {
-  top: Record<TopDim, KeyCount[]>;
+  top: Record<TopDim, ChunkTop>;
   search: SearchCounts;
 }
 
@@ -182,7 +183,9 @@ export class ChunkOutput {
       },
       counts: {
         top: Object.fromEntries(
-          TOP_DIMS.map((dim) => [dim, [...this.#counts.get(dim)!.values()]]),
+          TOP_DIMS.map((
+            dim,
+          ) => [dim, splitTop([...this.#counts.get(dim)!.values()])]),
         ) as ChunkCounts["top"],
         search: search.build(),
       },

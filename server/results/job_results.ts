@@ -26,12 +26,11 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import { COUNT_CAP, type PreviewFilter } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
-import type {
-  ChunkCounts,
-  ChunkMeta,
-  ChunkParts,
-  KeyCount,
-  TopDim,
+import {
+  type ChunkMeta,
+  type ChunkParts,
+  TOP_DIMS,
+  type TopDim,
 } from "./chunk_output.ts";
 import {
   decodeColumns,
@@ -42,6 +41,7 @@ import {
   type ResultColumns,
   rowTest,
 } from "./result_columns.ts";
+import { chunkTopOf, type StoredTop, TopMerge } from "./top_counts.ts";
 import {
   countMatches,
   decodeSearchCounts,
@@ -135,17 +135,18 @@ function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
   return n;
 }
 
-// Ties in a top list in byte order, as SQLite's BINARY collation had them.
-const compareText = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
-
 /**
  * A job's summary counts, added up chunk by chunk: a running job's grow as
- * its chunks are done (a done chunk's counts never change).
+ * its chunks are done (a done chunk's counts never change). The top lists
+ * add up the chunks' heads (top_counts.ts); `reread` reads a chunk's
+ * lists again when a tail is needed.
  */
 export class SummaryCounts {
   #seen = new Set<string>();
   #kinds = new Map<string, SummaryCount>();
-  #top = new Map<TopDim, Map<string, SummaryCount>>();
+  #top = new Map<TopDim, TopMerge>(
+    TOP_DIMS.map((dim) => [dim, new TopMerge()]),
+  );
   #summary: JobSummary | null = null;
 
   constructor(readonly jobId: number) {}
@@ -154,35 +155,38 @@ export class SummaryCounts {
     return this.#seen.has(id);
   }
 
-  #merge(into: Map<string, SummaryCount>, counts: KeyCount[]): void {
-    for (const [key, code, n] of counts) {
-      const id = code ? `${key}\u0000${code}` : key;
-      const count = into.get(id);
-      if (count) (count.n as number) += n;
-      else into.set(id, { key, code, n });
-    }
-  }
-
-  add(id: string, meta: ChunkMeta, top: ChunkCounts["top"]): void {
+  add(
+    id: string,
+    meta: ChunkMeta,
+    top: StoredTop,
+    reread: () => Promise<StoredTop>,
+  ): void {
     this.#seen.add(id);
     this.#summary = null;
-    this.#merge(this.#kinds, meta.kinds);
-    for (const dim of Object.keys(top) as TopDim[]) {
-      let byKey = this.#top.get(dim);
-      if (!byKey) this.#top.set(dim, byKey = new Map());
-      this.#merge(byKey, top[dim]);
+    for (const [key, code, n] of meta.kinds) {
+      const kind = `${key}\u0000${code}`;
+      const count = this.#kinds.get(kind);
+      if (count) (count.n as number) += n;
+      else this.#kinds.set(kind, { key, code, n });
+    }
+    for (const dim of TOP_DIMS) {
+      this.#top.get(dim)!.add(
+        chunkTopOf(top[dim]),
+        async () => chunkTopOf((await reread())[dim]).tail,
+      );
     }
   }
 
-  summary(): JobSummary {
-    return this.#summary ??= summaryFromCounts(
+  async summary(): Promise<JobSummary> {
+    if (this.#summary) return this.#summary;
+    const top = new Map<TopDim, SummaryCount[]>();
+    for (const dim of TOP_DIMS) {
+      top.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
+    }
+    return this.#summary = summaryFromCounts(
       this.jobId,
       [...this.#kinds.values()],
-      (dim) =>
-        [...(this.#top.get(dim)?.values() ?? [])].sort((a, b) =>
-          (b.n as number) - (a.n as number) || compareText(a.key, b.key) ||
-          compareText(a.code, b.code)
-        ).slice(0, SUMMARY_TOP_N),
+      (dim) => top.get(dim)!,
     );
   }
 }
@@ -405,12 +409,13 @@ export class JobResults {
     for (const output of await this.outputs(job.id)) {
       const id = `${output.chunk}/${output.run}`;
       if (counts.has(id)) continue;
-      const top = await this.#json<ChunkCounts["top"]>(
-        topKey(job.id, output.chunk),
-      );
-      counts.add(id, output.meta, top.value);
+      const read = () =>
+        this.#json<StoredTop>(topKey(job.id, output.chunk)).then((top) =>
+          top.value
+        );
+      counts.add(id, output.meta, await read(), read);
     }
-    const summary = counts.summary();
+    const summary = await counts.summary();
     if (completed) {
       await this.blobs.put(
         summaryKey(job.id),
