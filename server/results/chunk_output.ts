@@ -70,7 +70,9 @@ export class ChunkOutput {
   #keptBytes = 0;
   #keptRows = 0;
   #rows = new ColumnsBuilder();
-  #counts = new Map<TopDim | "kind", Map<string, KeyCount>>(
+  /** Counts by dimension, code and key (a key and a code not joined into
+   * one string: the strings repeat, their hashes are kept, a join's not). */
+  #counts = new Map<TopDim | "kind", Map<string, Map<string, KeyCount>>>(
     [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
   );
   #nets = new Map<string, NetCount>();
@@ -117,11 +119,18 @@ export class ChunkOutput {
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
-    const byKey = this.#counts.get(dim)!;
-    const id = code ? `${key}\u0000${code}` : key;
-    const count = byKey.get(id);
+    const byCode = this.#counts.get(dim)!;
+    let byKey = byCode.get(code);
+    if (!byKey) byCode.set(code, byKey = new Map());
+    const count = byKey.get(key);
     if (count) count[2] += n;
-    else byKey.set(id, [key, code, n]);
+    else byKey.set(key, [key, code, n]);
+  }
+
+  #all(dim: TopDim | "kind"): KeyCount[] {
+    return [...this.#counts.get(dim)!.values()].flatMap((byKey) => [
+      ...byKey.values(),
+    ]);
   }
 
   #kindKey(success: boolean, filtered: boolean, type: string | null): string {
@@ -179,13 +188,13 @@ export class ChunkOutput {
       meta: {
         rows: this.#rows.count,
         keptRows: this.#keptRows,
-        kinds: [...this.#counts.get("kind")!.values()],
+        kinds: this.#all("kind"),
       },
       counts: {
         top: Object.fromEntries(
           TOP_DIMS.map((
             dim,
-          ) => [dim, splitTop([...this.#counts.get(dim)!.values()])]),
+          ) => [dim, splitTop(this.#all(dim))]),
         ) as ChunkCounts["top"],
         search: search.build(),
       },

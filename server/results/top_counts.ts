@@ -35,21 +35,29 @@ export function compareCounts(
     (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
-const byCount = (a: KeyCount, b: KeyCount) =>
-  compareCounts(
-    { key: a[0], code: a[1], n: a[2] },
-    { key: b[0], code: b[1], n: b[2] },
-  );
-
-/** A chunk's counts of one list as it keeps them. */
+/**
+ * A chunk's counts of one list as it keeps them: every count in the head at
+ * least every count in the tail (in no order: the bounds need no more).
+ */
 export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
-  const sorted = [...counts].sort(byCount);
-  const tail = sorted.slice(headKeys);
-  return {
-    head: sorted.slice(0, headKeys),
-    tailMax: tail[0]?.[2] ?? 0,
-    tail: tail.length ? JSON.stringify(tail) : "",
-  };
+  if (counts.length <= headKeys) return { head: counts, tailMax: 0, tail: "" };
+  // The headKeys-th largest count: above it, head; at it, head until full.
+  const sorted = Float64Array.from(counts, (count) => count[2]).sort();
+  const cut = sorted[sorted.length - headKeys];
+  // Counts above the cut all go in the head; counts at it fill the rest.
+  let room = headKeys;
+  for (const count of counts) if (count[2] > cut) room--;
+  const head: KeyCount[] = [];
+  const tail: KeyCount[] = [];
+  let tailMax = 0;
+  for (const count of counts) {
+    if (count[2] > cut || (count[2] === cut && room-- > 0)) head.push(count);
+    else {
+      tail.push(count);
+      if (count[2] > tailMax) tailMax = count[2];
+    }
+  }
+  return { head, tailMax, tail: JSON.stringify(tail) };
 }
 
 /**
