@@ -1,7 +1,7 @@
 // A summary's top lists (companies, ASNs, countries, cities) added up from
 // a job's chunks, exactly, without adding up every key of every chunk.
-// Each chunk keeps its counts largest first: the first HEAD_KEYS as a list,
-// the rest (its tail) as JSON text, read only when needed, and the largest
+// Each chunk keeps its HEAD_KEYS largest counts as a list (its head), the
+// rest (its tail) as JSON text, read only when needed, and the largest
 // count in the tail. A key's total is at most what the heads say plus each
 // tail's largest count where the key is not in the head; a key in no head
 // at most the sum of those. Only the keys that can still reach the top N
@@ -15,7 +15,7 @@ export const HEAD_KEYS = 500;
 
 /** One top list of a chunk, as stored. */
 export interface ChunkTop {
-  /** The largest counts, largest first. */
+  /** The largest counts (in no order). */
   head: KeyCount[];
   /** The largest count in the tail (0: no tail). */
   tailMax: number;
@@ -41,10 +41,10 @@ export function compareCounts(
  */
 export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
   if (counts.length <= headKeys) return { head: counts, tailMax: 0, tail: "" };
-  // The headKeys-th largest count: above it, head; at it, head until full.
+  // The headKeys-th largest count: counts above it all go in the head,
+  // counts at it fill the rest.
   const sorted = Float64Array.from(counts, (count) => count[2]).sort();
   const cut = sorted[sorted.length - headKeys];
-  // Counts above the cut all go in the head; counts at it fill the rest.
   let room = headKeys;
   for (const count of counts) if (count[2] > cut) room--;
   const head: KeyCount[] = [];
