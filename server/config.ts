@@ -146,7 +146,7 @@ export function loadConfig(
       navigator.hardwareConcurrency || 2,
       1,
     ),
-    jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
+    jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 0),
     jobStallSeconds: numberSetting(env, "JOB_STALL_SECONDS", 600, 1),
     checkpointRows: Math.min(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
