@@ -1,6 +1,7 @@
-// A job thread with no chunk ends after JOB_WORKER_IDLE_SECONDS, and the
-// next job starts a new one. The server's threads
-// are read from /proc (Linux); PostgreSQL mode runs no job worker threads.
+// A job thread with no chunk ends after JOB_WORKER_IDLE_SECONDS (by default
+// at once, its memory back to the system), and the next job starts a new
+// one. The server's threads are read from /proc (Linux); PostgreSQL mode
+// runs no job worker threads.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startJob, uploadOk, waitForJob } from "../helpers/client.ts";
 import { startServer, usingPostgres } from "../helpers/server.ts";
@@ -8,9 +9,9 @@ import { jobThreads } from "../helpers/threads.ts";
 
 const CSV = "ip_address\n8.8.8.8\n1.1.1.1\n";
 
-/** Waits until the server runs `count` job threads; false after 15 s. */
-async function untilJobThreads(pid: number, count: number) {
-  for (const end = Date.now() + 15_000; Date.now() < end;) {
+/** Waits until the server runs `count` job threads; false after `ms`. */
+async function untilJobThreads(pid: number, count: number, ms = 15_000) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (jobThreads(pid) === count) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -36,6 +37,28 @@ Deno.test({
         // The job's worker and writer, until they have been idle 3 s.
         assertEquals(jobThreads(pid) > 0, true);
         assertEquals(await untilJobThreads(pid, 0), true);
+      }
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "by default a job's threads end as soon as it is done",
+  ignore: usingPostgres || Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const server = await startServer();
+    try {
+      const pid = server.process.pid;
+      for (let run = 0; run < 2; run++) {
+        const uploaded = await uploadOk(server, "ips.csv", CSV);
+        const job = await startJob(server, uploaded, "ip_address");
+        assertEquals((await waitForJob(server, job.id)).status, "completed");
+        // Not kept for a next job (that took 60 s before): gone in moments.
+        assertEquals(await untilJobThreads(pid, 0, 5_000), true);
       }
     } finally {
       await server.stop();

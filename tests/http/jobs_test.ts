@@ -26,7 +26,12 @@ import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { jobThreads, threadNiceValues } from "../helpers/threads.ts";
 
 const server = await startServer({
-  env: { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" },
+  env: {
+    DNS_SERVERS: "127.0.0.1:9",
+    DNS_TIMEOUT_MS: "50",
+    // The job's thread is kept after it, for the priority check below.
+    JOB_WORKER_IDLE_SECONDS: "600",
+  },
 });
 
 const CSV = [
