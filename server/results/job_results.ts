@@ -3,14 +3,14 @@
 // as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
 // rows as the download's CSV lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` and `{chunk}.nets`, its counts by key
-// for the summary and for searches (search_counts.ts). The database keeps, with each chunk,
-// its counts by kind (chunk_output.ts ChunkMeta). Everything a user reads
-// of a job comes from these, the same in both modes: the download is the
-// header and the parts one after another; Excel, live rows and preview
-// pages decode the chunks they need; the summary adds up the chunks' counts
-// as they are done (once for a completed job, kept as `summary.json`); a
-// text search scans each chunk's search counts. Reads see the chunks whose
-// parts are stored: every chunk
+// for the summary (top_counts.ts) and for searches (search_counts.ts). The
+// database keeps, with each chunk, its counts by kind (chunk_output.ts
+// ChunkMeta). Everything a user reads of a job comes from these, the same
+// in both modes: the download is the header and the parts one after
+// another; Excel, live rows and preview pages decode the chunks they need;
+// the summary adds up the chunks' counts as they are done (once for a
+// completed job, kept as `summary.json`); a text search scans each chunk's
+// search counts. Reads see the chunks whose parts are stored: every chunk
 // of a completed job, the finished ones of a running, failed or cancelled
 // one.
 import type { JobSummary } from "../../shared/summary.ts";
@@ -112,6 +112,15 @@ function matches(
   return true;
 }
 
+/** What a filter sees of rows known by their kind alone (no names). */
+function kindFacts(
+  success: boolean,
+  filtered: boolean,
+  type: string | null,
+): GroupFacts {
+  return { success, filtered, type, company: null, asn: null };
+}
+
 /** Rows of a chunk matching a filter without text, from its counts. */
 function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
   let n = 0;
@@ -121,14 +130,7 @@ function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
       number,
       string | null,
     ];
-    const facts = {
-      success: success === 1,
-      filtered: filtered === 1,
-      type,
-      company: null,
-      asn: null,
-    };
-    if (matches(filter, facts)) {
+    if (matches(filter, kindFacts(success === 1, filtered === 1, type))) {
       n += count;
     }
   }
@@ -257,14 +259,7 @@ export class JobResults {
         countMatches(
           decodeSearchCounts(bytes),
           text,
-          (type, filtered) =>
-            matches(rest, {
-              success: true,
-              filtered,
-              type,
-              company: null,
-              asn: null,
-            }),
+          (type, filtered) => matches(rest, kindFacts(true, filtered, type)),
         ),
       );
     }
