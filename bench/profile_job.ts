@@ -81,7 +81,7 @@ try {
     chunks,
     store.getJob(job.id)!,
     uploadsDir,
-    loadConfig({}).chunkRows,
+    loadConfig({}).chunkSizes,
   );
   const cpu0 = processCpuMs();
   const th0 = threadCpu();

@@ -9,6 +9,16 @@ import { loadRdapConfig, type RdapConfig } from "./rdap/rdap_config.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
+/**
+ * The most data rows a chunk of a job holds: `rows` (CHUNK_ROWS), and
+ * `dnsRows` (DNS_CHUNK_ROWS) for a job that looks host names up, whose
+ * chunks are few and large (jobs/run_chunk.ts).
+ */
+export interface ChunkSizes {
+  rows: number;
+  dnsRows: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -43,7 +53,7 @@ export interface Config {
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
   checkpointRows: number;
   /** Data rows per chunk of a job, the unit of work of both modes. */
-  chunkRows: number;
+  chunkSizes: ChunkSizes;
   webDir: string;
   /** Public lookup routes: lookups per minute per client address (0: off). */
   rateLimitPerMinute: number;
@@ -152,7 +162,10 @@ export function loadConfig(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
       100,
     ),
-    chunkRows: numberSetting(env, "CHUNK_ROWS", 50_000, 1),
+    chunkSizes: {
+      rows: numberSetting(env, "CHUNK_ROWS", 16_000, 1),
+      dnsRows: numberSetting(env, "DNS_CHUNK_ROWS", 50_000, 1),
+    },
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,
     rateLimitPerMinute: numberSetting(env, "RATE_LIMIT_PER_MINUTE", 600),
     rateLimitBurst: numberSetting(env, "RATE_LIMIT_BURST", 60),

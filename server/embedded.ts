@@ -78,7 +78,7 @@ export async function openEmbedded(
     uploadsDir,
     concurrency: config.jobConcurrency,
     threads: config.jobThreads,
-    chunkRows: config.chunkRows,
+    chunkSizes: config.chunkSizes,
     idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
     stallMs: config.jobStallSeconds * 1000,
     checkpointRows: config.checkpointRows,
@@ -97,7 +97,8 @@ export async function openEmbedded(
     settings: {
       JOB_CONCURRENCY: config.jobConcurrency,
       JOB_THREADS: config.jobThreads,
-      CHUNK_ROWS: config.chunkRows,
+      CHUNK_ROWS: config.chunkSizes.rows,
+      DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
     startJobs() {
       runner.start();

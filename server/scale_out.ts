@@ -52,7 +52,8 @@ export async function openScaleOut(
       DATABASE_URL: databaseUrl.replace(/\/\/[^@/]*@/, "//***@"),
       ROLE: role,
       JOB_CONCURRENCY: role === "api" ? "0 (api)" : config.jobConcurrency,
-      CHUNK_ROWS: config.chunkRows,
+      CHUNK_ROWS: config.chunkSizes.rows,
+      DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
     startJobs: () => runner.work(engine, config.jobConcurrency),
     scheduleHousekeeping() {
@@ -121,7 +122,7 @@ async function connect(
         ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
         : null,
     chunks: store.chunkProgress,
-    chunkRows: config.chunkRows,
+    chunkSizes: config.chunkSizes,
   });
   await bus.ready();
   return {

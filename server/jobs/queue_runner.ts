@@ -1,6 +1,6 @@
 // Runs jobs through a shared JobQueue (pg-boss on PostgreSQL) instead of the
 // in-process Deno KV queue, so API replicas and worker processes on several
-// machines share the work. A job is cut into chunks of about `chunkRows`
+// machines share the work. A job is cut into chunks of about `chunkSizes`
 // rows (byte ranges of its upload at row starts, planned once when it is
 // first queued) and every chunk is a queue message any worker may take; a
 // chunk resumes from its own last checkpoint (job_chunks), so a worker that
@@ -10,6 +10,7 @@
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
+import type { ChunkSizes } from "../config.ts";
 import type { Engine } from "../enrichment/engine.ts";
 import type { JobResults } from "../results/job_results.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
@@ -41,8 +42,8 @@ export interface QueueRunnerOptions {
   registrationLookup?: () => RegistrationLookup | null;
   /** Each job's chunks, with their progress. */
   chunks: ChunkProgressStore;
-  /** Data rows per chunk. */
-  chunkRows: number;
+  /** Data rows per chunk, at most. */
+  chunkSizes: ChunkSizes;
 }
 
 /** Waits between tries of a blob store that does not answer: 63 s in all. */
@@ -98,7 +99,7 @@ export class QueueRunner implements JobControl {
    */
   async enqueue(jobId?: number): Promise<void> {
     if (jobId === undefined) return;
-    const { store, chunks, chunkRows, uploadsDir, queue } = this.options;
+    const { store, chunks, chunkSizes, uploadsDir, queue } = this.options;
     const job = await store.getJob(jobId);
     if (!job) return;
     if (
@@ -119,7 +120,7 @@ export class QueueRunner implements JobControl {
       chunks,
       job,
       uploadsDir,
-      chunkRows,
+      chunkSizes,
     );
     await queue.enqueue(
       planned.filter((chunk) => !chunk.done).map((chunk) => ({

@@ -75,7 +75,7 @@ async function setUp(blobs: BlobStore | null = null) {
     uploadsDir: dir,
     checkpointRows: 3,
     chunks,
-    chunkRows: CHUNK,
+    chunkSizes: { rows: CHUNK, dnsRows: CHUNK },
   });
   // Quoted line ends and an empty line: chunks must still cut at rows.
   const lines = ["ip,note"];

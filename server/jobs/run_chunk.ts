@@ -12,6 +12,7 @@ import type {
   ChunkProgress,
   ChunkProgressStore,
 } from "../storage/chunk_progress.ts";
+import type { ChunkSizes } from "../config.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { JobResults } from "../results/job_results.ts";
@@ -76,34 +77,38 @@ export async function runChunk(
   });
 }
 
-/** About this many chunks a job, of CUT_ROWS to CHUNK_ROWS rows each. */
+/**
+ * About this many chunks a job, of CUT_ROWS to CHUNK_ROWS rows each. Past
+ * 64 x CHUNK_ROWS rows, more chunks rather than larger ones: what a job
+ * thread holds grows with its chunk, so a 3M-row job's peak memory stays
+ * a 1M-row job's (16,000: a 1M-row job's 64 chunks).
+ */
 const CHUNKS_A_JOB = 64;
 
 /**
- * The size of a chunk of a job that looks host names up (Domain): a chunk's
- * reverse DNS ends waiting for its slowest addresses (up to DNS_TIMEOUT_MS),
- * a second or so a chunk whatever its size, so such a job has few large
- * chunks. Its first two are small (CUT_ROWS, then RAMP times as many), so
- * its rows and summary show early and grow. 100,000 rows at internet
- * latency (deno task bench --job-latency): 64 chunks took 73 s; 100, 800,
- * 25,000 x 3 and 24,100 rows 16.6 s; 100, 800, 50,000 and 49,100 14.6 s.
+ * A job that looks host names up (Domain) has chunks of DNS_CHUNK_ROWS: a
+ * chunk's reverse DNS ends waiting for its slowest addresses (up to
+ * DNS_TIMEOUT_MS), a second or so a chunk whatever its size, so such a job
+ * has few large chunks. Its first two are small (CUT_ROWS, then RAMP times
+ * as many), so its rows and summary show early and grow. 100,000 rows at
+ * internet latency (deno task bench --job-latency): 64 chunks took 73 s;
+ * 100, 800, 25,000 x 3 and 24,100 rows 16.6 s; 100, 800, 50,000 and 49,100
+ * 14.6 s.
  */
-export const DNS_CHUNK_ROWS = 50_000;
 const RAMP = 8;
 
 /**
  * Runs of the upload's cuts as a job's chunks, of even size: about
- * CHUNKS_A_JOB of them, of at least CUT_ROWS rows and at most `chunkRows`;
- * `dns`: of DNS_CHUNK_ROWS, the first ones smaller (see there).
+ * CHUNKS_A_JOB of them, of at least CUT_ROWS rows and at most `sizes.rows`;
+ * `dns`: of `sizes.dnsRows`, the first ones smaller (see RAMP).
  */
 export function groupCuts(
   cuts: RowChunk[],
-  chunkRows: number,
+  sizes: ChunkSizes,
   dns = false,
 ): RowChunk[] {
-  if (dns) {
-    return rampRuns(cuts, Math.min(DNS_CHUNK_ROWS, chunkRows), chunkRows);
-  }
+  if (dns) return rampRuns(cuts, sizes.dnsRows);
+  const chunkRows = sizes.rows;
   const total = cuts.reduce((sum, cut) => sum + cut.rows, 0);
   let n = Math.max(
     Math.ceil(total / chunkRows),
@@ -120,16 +125,8 @@ export function groupCuts(
   }
 }
 
-/**
- * Runs of CUT_ROWS, RAMP times as many, then `size` rows (give or take a
- * cut); a last run under half its size joins the one before when the two
- * fit in `chunkRows`.
- */
-function rampRuns(
-  cuts: RowChunk[],
-  size: number,
-  chunkRows: number,
-): RowChunk[] {
+/** Runs of CUT_ROWS, RAMP times as many, then `size` rows (give or take a cut). */
+function rampRuns(cuts: RowChunk[], size: number): RowChunk[] {
   const chunks: RowChunk[] = [];
   let target = CUT_ROWS;
   for (const cut of cuts) {
@@ -142,15 +139,6 @@ function rampRuns(
       if (last) target = target === CUT_ROWS ? CUT_ROWS * RAMP : size;
       chunks.push({ ...cut });
     }
-  }
-  const [before, last] = chunks.slice(-2);
-  if (
-    chunks.length > 3 && last.rows < target / 2 &&
-    before.rows + last.rows <= chunkRows
-  ) {
-    before.end = last.end;
-    before.rows += last.rows;
-    chunks.pop();
   }
   return chunks;
 }
@@ -181,7 +169,7 @@ export async function planJobChunks(
   chunks: ChunkProgressStore,
   job: JobRecord,
   uploadsDir: string,
-  chunkRows: number,
+  sizes: ChunkSizes,
 ): Promise<ChunkProgress[]> {
   const planned = await chunks.chunks(job.id);
   if (planned.length > 0) return planned;
@@ -193,7 +181,7 @@ export async function planJobChunks(
     );
   return await chunks.planChunks(
     job.id,
-    groupCuts(cuts, chunkRows, job.options.domain).map((range, chunk) => ({
+    groupCuts(cuts, sizes, job.options.domain).map((range, chunk) => ({
       chunk,
       ...range,
     })),

@@ -1,6 +1,6 @@
 // How a job's upload cuts become its chunks: about 64 of even size, none
-// over CHUNK_ROWS; when the job looks host names up, few large ones after a
-// few small ones.
+// over CHUNK_ROWS; when the job looks host names up, few of DNS_CHUNK_ROWS
+// after a few small ones.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { CUT_ROWS, type RowChunk } from "../csv/row_chunks.ts";
 import { groupCuts } from "./run_chunk.ts";
@@ -16,8 +16,11 @@ function cutsOf(total: number, size: number): RowChunk[] {
 }
 
 /** The rows of each chunk, checking they are the cuts back to back. */
-function sizes(cuts: RowChunk[], chunkRows: number, dns = false) {
-  const chunks = groupCuts(cuts, chunkRows, dns);
+function sizes(cuts: RowChunk[], rows: number, dns = false) {
+  const chunks = groupCuts(cuts, dns ? { rows: 1, dnsRows: rows } : {
+    rows,
+    dnsRows: 1,
+  }, dns);
   chunks.forEach((chunk, i) => {
     if (i > 0) assertEquals(chunk.start, chunks[i - 1].end);
   });
@@ -37,6 +40,21 @@ Deno.test("a job's chunks: about 64 of even size, at most CHUNK_ROWS", () => {
   const large = sizes(cutsOf(4_000_000, 3907), 50_000);
   assertEquals(large.length >= 80 && large.length <= 90, true);
   assertEquals(Math.max(...large) <= 50_000, true);
+  // The default, 16,000: a 3M-row job's chunks (its upload cut about every
+  // 3,200 rows, MAX_CUTS) are no larger than a 1M-row job's.
+  const three = sizes(cutsOf(3_000_000, 3_210), 16_000);
+  assertEquals(three.length >= 188 && three.length <= 240, true);
+  assertEquals(Math.max(...three) <= 16_000, true);
+});
+
+Deno.test("a job's chunk sizes: CHUNK_ROWS and DNS_CHUNK_ROWS apart", () => {
+  const cuts = cutsOf(200_000, CUT_ROWS);
+  const sizes = { rows: 16_000, dnsRows: 50_000 };
+  const plain = groupCuts(cuts, sizes).map((c) => c.rows);
+  const dns = groupCuts(cuts, sizes, true).map((c) => c.rows);
+  assertEquals(plain.length, 64);
+  assertEquals(Math.max(...plain) <= 16_000, true);
+  assertEquals(dns, [100, 800, 50_000, 50_000, 50_000, 49_100]);
 });
 
 Deno.test("a job with Domain on: small chunks first, then large ones", () => {
@@ -48,14 +66,6 @@ Deno.test("a job with Domain on: small chunks first, then large ones", () => {
     49_100,
   ]);
   assertEquals(sizes(cutsOf(600, CUT_ROWS), 50_000, true), [100, 500]);
-  // A last chunk under half the size joins a full one before it, when the
-  // two fit in CHUNK_ROWS.
-  assertEquals(sizes(cutsOf(105_000, CUT_ROWS), 60_000, true), [
-    100,
-    800,
-    50_000,
-    54_100,
-  ]);
   assertEquals(sizes(cutsOf(110_000, CUT_ROWS), 50_000, true), [
     100,
     800,
@@ -68,7 +78,7 @@ Deno.test("a job with Domain on: small chunks first, then large ones", () => {
     800,
     19_100,
   ]);
-  // A smaller CHUNK_ROWS bounds them too.
+  // A smaller DNS_CHUNK_ROWS makes them smaller.
   const small = sizes(cutsOf(200_000, 97), 20_000, true);
   assertEquals(Math.max(...small) <= 20_000, true);
   assertEquals(small.slice(0, 3), [194, 873, 19_982]);

@@ -7,6 +7,7 @@
 // job found "processing" with no chunk running here (after a crash or
 // restart) goes on with the chunks not done.
 import { dirname, join } from "node:path";
+import type { ChunkSizes } from "../config.ts";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import { logError } from "../log.ts";
@@ -41,8 +42,8 @@ export interface RunnerOptions {
   concurrency: number;
   /** Job threads, each running one chunk at a time (JOB_THREADS). */
   threads: number;
-  /** Data rows per chunk, for uploads stored before chunks were noted. */
-  chunkRows: number;
+  /** Data rows per chunk, at most. */
+  chunkSizes: ChunkSizes;
   /**
    * How long a job thread with no chunk is kept for the next one; then it
    * ends and its memory goes back to the system (server/v8_flags.ts). A
@@ -173,7 +174,7 @@ export class JobRunner implements JobControl {
 
   /** Takes waiting jobs (oldest first) up to `concurrency`, cut in chunks. */
   async #admitJobs(): Promise<void> {
-    const { store, concurrency, uploadsDir, chunkRows } = this.options;
+    const { store, concurrency, uploadsDir, chunkSizes } = this.options;
     for (const job of store.jobsWithStatus("processing", "pending")) {
       if (this.#stopped || this.#jobs.size >= concurrency) return;
       if (this.#jobs.has(job.id)) continue;
@@ -192,7 +193,7 @@ export class JobRunner implements JobControl {
         progress,
         job,
         uploadsDir,
-        chunkRows,
+        chunkSizes,
       );
       // Chunks a crash stopped run again from their first row: until then
       // the job counts the rows of its done chunks.

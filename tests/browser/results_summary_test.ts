@@ -171,8 +171,8 @@ Deno.test(
         DNS_TIMEOUT_MS: "10000",
         DNS_CONCURRENCY: "1",
         // The summary grows a chunk at a time; after its first two (100
-        // and 800 rows), a Domain job's chunks are CHUNK_ROWS.
-        CHUNK_ROWS: "2000",
+        // and 800 rows), a Domain job's chunks are DNS_CHUNK_ROWS.
+        DNS_CHUNK_ROWS: "2000",
       },
     });
     const browser = await launchBrowser();

@@ -46,11 +46,11 @@ Deno.test({
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: "10000",
       DNS_CONCURRENCY: "1",
-      // A Domain job's chunks are CHUNK_ROWS after its first two: chunks
+      // A Domain job's chunks are DNS_CHUNK_ROWS after its first two: chunks
       // of 10,000 rows, so each kill below falls inside some and after
       // others (at 50,000, the two running chunks were the whole job and
       // its last 20,000 rows could pass between two progress reports).
-      CHUNK_ROWS: "10000",
+      DNS_CHUNK_ROWS: "10000",
     };
     const rows = 100_000;
     const csv = makeCsv(rows, 7);

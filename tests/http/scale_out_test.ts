@@ -24,7 +24,7 @@ import { startS3 } from "../helpers/s3_server.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const ROWS = 200_000;
-const CHUNK_ROWS = 20_000;
+const DNS_CHUNK_ROWS = 20_000;
 // Addresses repeat: each chunk looks each of its addresses up once
 // (reverse DNS), so the job's lookups count its chunks' distinct addresses.
 const ADDRESSES = 4_000;
@@ -74,7 +74,7 @@ Deno.test({
         DATABASE_URL: pg.url,
         ...s3.env,
         QUEUE_HEARTBEAT_SECONDS: "10",
-        CHUNK_ROWS: String(CHUNK_ROWS),
+        DNS_CHUNK_ROWS: String(DNS_CHUNK_ROWS),
         DNS_SERVERS: dns.address,
         DNS_TIMEOUT_MS: "10000",
         DNS_CONCURRENCY: "16",
@@ -107,12 +107,12 @@ Deno.test({
       const uploaded = await uploadOk(a, "scale.csv", text);
       const job = await startJob(a, uploaded, "ip", { includeDomain: 1 });
       socket.send(JSON.stringify({ type: "subscribe", jobId: job.id }));
-      // Cut into chunks of at most CHUNK_ROWS rows (runs of the cuts the
-      // upload's reader noted): Domain is on, so a few small ones, then as
-      // few as CHUNK_ROWS allows (run_chunk.ts DNS_CHUNK_ROWS).
+      // Cut into chunks of at most DNS_CHUNK_ROWS rows (runs of the cuts
+      // the upload's reader noted): Domain is on, so a few small ones, then
+      // as few as DNS_CHUNK_ROWS allows (run_chunk.ts).
       const planned = await chunksOf(job.id);
       ok(planned.length >= 10 && planned.length <= 16, `${planned.length}`);
-      ok(planned.every((c) => c.row_count <= CHUNK_ROWS));
+      ok(planned.every((c) => c.row_count <= DNS_CHUNK_ROWS));
       assertEquals(planned.reduce((sum, c) => sum + c.row_count, 0), ROWS);
       /** Distinct addresses of a chunk's rows. */
       const distinct = (c: Record<string, unknown>) =>
