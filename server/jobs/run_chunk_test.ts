@@ -17,10 +17,8 @@ function cutsOf(total: number, size: number): RowChunk[] {
 
 /** The rows of each chunk, checking they are the cuts back to back. */
 function sizes(cuts: RowChunk[], rows: number, dns = false) {
-  const chunks = groupCuts(cuts, dns ? { rows: 1, dnsRows: rows } : {
-    rows,
-    dnsRows: 1,
-  }, dns);
+  const limits = dns ? { rows: 1, dnsRows: rows } : { rows, dnsRows: 1 };
+  const chunks = groupCuts(cuts, limits, dns);
   chunks.forEach((chunk, i) => {
     if (i > 0) assertEquals(chunk.start, chunks[i - 1].end);
   });
