@@ -28,12 +28,21 @@ export interface BlobStore {
   ): Promise<number>;
   /** The blob's bytes, or a range of them, for reading a chunk of a job. */
   get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** The same at once, for the small parts a job's pages read. */
+  bytes(key: string, range?: ByteRange): Promise<Uint8Array>;
   /** Size and time of a blob, or null when there is none. */
   head(key: string): Promise<BlobInfo | null>;
   /** Removes a blob; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** Blobs under `prefix` last written before `cutoff`, for housekeeping. */
   listOlderThan(cutoff: Date, prefix?: string): Promise<BlobInfo[]>;
+}
+
+/** A stream's bytes, all of them. */
+export async function bytesOf(
+  stream: ReadableStream<Uint8Array>,
+): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 export class BlobNotFound extends Error {

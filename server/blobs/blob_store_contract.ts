@@ -11,6 +11,7 @@ import {
   type BlobStore,
   BlobTooLarge,
   type ByteRange,
+  bytesOf,
 } from "./blob_store.ts";
 
 /** Deterministic bytes, so any misplaced byte shows. */
@@ -34,10 +35,6 @@ function patternStream(size: number, piece = 64 * 1024) {
       sent += length;
     },
   });
-}
-
-async function bytesOf(stream: ReadableStream<Uint8Array>) {
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 export function blobStoreContract(
@@ -90,7 +87,18 @@ export function blobStoreContract(
         pattern(5000).slice(from, to),
         JSON.stringify(range),
       );
+      assertEquals(
+        await store.bytes(key, range),
+        pattern(5000).slice(from, to),
+        `bytes ${JSON.stringify(range)}`,
+      );
     }
+    assertEquals(await store.bytes(key), pattern(5000));
+    await rejects(() => store.bytes(`${prefix}none`), BlobNotFound);
+    await rejects(
+      () => store.bytes(`${prefix}none`, { start: 0, end: 10 }),
+      BlobNotFound,
+    );
     await rejects(() => store.get(key, { start: 10, end: 5 }), RangeError);
     await rejects(
       () => store.get(`${prefix}none`, { start: 0, end: 0 }),

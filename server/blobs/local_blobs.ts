@@ -8,6 +8,7 @@ import {
   BlobNotFound,
   type BlobStore,
   type ByteRange,
+  bytesOf,
   checkKey,
   checkPrefix,
   checkRange,
@@ -92,6 +93,16 @@ export class LocalBlobStore implements BlobStore {
       },
       cancel: finish,
     });
+  }
+
+  async bytes(key: string, range?: ByteRange): Promise<Uint8Array> {
+    if (range) return await bytesOf(await this.get(key, range));
+    try {
+      return await Deno.readFile(this.#path(key));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) throw new BlobNotFound(key);
+      throw error;
+    }
   }
 
   async head(key: string): Promise<BlobInfo | null> {

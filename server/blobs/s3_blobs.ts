@@ -9,6 +9,7 @@ import {
   type BlobStore,
   BlobTooLarge,
   type ByteRange,
+  bytesOf,
   checkKey,
   checkPrefix,
   checkRange,
@@ -165,6 +166,10 @@ export class S3BlobStore implements BlobStore {
       throw new Error(`S3 GET ${key} answered ${response.status}`);
     }
     return response.body ?? new Blob([]).stream();
+  }
+
+  async bytes(key: string, range?: ByteRange): Promise<Uint8Array> {
+    return await bytesOf(await this.get(key, range));
   }
 
   async head(key: string): Promise<BlobInfo | null> {

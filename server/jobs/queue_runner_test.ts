@@ -275,6 +275,7 @@ Deno.test("an upload the blob store cannot give at first is fetched when it answ
   const blobs: BlobStore = {
     put: (key, body) => local.put(key, body),
     get: (key, range) => local.get(key, range),
+    bytes: (key, range) => local.bytes(key, range),
     head: (key) => {
       if (outage-- > 0) throw new TypeError("error sending request: refused");
       return local.head(key);

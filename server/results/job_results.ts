@@ -2,8 +2,9 @@
 // directory, or S3 when several machines share the work), one set per chunk
 // as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
 // rows as the download's CSV lines; `{chunk}.rows`, every row as columns
-// (result_columns.ts); `{chunk}.top` and `{chunk}.nets`, its counts by key
-// for the summary (top_counts.ts) and for searches (search_counts.ts). The
+// (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
+// its counts by key for the summary (top_counts.ts) and for searches
+// (search_counts.ts). The
 // database keeps, with each chunk, its counts by kind (chunk_output.ts
 // ChunkMeta). Everything a user reads of a job comes from these, the same
 // in both modes: the download is the header and the parts one after
@@ -41,7 +42,12 @@ import {
   type ResultColumns,
   rowTest,
 } from "./result_columns.ts";
-import { chunkTopOf, type StoredTop, TopMerge } from "./top_counts.ts";
+import {
+  chunkTopOf,
+  type StoredTop,
+  storedTops,
+  TopMerge,
+} from "./top_counts.ts";
 import {
   countMatches,
   decodeSearchCounts,
@@ -57,7 +63,7 @@ export interface PreviewRows {
   /** True when a text search stopped counting at COUNT_CAP matches. */
   totalAtLeast: boolean;
 }
-/** Chunks' search counts read ahead of the one a text search scans. */
+/** Chunks' parts read ahead of the one a search or a summary is at. */
 const READ_AHEAD = 4;
 /** Decoded chunks kept for the next page (some MB each). */
 const CACHED_CHUNKS = 2;
@@ -68,14 +74,30 @@ const rowsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.rows`;
 const topKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.top`;
+const tailKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.tail`;
 const netsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.nets`;
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
-async function bytesOf(
-  stream: ReadableStream<Uint8Array>,
-): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+const decoder = new TextDecoder();
+
+/** Each item with its blob, the next READ_AHEAD read while one is used. */
+async function* readAhead<T>(
+  items: T[],
+  read: (item: T) => Promise<Uint8Array>,
+): AsyncGenerator<[T, Uint8Array]> {
+  const start = (item: T) => {
+    const bytes = read(item);
+    bytes.catch(() => {}); // awaited below, or dropped after a failure
+    return bytes;
+  };
+  const ahead = items.slice(0, READ_AHEAD).map(start);
+  for (let i = 0; i < items.length; i++) {
+    const bytes = await ahead.shift()!;
+    if (i + READ_AHEAD < items.length) ahead.push(start(items[i + READ_AHEAD]));
+    yield [items[i], bytes];
+  }
 }
 
 function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -140,8 +162,8 @@ function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
 /**
  * A job's summary counts, added up chunk by chunk: a running job's grow as
  * its chunks are done (a done chunk's counts never change). The top lists
- * add up the chunks' heads (top_counts.ts); `reread` reads a chunk's
- * lists again when a tail is needed.
+ * add up the chunks' heads (top_counts.ts); `readTail` reads the bytes of
+ * a chunk's `.tail` that hold a list's tail, when it is needed.
  */
 export class SummaryCounts {
   #seen = new Set<string>();
@@ -161,7 +183,7 @@ export class SummaryCounts {
     id: string,
     meta: ChunkMeta,
     top: StoredTop,
-    reread: () => Promise<StoredTop>,
+    readTail: (at: [number, number]) => Promise<string>,
   ): void {
     this.#seen.add(id);
     this.#summary = null;
@@ -172,9 +194,11 @@ export class SummaryCounts {
       else this.#kinds.set(kind, { key, code, n });
     }
     for (const dim of TOP_DIMS) {
+      const { head, tailMax, tailAt, tail = "" } = chunkTopOf(top[dim]);
+      // A tail kept in the `.top` of an earlier version stays in memory.
       this.#top.get(dim)!.add(
-        chunkTopOf(top[dim]),
-        async () => chunkTopOf((await reread())[dim]).tail,
+        { head, tailMax },
+        tailAt ? () => readTail(tailAt) : () => Promise.resolve(tail),
       );
     }
   }
@@ -216,19 +240,13 @@ export class JobResults {
     );
     const json = (value: unknown) =>
       streamOf([new TextEncoder().encode(JSON.stringify(value))]);
-    await this.blobs.put(topKey(jobId, chunk), json(parts.counts.top));
+    const { top, tails } = storedTops(parts.counts.top);
+    await this.blobs.put(tailKey(jobId, chunk), streamOf([tails]));
+    await this.blobs.put(topKey(jobId, chunk), json(top));
     await this.blobs.put(
       netsKey(jobId, chunk),
       streamOf([encodeSearchCounts(parts.counts.search)]),
     );
-  }
-
-  async #json<T>(key: string): Promise<{ value: T; bytes: number }> {
-    const bytes = await bytesOf(await this.blobs.get(key));
-    return {
-      value: JSON.parse(new TextDecoder().decode(bytes)) as T,
-      bytes: bytes.length,
-    };
   }
 
   /**
@@ -242,19 +260,12 @@ export class JobResults {
   ): Promise<number[]> {
     const { text, ...rest } = filter;
     if (!text) return outputs.map((o) => matchingRows(o.meta, filter));
-    const read = (output: ChunkOutputRecord) => {
-      const bytes = this.blobs.get(netsKey(job.id, output.chunk)).then(bytesOf);
-      bytes.catch(() => {}); // awaited below, or dropped after a failure
-      return bytes;
-    };
-    // The next chunks are read while one is scanned.
-    const ahead = outputs.slice(0, READ_AHEAD).map(read);
+    const nets = readAhead(
+      outputs,
+      (output) => this.blobs.bytes(netsKey(job.id, output.chunk)),
+    );
     const counts: number[] = [];
-    for (let c = 0; c < outputs.length; c++) {
-      const bytes = await ahead.shift()!;
-      if (c + READ_AHEAD < outputs.length) {
-        ahead.push(read(outputs[c + READ_AHEAD]));
-      }
+    for await (const [, bytes] of nets) {
       counts.push(
         countMatches(
           decodeSearchCounts(bytes),
@@ -287,8 +298,7 @@ export class JobResults {
     if (columns) {
       this.#columns.delete(key);
     } else {
-      columns = this.blobs.get(rowsKey(jobId, output.chunk))
-        .then(bytesOf)
+      columns = this.blobs.bytes(rowsKey(jobId, output.chunk))
         .then(decodeColumns);
       columns.catch(() => this.#columns.delete(key));
     }
@@ -394,21 +404,31 @@ export class JobResults {
   async summary(job: JobRecord): Promise<JobSummary> {
     const completed = job.status === "completed";
     if (completed) {
-      const kept = await this.blobs.get(summaryKey(job.id)).then(bytesOf)
+      const kept = await this.blobs.bytes(summaryKey(job.id))
         .catch(() => null);
       if (kept) return JSON.parse(new TextDecoder().decode(kept));
     }
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);
     else counts = new SummaryCounts(job.id);
-    for (const output of await this.outputs(job.id)) {
-      const id = `${output.chunk}/${output.run}`;
-      if (counts.has(id)) continue;
-      const read = () =>
-        this.#json<StoredTop>(topKey(job.id, output.chunk)).then((top) =>
-          top.value
-        );
-      counts.add(id, output.meta, await read(), read);
+    const added = (await this.outputs(job.id)).filter((output) =>
+      !counts.has(`${output.chunk}/${output.run}`)
+    );
+    const tops = readAhead(
+      added,
+      (o) => this.blobs.bytes(topKey(job.id, o.chunk)),
+    );
+    for await (const [output, bytes] of tops) {
+      const tails = tailKey(job.id, output.chunk);
+      counts.add(
+        `${output.chunk}/${output.run}`,
+        output.meta,
+        JSON.parse(decoder.decode(bytes)) as StoredTop,
+        ([start, end]) =>
+          this.blobs.bytes(tails, { start, end }).then((b) =>
+            decoder.decode(b)
+          ),
+      );
     }
     const summary = await counts.summary();
     if (completed) {

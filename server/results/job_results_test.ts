@@ -2,7 +2,7 @@
 // columns; the download is the header and the chunks' kept lines, in the
 // download's format, past chunks whose rows were all left out; a preview
 // page spans chunks; a completed job's summary is kept and read back.
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
@@ -212,4 +212,58 @@ Deno.test("a text search reads each chunk's names, also as earlier versions kept
       );
     }
     assertEquals(await search(), expected);
+  }));
+
+Deno.test("a summary reads the chunks' tails, also as earlier versions kept them", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    // Chunk 0: 600 cities twice each (its head holds 500 lists' keys),
+    // "X" once (in its tail); chunk 1: "X" 100 times. X's total needs
+    // chunk 0's tail.
+    const cities = [
+      ...Array.from({ length: 1200 }, (_, i) => `A${i >> 1}`),
+      "X",
+      ...Array.from({ length: 1201 }, (_, i) => i < 100 ? "X" : `T${i}`),
+    ];
+    const rows = cities.map((city, i) => {
+      const r = row(i, false);
+      Object.assign(r.enrichment, { city, country_code: "DE" });
+      return r;
+    });
+    await seedRows(store, results, job.id, rows, { chunkRows: 1201 });
+    const done = store.getJob(job.id)!;
+    const summary = await results.summary(done);
+    const top = summary.topCities.map((c) => [c.city, c.count]);
+    assertEquals(top.slice(0, 3), [["X", 101], ["A0", 2], ["A1", 2]]);
+    const key = (chunk: number, part: string) =>
+      `results/${job.id}/${chunk}.${part}`;
+    const text = async (k: string) =>
+      new TextDecoder().decode(await results.blobs.bytes(k));
+    const again = async () => {
+      await results.blobs.delete(`results/${job.id}/summary.json`);
+      const fresh = new JobResults(results.blobs, results.chunks);
+      return await fresh.summary(done);
+    };
+    assertEquals(await again(), summary);
+    // Each list's tail inside the `.top`, as the version before kept it.
+    for (const chunk of [0, 1]) {
+      const top = JSON.parse(await text(key(chunk, "top")));
+      const tails = await text(key(chunk, "tail"));
+      ok(tails.length > 0);
+      for (const list of Object.values(top) as { tailAt: number[] }[]) {
+        const [start, end] = list.tailAt;
+        Object.assign(list, {
+          tail: new TextDecoder().decode(
+            new TextEncoder().encode(tails).slice(start, end),
+          ),
+          tailAt: undefined,
+        });
+      }
+      await results.blobs.put(
+        key(chunk, "top"),
+        ReadableStream.from([new TextEncoder().encode(JSON.stringify(top))]),
+      );
+      await results.blobs.delete(key(chunk, "tail"));
+    }
+    assertEquals(await again(), summary);
   }));

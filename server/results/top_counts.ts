@@ -1,8 +1,8 @@
 // A summary's top lists (companies, ASNs, countries, cities) added up from
 // a job's chunks, exactly, without adding up every key of every chunk.
-// Each chunk keeps its HEAD_KEYS largest counts as a list (its head), the
-// rest (its tail) as JSON text, read only when needed, and the largest
-// count in the tail. A key's total is at most what the heads say plus each
+// Each chunk keeps its HEAD_KEYS largest counts as a list (its head) and
+// the largest count of the rest (its tail) in its `.top`, and its tails as
+// JSON text in its `.tail`, read only when needed. A key's total is at most what the heads say plus each
 // tail's largest count where the key is not in the head; a key in no head
 // at most the sum of those. Only the keys that can still reach the top N
 // are looked up in the tails they may be in; when a key in no head could,
@@ -61,19 +61,52 @@ export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
 }
 
 /**
- * A chunk's top list as read back; versions before this one kept the whole
- * list (a KeyCount array): all of it is the head.
+ * One top list of a chunk as its `.top` keeps it: the head, and where its
+ * tail's text is in the chunk's `.tail` (bytes `tailAt[0]` to `tailAt[1]`).
+ * Earlier versions kept the tail here (`tail`), and before them the whole
+ * list (a KeyCount array).
  */
-export function chunkTopOf(
-  stored: ChunkTop | KeyCount[] | undefined,
-): ChunkTop {
-  if (!stored) return { head: [], tailMax: 0, tail: "" };
-  if (Array.isArray(stored)) return { head: stored, tailMax: 0, tail: "" };
-  return stored;
+export interface StoredList {
+  head: KeyCount[];
+  tailMax: number;
+  tailAt?: [number, number];
+  tail?: string;
 }
 
-/** A chunk's `.top` as read: each list, in either form. */
-export type StoredTop = Partial<Record<TopDim, ChunkTop | KeyCount[]>>;
+/** A chunk's `.top` as read: each list, in any form. */
+export type StoredTop = Partial<Record<TopDim, StoredList | KeyCount[]>>;
+
+/** A chunk's lists as stored: `top` for its `.top`, `tails` its `.tail`. */
+export function storedTops(
+  lists: Record<TopDim, ChunkTop>,
+): { top: StoredTop; tails: Uint8Array } {
+  const encoder = new TextEncoder();
+  const top: StoredTop = {};
+  const pieces: Uint8Array[] = [];
+  let at = 0;
+  for (const [dim, { head, tailMax, tail }] of Object.entries(lists)) {
+    const bytes = encoder.encode(tail);
+    top[dim as TopDim] = { head, tailMax, tailAt: [at, at + bytes.length] };
+    pieces.push(bytes);
+    at += bytes.length;
+  }
+  const tails = new Uint8Array(at);
+  at = 0;
+  for (const bytes of pieces) {
+    tails.set(bytes, at);
+    at += bytes.length;
+  }
+  return { top, tails };
+}
+
+/** A chunk's top list as read back, in its latest form (a whole list: all head). */
+export function chunkTopOf(
+  stored: StoredList | KeyCount[] | undefined,
+): StoredList {
+  if (!stored) return { head: [], tailMax: 0 };
+  if (Array.isArray(stored)) return { head: stored, tailMax: 0 };
+  return stored;
+}
 
 export interface TopCount {
   key: string;
@@ -99,7 +132,10 @@ export class TopMerge {
    * Adds a chunk's list; `readTail` gives its tail's text (read again
    * from where the chunk keeps it, so tails are not held in memory).
    */
-  add(top: ChunkTop, readTail: () => Promise<string>): void {
+  add(
+    top: { head: KeyCount[]; tailMax: number },
+    readTail: () => Promise<string>,
+  ): void {
     const chunk = this.#tails.length;
     this.#tails.push({ max: top.tailMax, read: readTail });
     this.#tailSum += top.tailMax;
