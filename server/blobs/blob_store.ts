@@ -45,6 +45,30 @@ export async function bytesOf(
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/**
+ * A blob store that answered a request with an error it kept giving
+ * (`store` names it: "S3 at <endpoint>"); `full` when it said it has no
+ * room (HTTP 507, MinIO's XMinioStorageFull).
+ */
+export class BlobStoreError extends Error {
+  constructor(
+    readonly store: string,
+    readonly request: string,
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${store}: ${request} answered ${status} ${code}: ${detail}`);
+    this.name = "BlobStoreError";
+  }
+
+  get full(): boolean {
+    return this.status === 507 || /StorageFull|InsufficientStorage/i.test(
+      this.code,
+    );
+  }
+}
+
 export class BlobNotFound extends Error {
   constructor(key: string) {
     super(`no blob "${key}"`);

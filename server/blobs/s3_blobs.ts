@@ -7,6 +7,7 @@ import {
   type BlobInfo,
   BlobNotFound,
   type BlobStore,
+  BlobStoreError,
   BlobTooLarge,
   type ByteRange,
   bytesOf,
@@ -24,12 +25,19 @@ export interface S3Settings {
   secretAccessKey: string;
   /** Bytes per multipart part; S3 requires at least 5 MiB but for the last. */
   partSize?: number;
+  /**
+   * Times a request S3 answered with a server error (5xx, "please try
+   * again") or 429 is sent again, waits doubling from 50 ms: aws4fetch's
+   * default, 10, is some 50 s in all.
+   */
+  retries?: number;
 }
 
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
 export class S3BlobStore implements BlobStore {
   #client: AwsClient;
+  #name: string;
   #bucketUrl: string;
   #partSize: number;
 
@@ -39,10 +47,11 @@ export class S3BlobStore implements BlobStore {
       secretAccessKey: settings.secretAccessKey,
       region: settings.region,
       service: "s3",
+      ...(settings.retries !== undefined && { retries: settings.retries }),
     });
-    this.#bucketUrl = `${settings.endpoint.replace(/\/+$/, "")}/${
-      encodeURIComponent(settings.bucket)
-    }`;
+    const endpoint = settings.endpoint.replace(/\/+$/, "");
+    this.#name = `S3 at ${endpoint}`;
+    this.#bucketUrl = `${endpoint}/${encodeURIComponent(settings.bucket)}`;
     this.#partSize = settings.partSize ?? DEFAULT_PART_SIZE;
   }
 
@@ -51,17 +60,19 @@ export class S3BlobStore implements BlobStore {
     return `${this.#bucketUrl}/${path}${query}`;
   }
 
+  /** Sends a request; an error that stands after aws4fetch's retries throws. */
   async #send(url: string, init: RequestInit, ok: number[] = [200]) {
     const response = await this.#client.fetch(url, init);
-    if (!ok.includes(response.status)) {
-      const text = await response.text();
-      throw new Error(
-        `S3 ${init.method ?? "GET"} ${url} answered ${response.status}: ${
-          text.slice(0, 300)
-        }`,
-      );
-    }
-    return response;
+    if (ok.includes(response.status)) return response;
+    const text = await response.text();
+    const path = url.slice(this.#bucketUrl.length + 1).split("?")[0];
+    throw new BlobStoreError(
+      this.#name,
+      `${init.method ?? "GET"} ${decodeURIComponent(path)}`,
+      response.status,
+      xmlValues(text, "Code")[0] ?? "",
+      (xmlValues(text, "Message")[0] ?? text).slice(0, 300),
+    );
   }
 
   async put(

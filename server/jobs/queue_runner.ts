@@ -8,7 +8,7 @@
 // chunk to another. Changes go out on the JobEventBus; every replica
 // re-reads the job and tells its WebSocket subscribers.
 import { open } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
 import type { ChunkSizes } from "../config.ts";
 import type { Engine } from "../enrichment/engine.ts";
@@ -23,6 +23,7 @@ import type { JobControl, JobStore } from "../storage/store_interface.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { FILE_GONE } from "./process_job.ts";
+import { jobStoppedMessage } from "./stop_message.ts";
 import { planJobChunks, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 import { logError } from "../log.ts";
 
@@ -262,13 +263,16 @@ export class QueueRunner implements JobControl {
       // A job cancelled or failed meanwhile ends with its next commit
       // refused (JobStopped); otherwise this chunk fails the job.
       if ((await store.getJob(jobId))?.status === "processing") {
-        const text = (error as Error).message;
-        logError(`job ${jobId} chunk ${chunk.chunk} failed: ${text}`);
+        logError(
+          `job ${jobId} chunk ${chunk.chunk} failed: ${
+            (error as Error).message
+          }`,
+        );
         const failed = await store.setStatus(
           jobId,
           "failed",
           ["processing"],
-          `Processing stopped: ${text}`,
+          jobStoppedMessage(error, dirname(this.options.uploadsDir)),
         );
         // Its other chunks wait for a restart rather than run for nothing.
         if (failed) {

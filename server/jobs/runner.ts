@@ -15,16 +15,13 @@ import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
 import type { RateLimiter } from "../rdap/rate_limiter.ts";
 import { servePacer } from "../rdap/shared_pacer.ts";
 import type { ChunkProgress } from "../storage/chunk_progress.ts";
-import {
-  DiskReserve,
-  isDiskFull,
-  jobDiskFullMessage,
-} from "../storage/disk_full.ts";
+import { DiskReserve, isDiskFull } from "../storage/disk_full.ts";
 import type { Store } from "../storage/store.ts";
 import type { JobControl } from "../storage/store_interface.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
+import { jobStoppedMessage } from "./stop_message.ts";
 import { planJobChunks } from "./run_chunk.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
@@ -437,11 +434,6 @@ export class JobRunner implements JobControl {
     const diskFull = isDiskFull(message);
     // Room to record the failure itself.
     if (diskFull) this.#reserve.release();
-    this.#fail(
-      jobId,
-      diskFull
-        ? jobDiskFullMessage(dirname(this.options.dbPath))
-        : `Processing stopped: ${message}`,
-    );
+    this.#fail(jobId, jobStoppedMessage(message, dirname(this.options.dbPath)));
   }
 }

@@ -14,17 +14,9 @@ import {
   waitForJob,
 } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
+import { mountTmpfs } from "../helpers/tmpfs.ts";
 
 const ROWS = 100_000;
-
-async function run(command: string, ...args: string[]) {
-  const { code, stderr } = await new Deno.Command(command, {
-    args,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return { ok: code === 0, error: new TextDecoder().decode(stderr).trim() };
-}
 
 /** A seeded file of public addresses, a few failing values among them. */
 function makeCsv(rows: number): string {
@@ -42,35 +34,12 @@ function makeCsv(rows: number): string {
   return lines.join("\n") + "\n";
 }
 
-const mountPoint = await Deno.makeTempDir({ prefix: "ipenrich-full-" });
-const mounted = await run(
-  "mount",
-  "-t",
-  "tmpfs",
-  "-o",
-  "size=96m",
-  "tmpfs",
-  mountPoint,
-);
-if (!mounted.ok) {
-  console.warn(
-    `disk_full_test skipped: cannot mount a tmpfs (${mounted.error}); ` +
-      "it needs root",
-  );
-}
-
-/** Bytes free on the file system holding `path`. */
-async function freeBytes(path: string): Promise<number> {
-  const { stdout } = await new Deno.Command("df", {
-    args: ["-B1", "--output=avail", path],
-    stdout: "piped",
-  }).output();
-  return Number(new TextDecoder().decode(stdout).trim().split("\n")[1]);
-}
+const disk = await mountTmpfs(96, "disk_full_test");
+const mountPoint = disk.path;
 
 Deno.test({
   name: "a full disk stops a job plainly; Restart after freeing loses nothing",
-  ignore: !mounted.ok,
+  ignore: !disk.mounted.ok,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -91,15 +60,10 @@ Deno.test({
     const dataDir = join(mountPoint, "data");
     await Deno.mkdir(dataDir);
     const server = await startServer({ env, dataDir });
-    const filler = join(mountPoint, "filler");
     try {
       const uploaded = await uploadOk(server, "in.csv", csv);
       // Leave ~3 MB: the job's rows need several times that.
-      const fill = await freeBytes(mountPoint) - 3 * 1024 * 1024;
-      assertEquals(
-        (await run("fallocate", "-l", String(fill), filler)).ok,
-        true,
-      );
+      await disk.fill(3 * 1024 * 1024);
 
       const job = await startJob(server, uploaded, "ip");
       const failed = await waitForJob(server, job.id);
@@ -126,7 +90,7 @@ Deno.test({
       assertEquals([...Deno.readDirSync(uploadsDir)].length, before);
 
       // Space freed: Restart resumes from the last checkpoint.
-      await Deno.remove(filler);
+      await disk.free();
       const restarted = await postJson(
         server,
         `/api/jobs/${job.id}/restart`,
@@ -145,13 +109,7 @@ Deno.test({
       ok(text === reference, "the download matches the run with room");
     } finally {
       await server.stop();
-      await Deno.remove(filler).catch(() => {});
+      await disk.free();
     }
   },
-});
-
-addEventListener("unload", () => {
-  if (!mounted.ok) return;
-  new Deno.Command("umount", { args: [mountPoint] }).outputSync();
-  Deno.removeSync(mountPoint, { recursive: true });
 });

@@ -6,9 +6,14 @@
 // - S3 stopped for ten seconds from just before the job starts: the worker
 //   lacks the upload (its data directory is its own) and must fetch it while
 //   S3 is down.
+// - S3 full once the first chunk is done, refusing writes as MinIO does
+//   (507 XMinioStorageFull, tests/helpers/s3_server.ts): after aws4fetch's
+//   retries the job stops saying which store is full and what to do; once
+//   space is freed, Restart completes it.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
   downloadText,
+  postJson,
   startJob,
   uploadOk,
   waitForJob,
@@ -43,6 +48,11 @@ interface Fault {
   ready: (job: Job) => boolean;
   /** May return a check of what the fault did, run once the job completed. */
   midJob: (cluster: Cluster) => Promise<void | (() => void)>;
+  /**
+   * A fault that stops the job: checks how it failed, ends the fault, and
+   * the job is restarted.
+   */
+  failed?: (job: Job, cluster: Cluster) => void;
 }
 
 /**
@@ -92,13 +102,28 @@ function faultTest(name: string, fault: Fault) {
         // The replica may answer 500 while it reconnects: poll through it. A
         // worker that exits (as one did on postgres.js's uncaught TypeError)
         // fails the test at once rather than at the time-out.
-        const done = await Promise.race([
-          waitForJob(api, job.id, undefined, 300_000, 200)
-            .catch(() => waitForJob(api, job.id, undefined, 300_000, 200)),
-          worker.process.status.then((status) => {
-            throw new Error(`the worker exited (${status.code}) mid-job`);
-          }),
-        ]);
+        const ended = () =>
+          Promise.race([
+            waitForJob(api, job.id, undefined, 300_000, 200)
+              .catch(() => waitForJob(api, job.id, undefined, 300_000, 200)),
+            worker.process.status.then((status) => {
+              throw new Error(`the worker exited (${status.code}) mid-job`);
+            }),
+          ]);
+        let done = await ended();
+        if (fault.failed) {
+          assertEquals(done.status, "failed");
+          fault.failed(done, cluster);
+          const restarted = await postJson(
+            api,
+            `/api/jobs/${job.id}/restart`,
+            {},
+          );
+          assertEquals(restarted.status, 200);
+          await restarted.body?.cancel();
+          await waitForJob(api, job.id, (j) => j.status !== "failed");
+          done = await ended();
+        }
         assertEquals(done.status, "completed", done.error ?? "");
         assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
         check?.();
@@ -155,6 +180,23 @@ faultTest(
           worker.output.some((line) => line.includes("blob store failed")),
           "the worker did not meet the outage",
         );
+    },
+  },
+);
+
+faultTest(
+  "S3 full mid-job: the job stops plainly, and completes after a Restart",
+  {
+    ready: (job) => job.processedIPs > 0,
+    midJob: ({ s3 }) => Promise.resolve(s3.setFull(true)),
+    failed: (job, { s3 }) => {
+      assertEquals(
+        job.error,
+        `The blob store (S3 at ${s3.endpoint}) is full: free some space, ` +
+          "then press Restart; rows saved so far are kept",
+      );
+      ok(job.processedIPs < ROWS, `${job.processedIPs} rows`);
+      s3.setFull(false);
     },
   },
 );

@@ -1,0 +1,120 @@
+// S3's errors as a loopback server speaking S3's error documents gives them:
+// a server error is asked again (aws4fetch's retries) before it stands; what stands
+// names the store, the request, and S3's code and message, and says when
+// the store is full (MinIO's XMinioStorageFull, 507).
+import {
+  deepStrictEqual as assertEquals,
+  ok,
+  rejects,
+} from "node:assert/strict";
+import { BlobStoreError } from "./blob_store.ts";
+import { S3BlobStore } from "./s3_blobs.ts";
+import { jobStoppedMessage } from "../jobs/stop_message.ts";
+
+/** An S3 stand-in answering each PUT with the next of `answers` (then 200). */
+async function withServer(
+  answers: [number, string][],
+  fn: (store: S3BlobStore, puts: () => number) => Promise<void>,
+) {
+  let puts = 0;
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      await request.arrayBuffer();
+      const [status, code] = answers[puts++] ?? [200, ""];
+      if (status === 200) return new Response(null, { status });
+      return new Response(
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code>` +
+          `<Message>${code} &amp; more</Message></Error>`,
+        { status, headers: { "content-type": "application/xml" } },
+      );
+    },
+  );
+  const endpoint = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await fn(
+      new S3BlobStore({
+        endpoint,
+        bucket: "b",
+        region: "us-east-1",
+        accessKeyId: "k",
+        secretAccessKey: "s",
+        retries: 3,
+      }),
+      () => puts,
+    );
+  } finally {
+    await server.shutdown();
+  }
+}
+
+const body = () => ReadableStream.from([new Uint8Array([1, 2, 3])]);
+
+Deno.test("S3: a server error is asked again, and may pass", () =>
+  withServer(
+    [[500, "InternalError"], [503, "SlowDown"]],
+    async (store, puts) => {
+      assertEquals(await store.put("a/b.csv", body()), 3);
+      assertEquals(puts(), 3);
+    },
+  ));
+
+Deno.test("S3: an error that stands says what it was, and a full store says so", async () => {
+  await withServer(
+    Array(4).fill([507, "XMinioStorageFull"]),
+    async (store, puts) => {
+      const error = await store.put("results/1/0.csv", body()).catch((e) => e);
+      ok(error instanceof BlobStoreError, String(error));
+      assertEquals(puts(), 4);
+      assertEquals(error.full, true);
+      ok(error.store.startsWith("S3 at http://127.0.0.1:"));
+      assertEquals(
+        jobStoppedMessage(error, "/data"),
+        `The blob store (${error.store}) is full: free some space, then ` +
+          "press Restart; rows saved so far are kept",
+      );
+    },
+  );
+  await withServer([[403, "AccessDenied"]], async (store, puts) => {
+    await rejects(
+      () => store.put("results/1/0.csv", body()),
+      (error: BlobStoreError) => {
+        assertEquals(puts(), 1); // not a server error: not asked again
+        assertEquals(error.full, false);
+        assertEquals(
+          error.message,
+          `${error.store}: PUT results/1/0.csv answered 403 AccessDenied: ` +
+            "AccessDenied & more",
+        );
+        assertEquals(
+          jobStoppedMessage(error, "/data"),
+          `Processing stopped: the blob store (${error.store}) did not take ` +
+            "the job's results (it answered 403 AccessDenied: AccessDenied " +
+            "& more): check that it has room and works, then press " +
+            "Restart; rows saved so far are kept",
+        );
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("a full disk, or another error, as a stopped job says it", () => {
+  const enospc = Object.assign(new Error("No space left on device"), {
+    code: "ENOSPC",
+  });
+  assertEquals(
+    jobStoppedMessage(enospc, "/data"),
+    "The disk holding the data directory (/data) is full: free some space, " +
+      "then press Restart; rows saved so far are kept",
+  );
+  assertEquals(
+    jobStoppedMessage("database or disk is full", "/d"),
+    "The disk holding the data directory (/d) is full: free some space, " +
+      "then press Restart; rows saved so far are kept",
+  );
+  assertEquals(
+    jobStoppedMessage(new Error("boom"), "/d"),
+    "Processing stopped: boom",
+  );
+});
