@@ -48,6 +48,8 @@ export interface Config {
   jobThreads: number;
   /** Seconds a job thread with no chunk is kept for the next one. */
   jobWorkerIdleSeconds: number;
+  /** Rows after which a job thread ends as soon as it has no chunk. */
+  jobWorkerRetireRows: number;
   /** Seconds a job may finish no row before it fails (JOB_STALL_SECONDS). */
   jobStallSeconds: number;
   /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
@@ -156,7 +158,8 @@ export function loadConfig(
       navigator.hardwareConcurrency || 2,
       1,
     ),
-    jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 0),
+    jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
+    jobWorkerRetireRows: numberSetting(env, "JOB_WORKER_RETIRE_ROWS", 100_000),
     jobStallSeconds: numberSetting(env, "JOB_STALL_SECONDS", 600, 1),
     checkpointRows: Math.min(
       numberSetting(env, "CHECKPOINT_ROWS", 100, 1),

@@ -80,6 +80,7 @@ export async function openEmbedded(
     threads: config.jobThreads,
     chunkSizes: config.chunkSizes,
     idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
+    retireRows: config.jobWorkerRetireRows,
     stallMs: config.jobStallSeconds * 1000,
     checkpointRows: config.checkpointRows,
     rdap: config.rdap,

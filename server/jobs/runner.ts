@@ -43,10 +43,14 @@ export interface RunnerOptions {
   chunkSizes: ChunkSizes;
   /**
    * How long a job thread with no chunk is kept for the next one; then it
-   * ends and its memory goes back to the system (server/v8_flags.ts). A
-   * new one takes some 0.2 s to start.
+   * ends and its memory goes back to the system (server/v8_flags.ts).
    */
   idleWorkerMs?: number;
+  /**
+   * Rows (of the chunks it was handed) after which a thread with no chunk
+   * ends at once rather than being kept.
+   */
+  retireRows?: number;
   checkpointRows: number;
   /** Registration data settings (absent: off). */
   rdap?: RdapConfig;
@@ -82,10 +86,14 @@ export function stalledMessage(stallMs: number): string {
 
 const WORK_MESSAGE = { type: "work" } as const;
 
-// A thread with no chunk to take ends at once, and its memory (the heap of a
-// chunk, 100-200 MB after a large one) goes back to the system; starting
-// one for the next job takes some 0.2 s.
-const DEFAULT_IDLE_WORKER_MS = 0;
+// A thread with no chunk to take is kept a minute for the next one: a new
+// thread costs a job some 1.5 s (its modules, its engine, code not yet
+// optimised), most of a small job's time. One that has run many rows ends
+// at once instead, its memory (its heap grew to 100-200 MB over a large
+// job) back to the system: kept, two of them held that during the job's
+// download (bench/RESULTS.md).
+const DEFAULT_IDLE_WORKER_MS = 60_000;
+const DEFAULT_RETIRE_ROWS = 100_000;
 
 export class JobRunner implements JobControl {
   #jobs = new Map<number, JobRun>();
@@ -95,6 +103,8 @@ export class JobRunner implements JobControl {
   #retirements = new Map<Worker, ReturnType<typeof setTimeout>>();
   /** Threads running a chunk, and which job's. */
   #busy = new Map<Worker, number>();
+  /** Rows of the chunks each live thread was handed. */
+  #rowsRun = new Map<Worker, number>();
   #stopped = false;
   #watchdog: ReturnType<typeof setInterval> | undefined;
   /** The pump running now, and whether it must look again when done. */
@@ -214,7 +224,7 @@ export class JobRunner implements JobControl {
         if (this.#busy.size >= threads) return;
         const chunk = run.waiting.shift();
         if (!chunk) continue;
-        this.#startChunk(jobId, run, chunk.chunk);
+        this.#startChunk(jobId, run, chunk);
         handed = true;
       }
     }
@@ -230,14 +240,24 @@ export class JobRunner implements JobControl {
         if (status !== "processing") this.#again = true;
       }
     }
+    // No chunk waits: idle threads that have run more than retireRows end.
+    if (![...this.#jobs.values()].some((run) => run.waiting.length > 0)) {
+      const retireRows = this.options.retireRows ?? DEFAULT_RETIRE_ROWS;
+      for (const worker of this.#idle) {
+        if (this.#rowsRun.get(worker)! > retireRows) this.#terminate(worker);
+      }
+    }
   }
 
-  #startChunk(jobId: number, run: JobRun, chunk: number): void {
+  #startChunk(jobId: number, run: JobRun, chunk: ChunkProgress): void {
     const worker = this.#takeIdle() ?? this.#newWorker();
     this.#reserve.hold();
     this.#busy.set(worker, jobId);
-    run.running.set(worker, chunk);
-    worker.postMessage({ type: "chunk", jobId, chunk } satisfies ToWorker);
+    this.#rowsRun.set(worker, (this.#rowsRun.get(worker) ?? 0) + chunk.rows);
+    run.running.set(worker, chunk.chunk);
+    worker.postMessage(
+      { type: "chunk", jobId, chunk: chunk.chunk } satisfies ToWorker,
+    );
   }
 
   /** Cancels a pending or processing job; the rows of its done chunks stay. */
@@ -360,6 +380,7 @@ export class JobRunner implements JobControl {
   #terminate(worker: Worker): void {
     clearTimeout(this.#retirements.get(worker));
     this.#retirements.delete(worker);
+    this.#rowsRun.delete(worker);
     this.#idle = this.#idle.filter((w) => w !== worker);
     worker.terminate();
   }
