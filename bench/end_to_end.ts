@@ -149,6 +149,7 @@ export async function runEndToEnd(
   file: { path: string; rows: number; bytes: number },
   options: EndToEndOptions = {},
 ): Promise<EndToEnd> {
+  await server.resetPeak();
   const startRss = (await server.memory()).rss;
   const phaseRss = { upload: 0, process: 0, download: 0 };
   let phase: keyof typeof phaseRss = "upload";

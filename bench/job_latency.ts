@@ -78,6 +78,7 @@ async function runJob(
     DNS_SERVERS: dnsServer,
   });
   const loadBefore = await loadAverage();
+  await server.resetPeak();
   try {
     const uploaded = await upload(server, path);
     const domain = mode === "defaults";

@@ -13,6 +13,12 @@ export interface ServerProcess {
   output: string[];
   /** Current and peak resident memory of the process, in bytes. */
   memory(): Promise<{ rss: number; peak: number }>;
+  /**
+   * Starts the peak over from now (Linux: clear_refs 5), so it is what
+   * comes next, not the server's start, which on a fresh DATA_DIR builds
+   * the AS features (some 550-650 MB for a moment).
+   */
+  resetPeak(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +108,8 @@ export async function startServer(
     dataDir,
     output,
     memory: () => readMemory(child.pid),
+    resetPeak: () =>
+      Deno.writeTextFile(`/proc/${child.pid}/clear_refs`, "5").catch(() => {}),
     stop: async () => {
       if (!exited) {
         child.kill("SIGTERM");
