@@ -1,12 +1,12 @@
 // Runs jobs through a shared JobQueue (pg-boss on PostgreSQL) instead of the
 // in-process Deno KV queue, so API replicas and worker processes on several
-// machines share the work. A job is cut into chunks of about `chunkSizes`
-// rows (byte ranges of its upload at row starts, planned once when it is
-// first queued) and every chunk is a queue message any worker may take; a
-// chunk resumes from its own last checkpoint (job_chunks), so a worker that
-// dies loses only its chunk's uncommitted rows, and the queue hands that
-// chunk to another. Changes go out on the JobEventBus; every replica
-// re-reads the job and tells its WebSocket subscribers.
+// machines share the work. A job is cut into chunks of at most `chunkSizes`
+// rows (byte ranges of its upload at row starts, planned once when it is first
+// queued) and every chunk is a queue message any worker may take; a chunk
+// resumes from its own last checkpoint (job_chunks), so a worker that dies
+// loses only its chunk's uncommitted rows, and the queue hands that chunk to
+// another. Changes go out on the JobEventBus; every replica re-reads the job
+// and tells its WebSocket subscribers.
 import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";

@@ -1,19 +1,17 @@
 // A job's results, stored once, as part files in the blob store (the data
-// directory, or S3 when several machines share the work), one set per chunk
-// as Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept
-// rows as the download's CSV lines; `{chunk}.rows`, every row as columns
+// directory, or S3 when several machines share the work), one set per chunk as
+// Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept rows as
+// the download's CSV lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
 // its counts by key for the summary (top_counts.ts) and for searches
-// (search_counts.ts). The
-// database keeps, with each chunk, its counts by kind (chunk_output.ts
-// ChunkMeta). Everything a user reads of a job comes from these, the same
-// in both modes: the download is the header and the parts one after
-// another; Excel, live rows and preview pages decode the chunks they need;
-// the summary adds up the chunks' counts as they are done (once for a
+// (search_counts.ts). The database keeps, with each chunk, its counts by kind
+// (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
+// these, the same in both modes: the download is the header and the parts one
+// after another; Excel, live rows and preview pages decode the chunks they
+// need; the summary adds up the chunks' counts as they are done (once for a
 // completed job, kept as `summary.json`); a text search scans each chunk's
-// search counts. Reads see the chunks whose parts are stored: every chunk
-// of a completed job, the finished ones of a running, failed or cancelled
-// one.
+// search counts. Reads see the chunks whose parts are stored: every chunk of a
+// completed job, the finished ones of a running, failed or cancelled one.
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
 import type { BlobStore } from "../blobs/blob_store.ts";
@@ -241,7 +239,9 @@ export class JobResults {
     const json = (value: unknown) =>
       streamOf([new TextEncoder().encode(JSON.stringify(value))]);
     const { top, tails } = storedTops(parts.counts.top);
-    await this.blobs.put(tailKey(jobId, chunk), streamOf([tails]));
+    if (tails.length > 0) {
+      await this.blobs.put(tailKey(jobId, chunk), streamOf(tails));
+    }
     await this.blobs.put(topKey(jobId, chunk), json(top));
     await this.blobs.put(
       netsKey(jobId, chunk),
@@ -406,7 +406,7 @@ export class JobResults {
     if (completed) {
       const kept = await this.blobs.bytes(summaryKey(job.id))
         .catch(() => null);
-      if (kept) return JSON.parse(new TextDecoder().decode(kept));
+      if (kept) return JSON.parse(decoder.decode(kept));
     }
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);

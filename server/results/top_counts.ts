@@ -2,8 +2,8 @@
 // a job's chunks, exactly, without adding up every key of every chunk.
 // Each chunk keeps its HEAD_KEYS largest counts as a list (its head) and
 // the largest count of the rest (its tail) in its `.top`, and its tails as
-// JSON text in its `.tail`, read only when needed. A key's total is at most what the heads say plus each
-// tail's largest count where the key is not in the head; a key in no head
+// JSON text in its `.tail`, read only when needed. A key's total is at most
+// what the heads say plus each tail's largest count where the key is not in the head; a key in no head
 // at most the sum of those. Only the keys that can still reach the top N
 // are looked up in the tails they may be in; when a key in no head could,
 // every tail is read. Adding up every key of a million rows' 64 chunks
@@ -62,7 +62,8 @@ export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
 
 /**
  * One top list of a chunk as its `.top` keeps it: the head, and where its
- * tail's text is in the chunk's `.tail` (bytes `tailAt[0]` to `tailAt[1]`).
+ * tail's text is in the chunk's `.tail` (bytes `tailAt[0]` to `tailAt[1]`;
+ * none without a tail).
  * Earlier versions kept the tail here (`tail`), and before them the whole
  * list (a KeyCount array).
  */
@@ -76,24 +77,25 @@ export interface StoredList {
 /** A chunk's `.top` as read: each list, in any form. */
 export type StoredTop = Partial<Record<TopDim, StoredList | KeyCount[]>>;
 
-/** A chunk's lists as stored: `top` for its `.top`, `tails` its `.tail`. */
+/**
+ * A chunk's lists as stored: `top` for its `.top`, `tails` the pieces of its
+ * `.tail`, one after another (none when no list has a tail).
+ */
 export function storedTops(
   lists: Record<TopDim, ChunkTop>,
-): { top: StoredTop; tails: Uint8Array } {
+): { top: StoredTop; tails: Uint8Array[] } {
   const encoder = new TextEncoder();
   const top: StoredTop = {};
-  const pieces: Uint8Array[] = [];
+  const tails: Uint8Array[] = [];
   let at = 0;
   for (const [dim, { head, tailMax, tail }] of Object.entries(lists)) {
+    if (!tail) {
+      top[dim as TopDim] = { head, tailMax };
+      continue;
+    }
     const bytes = encoder.encode(tail);
     top[dim as TopDim] = { head, tailMax, tailAt: [at, at + bytes.length] };
-    pieces.push(bytes);
-    at += bytes.length;
-  }
-  const tails = new Uint8Array(at);
-  at = 0;
-  for (const bytes of pieces) {
-    tails.set(bytes, at);
+    tails.push(bytes);
     at += bytes.length;
   }
   return { top, tails };
