@@ -102,12 +102,8 @@ export class Engine {
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
 
-  /**
-   * `forJobs`: the engine of a job worker, which looks each distinct
-   * address up once (no cache of places: see GeoProvider).
-   */
-  constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
-    this.geo = new GeoProvider(data.geo, !forJobs);
+  constructor(data: EngineData, dns: DnsSettings) {
+    this.geo = new GeoProvider(data.geo);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
     this.dns = new ReverseDns(dns);

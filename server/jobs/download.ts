@@ -34,7 +34,16 @@ export function outputHeader(job: JobRecord): string[] {
   ];
 }
 
-/** One output row: values of a spreadsheet-formula shape are neutralised. */
+/** An enrichment value as its output cell: a formula's shape neutralised. */
+export function outputCell(value: unknown): string | number {
+  return value === null || value === undefined
+    ? ""
+    : typeof value === "number"
+    ? value
+    : neutraliseFormula(String(value));
+}
+
+/** One output row (the original cells, then the enrichment's). */
 export function outputRow(
   job: JobRecord,
   columns: readonly Column[],
@@ -43,19 +52,9 @@ export function outputRow(
   const cells: (string | number)[] = job.headers.map((_, i) =>
     original[i] ?? ""
   );
-  for (const column of columns) {
-    const value = enrichment[column];
-    cells.push(
-      value === null || value === undefined
-        ? ""
-        : typeof value === "number"
-        ? value
-        : neutraliseFormula(String(value)),
-    );
-  }
+  for (const column of columns) cells.push(outputCell(enrichment[column]));
   cells.push(enrichment.success ? "true" : "false");
-  const error = errorText(enrichment, "job");
-  cells.push(error ? neutraliseFormula(error) : "");
+  cells.push(outputCell(errorText(enrichment, "job")));
   return cells;
 }
 

@@ -5,10 +5,11 @@
 // the same in both modes (job_results.ts stores them).
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
-import { formatCsvRows } from "../csv/csv_rows.ts";
+import { csvField } from "../csv/csv_rows.ts";
+import { errorText } from "../enrichment/types.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { outputColumns, outputRow } from "../jobs/download.ts";
+import { outputCell, outputColumns } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -54,18 +55,47 @@ export interface ChunkParts {
 
 const encoder = new TextEncoder();
 
-/** One output line of a kept row, as the download has it (outputRow). */
-export function csvLine(
-  job: JobRecord,
+/** Output columns whose values are a row's own, not its key's. */
+const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
+  "hostname",
+  "domain",
+  "ip_used",
+]);
+
+/**
+ * A kept row's output line after its original cells, as outputRow and
+ * formatCsvRows (csv_rows.ts) write it: `texts` with, between each two, the
+ * cell of a field of the row's own (`own`). Rows of one key have the same
+ * texts, so a line costs its own cells only.
+ */
+interface LineTail {
+  texts: string[];
+  own: EnrichmentField[];
+}
+
+function lineTail(
   columns: readonly EnrichmentField[],
-  result: StoredResult,
-): string {
-  return formatCsvRows([outputRow(job, columns, result)]);
+  { enrichment: e }: StoredResult,
+): LineTail {
+  const texts: string[] = [];
+  const own: EnrichmentField[] = [];
+  let text = "";
+  for (const column of columns) {
+    text += ",";
+    if (OWN_FIELDS.has(column)) {
+      texts.push(text);
+      own.push(column);
+      text = "";
+    } else text += csvField(outputCell(e[column]));
+  }
+  const error = csvField(outputCell(errorText(e, "job")));
+  texts.push(`${text},${e.success},${error}\r\n`);
+  return { texts, own };
 }
 
 export class ChunkOutput {
-  #job: JobRecord;
   #columns: EnrichmentField[];
+  #headerCount: number;
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
   #keptRows = 0;
@@ -77,13 +107,16 @@ export class ChunkOutput {
   );
   #nets = new Map<string, NetCount>();
   /** Rows counted by key (rows of one key count alike): one of them, n. */
-  #byKey = new Map<number, { row: StoredResult; n: number }>();
+  #byKey = new Map<
+    number,
+    { row: StoredResult; n: number; tail: LineTail | null }
+  >();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#job = job;
     this.#columns = outputColumns(job);
+    this.#headerCount = job.headers.length;
   }
 
   get rows(): number {
@@ -101,14 +134,18 @@ export class ChunkOutput {
       const result = results[i];
       const key = keys?.[i] ?? -1;
       this.#rows.add(result, key);
+      let same = null;
       if (key < 0) this.#count(result, 1);
       else {
-        const same = this.#byKey.get(key);
+        same = this.#byKey.get(key);
         if (same) same.n++;
-        else this.#byKey.set(key, { row: result, n: 1 });
+        else this.#byKey.set(key, same = { row: result, n: 1, tail: null });
       }
       if (result.enrichment.ispFiltered) continue;
-      text += csvLine(this.#job, this.#columns, result);
+      const tail = same
+        ? same.tail ??= lineTail(this.#columns, result)
+        : lineTail(this.#columns, result);
+      text += this.#line(result, tail);
       this.#keptRows++;
     }
     if (text) {
@@ -116,6 +153,22 @@ export class ChunkOutput {
       this.#kept.push(bytes);
       this.#keptBytes += bytes.length;
     }
+  }
+
+  /** A kept row's output line (outputRow, formatCsvRows). */
+  #line({ original, enrichment }: StoredResult, tail: LineTail): string {
+    let line = "";
+    for (let i = 0; i < this.#headerCount; i++) {
+      if (i > 0) line += ",";
+      line += csvField(original[i] ?? "");
+    }
+    const { texts, own } = tail;
+    line += texts[0];
+    for (let k = 0; k < own.length; k++) {
+      line += csvField(outputCell(enrichment[own[k]]));
+      line += texts[k + 1];
+    }
+    return line;
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {

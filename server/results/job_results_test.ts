@@ -1,7 +1,8 @@
 // A job's results as part files: every field round-trips through a chunk's
 // columns; the download is the header and the chunks' kept lines, in the
 // download's format, past chunks whose rows were all left out; a preview
-// page spans chunks; a completed job's summary is kept and read back.
+// page spans chunks; a completed job's summary is kept and read back; rows
+// of one key are written with their key's cells and their own.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { serialize } from "node:v8";
@@ -15,6 +16,8 @@ import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
 import { seedRows } from "../../tests/helpers/seed_results.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
+import { ChunkOutput } from "./chunk_output.ts";
 import { JobResults } from "./job_results.ts";
 import {
   ColumnsBuilder,
@@ -268,3 +271,37 @@ Deno.test("a summary reads the chunks' tails, also as earlier versions kept them
     }
     assertEquals(await again(), summary);
   }));
+
+Deno.test("rows of one key share their line's enrichment, not their own cells", () => {
+  const job = {
+    ...newJob,
+    id: 1,
+    headers: ["name", "ip", "note"],
+  } as unknown as JobRecord;
+  const shared = distinctValues("198.51.100.1");
+  shared.failure = { kind: "no_data" };
+  const rows: StoredResult[] = ["198.51.100.1", "198.51.100.2", "x"].map((
+    ip,
+    i,
+  ) => ({
+    rowIndex: i,
+    // Quotes, a comma, a row shorter than the header, a formula's shape.
+    original: i === 1 ? [`"a", b`] : [`n${i}`, ip, i === 2 ? "=1+1" : ""],
+    enrichment: {
+      ...shared,
+      ip,
+      hostname: i === 1 ? null : `host-${i}.example, "x"`,
+      domain: `=domain${i}`,
+      ip_used: i === 2 ? null : ` ${ip} `,
+    },
+  }));
+  const output = new ChunkOutput(job);
+  // One key for all three: only the cells of a row's own may differ.
+  output.add(rows, [5, 5, 5]);
+  const parts = output.finish();
+  const text = new TextDecoder().decode(parts.kept[0]);
+  assertEquals(
+    text,
+    formatCsvRows(rows.map((r) => outputRow(job, outputColumns(job), r))),
+  );
+});
