@@ -62,7 +62,7 @@ try {
     servers: [],
     timeoutMs: 1000,
     concurrency: 1,
-  });
+  }, true);
   const job = store.createJob({
     fileName: "bench.csv",
     originalFileName: "bench.csv",

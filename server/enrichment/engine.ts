@@ -102,8 +102,12 @@ export class Engine {
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
 
-  constructor(data: EngineData, dns: DnsSettings) {
-    this.geo = new GeoProvider(data.geo);
+  /**
+   * `forJobs`: the engine of a job worker, which looks each distinct
+   * address up once (no cache of places: see GeoProvider).
+   */
+  constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
+    this.geo = new GeoProvider(data.geo, !forJobs);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
     this.dns = new ReverseDns(dns);

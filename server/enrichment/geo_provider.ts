@@ -96,28 +96,33 @@ export interface Place extends GeoFields {
   vendor?: VendorFields;
 }
 
-// Places by data pointer: decoding a record is most of a lookup's time, and
-// addresses of one record come back (in a job, its neighbours: a job's
-// distinct addresses took 17% less CPU with it, bench/RESULTS.md issue 21).
+// Places by data pointer, for single lookups: decoding a record is most of
+// a lookup's time, and the same addresses come back.
 const CACHED_PLACES = 32_768;
 
 /**
  * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer, within CACHED_PLACES.
+ * is built once and kept by its pointer, unless `cachePlaces` is false: a
+ * job looks each distinct address up once, so the cache saved a job little
+ * time, while its places, kept long enough to reach V8's old generation,
+ * raised the server's peak (bench/RESULTS.md: issue 11, ~150 MB; issue 21,
+ * 2% of the job threads' CPU for ~45 MB).
  */
 class Tree {
   readonly ipVersion: number;
   #db: MmdbDatabase;
-  #places = new Map<number, Place | null>();
+  #places: Map<number, Place | null> | null;
 
   /** `index` of `count` files: keys of places differ between files. */
   constructor(
     bytes: Uint8Array,
     readonly index: number,
     readonly count: number,
+    cachePlaces: boolean,
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
+    this.#places = cachePlaces ? new Map() : null;
   }
 
   get databaseType(): string {
@@ -129,6 +134,7 @@ class Tree {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
     const places = this.#places;
+    if (!places) return this.#decode(node, node * this.count + this.index);
     let place = places.get(node);
     if (place === undefined) {
       place = this.#decode(node, node * this.count + this.index);
@@ -239,11 +245,14 @@ export class GeoProvider {
   /** True when a file may carry traits (Enterprise): read even without geolocation. */
   readonly hasTraits: boolean;
 
-  /** `files` are MMDB contents, typically in shared memory. */
-  constructor(files: Uint8Array[]) {
+  /**
+   * `files` are MMDB contents, typically in shared memory; `cachePlaces`:
+   * keep the places of recent records (single lookups; not for jobs).
+   */
+  constructor(files: Uint8Array[], cachePlaces = true) {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length);
+      const tree = new Tree(bytes, index, files.length, cachePlaces);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {

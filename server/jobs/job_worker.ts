@@ -42,6 +42,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       engine: new Engine(
         message.engineData,
         { ...message.dns, cacheEntries: JOB_CACHE_ENTRIES },
+        true,
       ),
       uploadsDir: message.uploadsDir,
       results: new JobResults(blobs, new SqliteChunkProgress(store)),
