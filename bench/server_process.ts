@@ -1,7 +1,7 @@
 // The real server as its own process (deno run server/main.ts) on a free
 // loopback port with a fresh data directory, as a user would run it. Job
 // workers are threads of that process, so its /proc status covers them.
-import { V8_FLAGS_ARG } from "../server/v8_flags.ts";
+import { MALLOC_ENV, V8_FLAGS_ARG } from "../server/v8_flags.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -56,6 +56,7 @@ export async function startServer(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...MALLOC_ENV,
       ...env,
     },
     stdin: "null",

@@ -1,6 +1,7 @@
-// The V8 flags the server runs with: `deno task start` and `dev` (deno.json,
-// checked against these by v8_flags_test.ts), the compiled binary
-// (scripts/compile.ts) and the benchmark's server. Measured in
+// The V8 flags and the C library's memory settings the server runs with:
+// `deno task start` and `dev` (deno.json, checked against these by
+// v8_flags_test.ts), the compiled binary (scripts/compile.ts; the Dockerfile
+// sets the environment) and the benchmark's server. Measured in
 // bench/RESULTS.md.
 export const V8_FLAGS = [
   // Young generations of 4 MB per thread (HTTP, job workers, writers): V8's
@@ -18,3 +19,17 @@ export const V8_FLAGS = [
 
 /** The flags as one `deno run` / `deno compile` argument. */
 export const V8_FLAGS_ARG = `--v8-flags=${V8_FLAGS.join(",")}`;
+
+/**
+ * glibc's malloc gives freed memory back once 1 MB is free at the top of a
+ * heap. By default the threshold follows the largest block freed (up to
+ * 64 MB), so the buffers of a large upload, freed when V8 collects them,
+ * stayed with the process: a 3M-row upload left ~200 MB in the main heap
+ * for the server's life; a 1M-row job's peak fell from 730-775 to 635-660
+ * MB (bench/RESULTS.md, issue 21). Other C libraries ignore it.
+ */
+export const MALLOC_ENV = { MALLOC_TRIM_THRESHOLD_: "1048576" } as const;
+
+/** The environment as a shell prefix (deno.json tasks). */
+export const MALLOC_ENV_PREFIX = Object.entries(MALLOC_ENV)
+  .map(([name, value]) => `${name}=${value}`).join(" ");

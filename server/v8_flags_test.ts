@@ -2,7 +2,7 @@
 // memory goes back to the system when the worker ends (measured in a child
 // process started with them: resident memory, Linux /proc).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { V8_FLAGS, V8_FLAGS_ARG } from "./v8_flags.ts";
+import { MALLOC_ENV_PREFIX, V8_FLAGS, V8_FLAGS_ARG } from "./v8_flags.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -13,7 +13,13 @@ Deno.test("deno task start and dev run the server with the flags", async () => {
     assertEquals(args.filter((arg) => arg.startsWith("--v8-flags=")), [
       V8_FLAGS_ARG,
     ]);
+    ok(
+      tasks[task].includes(`${MALLOC_ENV_PREFIX} deno run `),
+      `${task} sets ${MALLOC_ENV_PREFIX}`,
+    );
   }
+  const docker = await Deno.readTextFile(`${ROOT}Dockerfile`);
+  ok(docker.includes(MALLOC_ENV_PREFIX), `the image sets ${MALLOC_ENV_PREFIX}`);
 });
 
 // Allocates some 250 MB in a worker, ends the worker, then prints the
