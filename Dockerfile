@@ -11,7 +11,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
   && mkdir -p /data && chown app /data
 COPY --from=build /app/dist/ip-enrich /usr/local/bin/ip-enrich
 USER app
-ENV DATA_DIR=/data PORT=8080 MALLOC_TRIM_THRESHOLD_=1048576
+ENV DATA_DIR=/data PORT=8080 MALLOC_TRIM_THRESHOLD_=16777216
 VOLUME /data
 EXPOSE 8080
 CMD ["ip-enrich"]

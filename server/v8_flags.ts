@@ -21,14 +21,16 @@ export const V8_FLAGS = [
 export const V8_FLAGS_ARG = `--v8-flags=${V8_FLAGS.join(",")}`;
 
 /**
- * glibc's malloc gives freed memory back once 1 MB is free at the top of a
+ * glibc's malloc gives freed memory back once 16 MB is free at the top of a
  * heap. By default the threshold follows the largest block freed (up to
  * 64 MB), so the buffers of a large upload, freed when V8 collects them,
  * stayed with the process: a 3M-row upload left ~200 MB in the main heap
- * for the server's life; a 1M-row job's peak fell from 730-775 to 635-660
- * MB (bench/RESULTS.md, issue 21). Other C libraries ignore it.
+ * for the server's life. With it a 1M-row job's peak fell from 718-762 to
+ * 650-661 MB; at 1 MB it did as well but cost ~7% more CPU, memory given
+ * back and taken again (bench/RESULTS.md, issue 21). Other C libraries
+ * ignore it.
  */
-export const MALLOC_ENV = { MALLOC_TRIM_THRESHOLD_: "1048576" } as const;
+export const MALLOC_ENV = { MALLOC_TRIM_THRESHOLD_: "16777216" } as const;
 
 /** The environment as a shell prefix (deno.json tasks). */
 export const MALLOC_ENV_PREFIX = Object.entries(MALLOC_ENV)
