@@ -23,12 +23,10 @@ export const V8_FLAGS_ARG = `--v8-flags=${V8_FLAGS.join(",")}`;
 /**
  * glibc's malloc gives freed memory back once 16 MB is free at the top of a
  * heap. By default the threshold follows the largest block freed (up to
- * 64 MB), so the buffers of a large upload, freed when V8 collects them,
- * stayed with the process: a 3M-row upload left ~200 MB in the main heap
- * for the server's life. With it a 1M-row job's peak fell from 718-762 to
- * 650-661 MB; at 1 MB it did as well but cost ~7% more CPU, memory given
- * back and taken again (bench/RESULTS.md, issue 21). Other C libraries
- * ignore it.
+ * 64 MB), so a job's freed buffers stayed with the process: a 1M-row job's
+ * peak fell from 718-762 to 650-672 MB with it; at 1 MB it did as well but
+ * cost ~7% more CPU, memory given back and taken again (bench/RESULTS.md,
+ * issue 21). Other C libraries ignore it.
  */
 export const MALLOC_ENV = { MALLOC_TRIM_THRESHOLD_: "16777216" } as const;
 
