@@ -43,6 +43,16 @@ export function outputCell(value: unknown): string | number {
     : neutraliseFormula(String(value));
 }
 
+/** The last two cells of a row: enrichment_success and enrichment_error. */
+export function statusCells(
+  enrichment: StoredResult["enrichment"],
+): [string, string | number] {
+  return [
+    enrichment.success ? "true" : "false",
+    outputCell(errorText(enrichment, "job")),
+  ];
+}
+
 /** One output row (the original cells, then the enrichment's). */
 export function outputRow(
   job: JobRecord,
@@ -53,8 +63,7 @@ export function outputRow(
     original[i] ?? ""
   );
   for (const column of columns) cells.push(outputCell(enrichment[column]));
-  cells.push(enrichment.success ? "true" : "false");
-  cells.push(outputCell(errorText(enrichment, "job")));
+  cells.push(...statusCells(enrichment));
   return cells;
 }
 

@@ -6,10 +6,9 @@
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
 import { csvField } from "../csv/csv_rows.ts";
-import { errorText } from "../enrichment/types.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { outputCell, outputColumns } from "../jobs/download.ts";
+import { outputCell, outputColumns, statusCells } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -88,8 +87,7 @@ function lineTail(
       text = "";
     } else text += csvField(outputCell(e[column]));
   }
-  const error = csvField(outputCell(errorText(e, "job")));
-  texts.push(`${text},${e.success},${error}\r\n`);
+  texts.push(`${text},${statusCells(e).map(csvField).join(",")}\r\n`);
   return { texts, own };
 }
 
@@ -125,8 +123,9 @@ export class ChunkOutput {
 
   /**
    * Adds finished rows, in input order. `keys` (RowBatch.keys,
-   * jobs/row_results.ts): rows of one key share their place's and organisation's
-   * values, so they are counted once, n times.
+   * jobs/row_results.ts): rows of one key share their place's and
+   * organisation's values, so they are counted once, n times, and their
+   * lines share those cells (lineTail).
    */
   add(results: StoredResult[], keys?: number[]): void {
     let text = "";
