@@ -18,8 +18,22 @@ interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** The WCAG 2.1 A/AA violations on the page as it is now. */
+/**
+ * Resolves once no finite animation runs (an endless one, such as a progress
+ * bar's, is left running). axe measures colours as they are painted, and a
+ * notification sliding in is still faint: its title fails contrast until the
+ * entrance ends. Chromium advances animations only between tasks, so a long
+ * axe run started mid-entrance measures it faint throughout.
+ */
+export async function animationsEnded(page: Page): Promise<void> {
+  await page.waitForFunction(`document.getAnimations().every((a) =>
+    a.playState !== "running" ||
+    a.effect?.getComputedTiming().endTime === Infinity)`);
+}
+
+/** The WCAG 2.1 A/AA violations on the page once its animations ended. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await animationsEnded(page);
   source ??= Deno.readTextFile(AXE_SOURCE);
   if (!(await page.evaluate("typeof globalThis.axe === 'object'"))) {
     await page.evaluate(`${await source}\n;0`);

@@ -16,6 +16,7 @@ import {
   NO_DNS,
   sampleCsv,
   screenshot,
+  waitFor,
   withServerAndBrowser,
 } from "./browser.ts";
 
@@ -96,10 +97,11 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
     const bar = page.getByRole("progressbar", { name: "Upload progress" });
     await bar.waitFor();
     await page.getByText(new RegExp(`^\\d+% · .+ of ${sizeText}$`)).waitFor();
-    for (let i = 0; i < 100; i++) {
-      if (Number(await bar.getAttribute("value")) > 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      async () => Number(await bar.getAttribute("value")) > 0,
+      30_000,
+      "upload progress above 0",
+    );
     const sent = Number(await bar.getAttribute("value"));
     assert.ok(sent > 0 && sent < size, `progress value ${sent}`);
     const uploadWidth = await page.evaluate<number>(
@@ -111,10 +113,11 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
     await bar.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Browse Files" }).waitFor();
     assert.equal(await page.getByText("Upload failed").count(), 0);
-    for (let i = 0; i < 50 && stored() !== before; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.equal(stored(), before, "the partial upload is removed");
+    await waitFor(
+      () => stored() === before,
+      30_000,
+      "the partial upload removed",
+    );
 
     // A whole upload: the bar fills before the configuration step.
     await cdp.send("Network.emulateNetworkConditions", {

@@ -52,7 +52,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     /** Job threads of a server 2 s after each of two jobs. */
-    const after = async (env: Record<string, string>) => {
+    const after = async (env: Record<string, string>, retired = false) => {
       const server = await startServer({ env });
       try {
         const counts: number[] = [];
@@ -61,7 +61,13 @@ Deno.test({
           const job = await startJob(server, uploaded, "ip_address");
           const done = await waitForJob(server, job.id);
           assertEquals(done.status, "completed");
-          await new Promise((resolve) => setTimeout(resolve, 2000));
+          if (retired) {
+            // Waits for the thread to end rather than for a fixed time.
+            await untilJobThreads(server.process.pid, 0);
+          } else {
+            // Kept: still there after a while (nothing to wait on).
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+          }
           counts.push(jobThreads(server.process.pid));
         }
         return counts;
@@ -72,6 +78,6 @@ Deno.test({
     // By default: the first job's thread runs the second job too.
     assertEquals(await after({}), [1, 1]);
     // Past JOB_WORKER_RETIRE_ROWS (here 1; the file has 2 rows): gone.
-    assertEquals(await after({ JOB_WORKER_RETIRE_ROWS: "1" }), [0, 0]);
+    assertEquals(await after({ JOB_WORKER_RETIRE_ROWS: "1" }, true), [0, 0]);
   },
 });
