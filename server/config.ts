@@ -57,7 +57,7 @@ export interface Config {
   /** Data rows per chunk of a job, the unit of work of both modes. */
   chunkSizes: ChunkSizes;
   webDir: string;
-  /** Public lookup routes: lookups per minute per client address (0: off). */
+  /** Public lookup routes: requests per minute per client address (0: off). */
   rateLimitPerMinute: number;
   /** Public lookup routes: lookups a client may make at once (0: off). */
   rateLimitBurst: number;

@@ -272,7 +272,7 @@ export interface PublicConfig {
   maxUploadMb: number;
   /** What a compressed (.csv.gz, .zip) or .xlsx upload may hold, in MB. */
   maxUncompressedMb: number;
-  /** Public lookups per minute per client address; 0 when not limited. */
+  /** Public lookup requests per minute per client address; 0: not limited. */
   rateLimitPerMinute: number;
   /** Lookups a client may make at once before the per-minute rate applies. */
   rateLimitBurst: number;

@@ -183,7 +183,8 @@ export const PublicConfig = z.object({
       "What a compressed (.csv.gz, .zip) or .xlsx upload may hold (MB of rows)",
   }),
   rateLimitPerMinute: z.number().int().openapi({
-    description: "Public lookups per minute per client address; 0: no limit",
+    description: "Public lookup requests per minute per client address (a " +
+      "batch counts once); 0: no limit",
   }),
   rateLimitBurst: z.number().int(),
   batchMaxIps: z.number().int().openapi({ example: BATCH_MAX_IPS }),
