@@ -6,6 +6,7 @@ import {
   type BatchLookupRequest,
   type LookupResponse,
 } from "../../shared/wire.ts";
+import { EXAMPLE_LOOKUP } from "../../shared/lookup_example.ts";
 import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 import { FieldList } from "./field_options.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
@@ -60,7 +61,7 @@ export const LookupSuccess = z.object({
         "or failed), skipped (every DNS server is resting after failing, " +
         "so none was asked and the answer did not wait)",
     }),
-}).openapi("LookupSuccess");
+}).openapi("LookupSuccess", { example: EXAMPLE_LOOKUP });
 
 export const LookupFailure = z.object({
   ip: z.string().openapi({ example: "10.1.1.1" }),
