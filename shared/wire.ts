@@ -4,6 +4,7 @@ import {
   ENRICHMENT_FIELDS,
   type EnrichmentValues,
 } from "./enrichment_fields.ts";
+import type { OperatorContact } from "./operator_contact.ts";
 
 export { ENRICHMENT_FIELDS };
 
@@ -280,4 +281,8 @@ export interface PublicConfig {
   batchMaxIps: number;
   /** Registration data (RDAP, online): whether the server has it on, its rate. */
   rdap: { enabled: boolean; rate: number };
+  /** private: a visitor sees only their session's jobs; shared: every job. */
+  jobsVisibility: "private" | "shared";
+  /** Who answers for this server (CONTACT_EMAIL, CONTACT_URL). */
+  contact: OperatorContact;
 }

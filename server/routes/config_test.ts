@@ -35,6 +35,26 @@ Deno.test("config: the limits and upload size as set", async () => {
       rateLimitBurst: 7,
       batchMaxIps: 1000,
       rdap: { enabled: false, rate: 2 },
+      jobsVisibility: "private",
+      contact: { email: null, url: null },
+    });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("config: whose jobs a visitor sees, and the operator's contact", async () => {
+  const { app, close } = await startTestApp({
+    JOBS_VISIBILITY: "shared",
+    CONTACT_EMAIL: "ops@example.org",
+    CONTACT_URL: "https://example.org/contact",
+  });
+  try {
+    const body = await (await app.request("/api/config")).json();
+    assertEquals(body.jobsVisibility, "shared");
+    assertEquals(body.contact, {
+      email: "ops@example.org",
+      url: "https://example.org/contact",
     });
   } finally {
     await close();

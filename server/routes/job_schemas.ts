@@ -194,6 +194,16 @@ export const PublicConfig = z.object({
   }).openapi({
     description: "Registration data (RDAP, online): on or off, and its rate",
   }),
+  jobsVisibility: z.enum(["private", "shared"]).openapi({
+    description: "private: a visitor sees only the jobs of their own " +
+      "session; shared: everyone sees every job (JOBS_VISIBILITY)",
+  }),
+  contact: z.object({
+    email: z.string().nullable(),
+    url: z.string().nullable(),
+  }).openapi({
+    description: "Who answers for this server (CONTACT_EMAIL, CONTACT_URL)",
+  }),
 }).openapi("PublicConfig");
 
 /**

@@ -41,7 +41,16 @@ Deno.test(
       );
 
       for (
-        const path of ["/", "/history", "/bulk-processing", "/api", "/pricing"]
+        const path of [
+          "/",
+          "/history",
+          "/bulk-processing",
+          "/api",
+          "/docs",
+          "/privacy",
+          "/terms",
+          "/contact",
+        ]
       ) {
         await page.goto(server.url + path);
         await page.locator("h1").first().waitFor();

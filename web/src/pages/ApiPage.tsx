@@ -144,7 +144,7 @@ FROM (
 
   return (
     <>
-      <hgroup className="page-title" id="documentation">
+      <hgroup className="page-title">
         <h1>API Documentation</h1>
         <p>
           Look up IP addresses from scripts, curl or BigQuery. Every answer is
