@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { CLIENT_PAGES } from "../../shared/pages.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { launchBrowser, screenshot, writeCsv } from "./browser.ts";
 
@@ -175,16 +176,7 @@ Deno.test(
       });
       const errors = watchErrors(page);
       for (
-        const path of [
-          "/",
-          "/history",
-          "/bulk-processing",
-          "/api",
-          "/docs",
-          "/privacy",
-          "/terms",
-          "/contact",
-        ]
+        const { path } of CLIENT_PAGES.filter((page) => page.prerender)
       ) {
         await page.goto(server.url + path);
         await page.waitForLoadState("networkidle");
