@@ -1,5 +1,6 @@
 // GET /api/config in process: the settings the web app shows.
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { loadConfig } from "../config.ts";
 import { startTestApp } from "./test_app.ts";
 
 Deno.test("config: the limits the API page shows", async () => {
@@ -69,4 +70,20 @@ Deno.test("config: whether registration data (RDAP) is on, its rate", async () =
   } finally {
     await close();
   }
+});
+
+Deno.test("config: a contact that is not an address stops the start", () => {
+  throws(
+    () => loadConfig({ CONTACT_EMAIL: "ops at example" }),
+    /CONTACT_EMAIL/,
+  );
+  throws(() => loadConfig({ CONTACT_URL: "example.org" }), /CONTACT_URL/);
+  throws(
+    () => loadConfig({ CONTACT_URL: 'javascript:alert("x")' }),
+    /CONTACT_URL/,
+  );
+  assertEquals(
+    loadConfig({ CONTACT_EMAIL: " ops@example.org ", CONTACT_URL: "" }).contact,
+    { email: "ops@example.org", url: null },
+  );
 });

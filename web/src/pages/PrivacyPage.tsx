@@ -59,10 +59,10 @@ export function PrivacyPage() {
         <p>
           The lookup API keeps nothing about the addresses it is asked for. To
           apply its rate limits the server counts requests per client address
-          (or API key) in memory for a few minutes; upload sizes are counted per
-          session in memory for a day. Registration answers, when that option is
-          on, are cached for 30 days by default. The server's log records jobs
-          and errors, not the addresses looked up or the contents of files.
+          (or API key), and upload sizes per session over a day, in memory only:
+          a restart forgets them. Registration answers, when that option is on,
+          are cached for 30 days by default. The server's log records jobs and
+          errors, not the addresses looked up or the contents of files.
         </p>
       </article>
       <article>
