@@ -77,6 +77,6 @@ export function createApp(deps: AppDeps): Hono {
   });
   app.route("/api", api);
   app.route("/ws", wsRoutes(hub));
-  app.route("/", webRoutes(deps.config.webDir));
+  app.route("/", webRoutes(deps.config.webDir, deps.config.contact));
   return app;
 }

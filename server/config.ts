@@ -1,5 +1,6 @@
 // Settings from environment variables, each with a working default, so the
 // server starts with no set-up. main.ts prints the effective values.
+import type { OperatorContact } from "../shared/operator_contact.ts";
 import { type AccessConfig, loadAccessConfig } from "./access/access_config.ts";
 
 import { maxUncompressedMb } from "./upload_formats/limits.ts";
@@ -57,7 +58,7 @@ export interface Config {
   /** Data rows per chunk of a job, the unit of work of both modes. */
   chunkSizes: ChunkSizes;
   webDir: string;
-  /** Public lookup routes: lookups per minute per client address (0: off). */
+  /** Public lookup routes: requests per minute per client address (0: off). */
   rateLimitPerMinute: number;
   /** Public lookup routes: lookups a client may make at once (0: off). */
   rateLimitBurst: number;
@@ -71,6 +72,8 @@ export interface Config {
   access: AccessConfig;
   /** RDAP, RDAP_URL, RDAP_RATE, RDAP_CACHE_DAYS: registration data (online). */
   rdap: RdapConfig;
+  /** CONTACT_EMAIL, CONTACT_URL: who answers for this server. */
+  contact: OperatorContact;
 }
 
 const bundled = (pkg: string, file: string) =>
@@ -110,6 +113,23 @@ function proxyHops(raw: string | undefined): number {
     );
   }
   return n;
+}
+
+/** CONTACT_EMAIL and CONTACT_URL, checked so a typo does not go live. */
+function operatorContact(
+  env: Record<string, string | undefined>,
+): OperatorContact {
+  const email = env.CONTACT_EMAIL?.trim() || null;
+  const url = env.CONTACT_URL?.trim() || null;
+  if (email !== null && !/^[^\s@<>"]+@[^\s@<>"]+$/.test(email)) {
+    throw new Error(`CONTACT_EMAIL must be an e-mail address, got "${email}"`);
+  }
+  if (url !== null && !/^(https?:\/\/[^\s<>"]+|mailto:[^\s<>"]+)$/.test(url)) {
+    throw new Error(
+      `CONTACT_URL must be an http(s):// or mailto: address, got "${url}"`,
+    );
+  }
+  return { email, url };
 }
 
 export function loadConfig(
@@ -178,5 +198,6 @@ export function loadConfig(
       : "info",
     access: loadAccessConfig(env),
     rdap: loadRdapConfig(env),
+    contact: operatorContact(env),
   };
 }

@@ -88,6 +88,8 @@ function printSettings(
     RDAP_URL: config.rdap.url,
     RDAP_RATE: `${config.rdap.rate} requests/s`,
     RDAP_CACHE_DAYS: config.rdap.cacheDays,
+    CONTACT_EMAIL: config.contact.email ?? "none",
+    CONTACT_URL: config.contact.url ?? "none",
   };
   if (config.logLevel === "warn" || config.logLevel === "error") return;
   console.log("settings:");

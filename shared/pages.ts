@@ -17,7 +17,10 @@ export const CLIENT_PAGES = [
   { path: "/history", prerender: true },
   { path: "/bulk-processing", prerender: true },
   { path: "/api", prerender: true },
-  { path: "/pricing", prerender: true },
+  { path: "/docs", prerender: true },
+  { path: "/privacy", prerender: true },
+  { path: "/terms", prerender: true },
+  { path: "/contact", prerender: true },
   { path: "/results/:id", prerender: false },
 ] as const satisfies readonly ClientPage[];
 

@@ -4,6 +4,7 @@ import {
   ENRICHMENT_FIELDS,
   type EnrichmentValues,
 } from "./enrichment_fields.ts";
+import type { OperatorContact } from "./operator_contact.ts";
 
 export { ENRICHMENT_FIELDS };
 
@@ -272,7 +273,7 @@ export interface PublicConfig {
   maxUploadMb: number;
   /** What a compressed (.csv.gz, .zip) or .xlsx upload may hold, in MB. */
   maxUncompressedMb: number;
-  /** Public lookups per minute per client address; 0 when not limited. */
+  /** Public lookup requests per minute per client address; 0: not limited. */
   rateLimitPerMinute: number;
   /** Lookups a client may make at once before the per-minute rate applies. */
   rateLimitBurst: number;
@@ -280,4 +281,8 @@ export interface PublicConfig {
   batchMaxIps: number;
   /** Registration data (RDAP, online): whether the server has it on, its rate. */
   rdap: { enabled: boolean; rate: number };
+  /** private: a visitor sees only their session's jobs; shared: every job. */
+  jobsVisibility: "private" | "shared";
+  /** Who answers for this server (CONTACT_EMAIL, CONTACT_URL). */
+  contact: OperatorContact;
 }

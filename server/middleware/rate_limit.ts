@@ -1,8 +1,9 @@
 // Token-bucket rate limit per client for the public lookup routes. Each
 // client has a bucket of `burst` tokens refilled at `perMinute` a minute; a
-// lookup takes one token, a batch one per address. A request larger than the
-// bucket is let through when the bucket is full and leaves it in debt, so the
-// average stays at `perMinute` whatever the batch size.
+// request takes one token, whatever it asks: a batch or a BigQuery call
+// holds at most BATCH_MAX_IPS addresses, looked up from local databases in
+// one pass, so what a client may ask is bounded per request, and a BigQuery
+// query, which sends its rows in many such requests at once, fits.
 import type { Context, MiddlewareHandler } from "hono";
 import { clientAddress, clientKey } from "./client_address.ts";
 
@@ -53,17 +54,16 @@ export class RateLimiter {
     return this.#buckets.size;
   }
 
-  /** Takes `cost` tokens from the client's bucket if it has enough. */
-  take(key: string, cost = 1): RateDecision {
+  /** Takes a token from the client's bucket if it has one. */
+  take(key: string): RateDecision {
     const { burst } = this.settings;
     const now = this.now();
     if (this.#buckets.size >= SWEEP_AT) this.#sweep(now);
     const bucket = this.#buckets.get(key) ?? { tokens: burst, updated: now };
     bucket.tokens = this.#refilled(bucket, now);
     bucket.updated = now;
-    const needed = Math.min(Math.max(cost, 1), burst);
-    const allowed = bucket.tokens >= needed;
-    if (allowed) bucket.tokens -= Math.max(cost, 1);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
     this.#buckets.set(key, bucket);
     const secondsFor = (tokens: number) =>
       Math.max(0, Math.ceil(tokens / this.#perMs / 1000));
@@ -72,15 +72,15 @@ export class RateLimiter {
       limit: burst,
       remaining: Math.max(0, Math.floor(bucket.tokens)),
       resetSeconds: secondsFor(burst - bucket.tokens),
-      retryAfterSeconds: allowed ? 0 : secondsFor(needed - bucket.tokens),
+      retryAfterSeconds: allowed ? 0 : secondsFor(1 - bucket.tokens),
     };
   }
 
   /** Gives back what take() took for a request that turned out not to count. */
-  refund(key: string, cost = 1): void {
+  refund(key: string): void {
     const bucket = this.#buckets.get(key);
     if (!bucket) return;
-    bucket.tokens = Math.min(this.settings.burst, bucket.tokens + cost);
+    bucket.tokens = Math.min(this.settings.burst, bucket.tokens + 1);
   }
 
   #refilled(bucket: Bucket, now: number): number {
@@ -105,8 +105,6 @@ export interface RateLimitOptions {
    * server/access/api_keys.ts); undefined falls back to the client address.
    */
   key?: (c: Context) => string | undefined;
-  /** Tokens a request costs (default 1); may read the body. */
-  cost?: (c: Context) => number | Promise<number>;
   /** The body of a 429 answer (default { message }). */
   refusalBody?: (message: string) => Record<string, unknown>;
 }
@@ -128,8 +126,7 @@ export function rateLimit(
   return async (c, next) => {
     const key = options.key?.(c) ??
       clientKey(clientAddress(c, options.trustProxy));
-    const cost = options.cost ? await options.cost(c) : 1;
-    const decision = limiter.take(key, cost);
+    const decision = limiter.take(key);
     const headers: Record<string, string> = {
       "RateLimit-Policy": policy,
       "RateLimit-Limit": String(decision.limit),
@@ -141,8 +138,8 @@ export function rateLimit(
       const { perMinute, burst } = limiter.settings;
       return c.json(
         refusalBody(
-          `Rate limit exceeded: ${perMinute} lookups per minute per client ` +
-            `(bursts of up to ${burst}; a batch counts each address). ` +
+          `Rate limit exceeded: ${perMinute} requests per minute per ` +
+            `client (bursts of up to ${burst}). ` +
             `Retry after ${wait} second${wait === 1 ? "" : "s"}.`,
         ),
         429,

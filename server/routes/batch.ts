@@ -2,7 +2,6 @@
 // order; an entry that is not an address fails alone. Reverse DNS runs
 // concurrently under the engine's limits, each distinct address once.
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { ALL_OPTIONS } from "../enrichment/types.ts";
@@ -36,7 +35,8 @@ export const batchRoute = createRoute({
   description: "The body is a JSON array of addresses or " +
     '{ "ips": [...] }; the answer holds one single-lookup object per ' +
     "address in the same order; fields= keeps only the fields named. " +
-    "Each address counts against the rate limit.",
+    "The request counts once against the rate limit, as a single lookup " +
+    "does.",
   request: {
     query: BatchQuery,
     body: {
@@ -59,33 +59,6 @@ export const batchRoute = createRoute({
     429: overRateLimitResponse(ErrorResponse),
   },
 });
-
-/** The addresses a batch or BigQuery body holds, before validation. */
-export function entriesOf(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === "object") {
-    const record = body as Record<string, unknown>;
-    if (Array.isArray(record.ips)) return record.ips;
-    if (Array.isArray(record.calls)) return record.calls;
-  }
-  return [];
-}
-
-/**
- * Rate-limit cost of a batch or BigQuery request: its number of addresses.
- * A body that will be refused (not JSON, over the limit) costs one.
- */
-export async function batchCost(c: Context): Promise<number> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch (error) {
-    if (error instanceof SyntaxError) return 1;
-    throw error;
-  }
-  const count = entriesOf(body).length;
-  return count > BATCH_MAX_IPS ? 1 : Math.max(1, count);
-}
 
 export function batchRoutes(
   deps: Pick<AppDeps, "engine" | "config" | "rdapPacer" | "rdapCache">,

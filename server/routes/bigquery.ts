@@ -39,11 +39,12 @@ export const bigQueryRoute = createRoute({
   summary: "BigQuery remote function endpoint",
   description: "Called by BigQuery for a function created with CREATE " +
     "FUNCTION ... REMOTE WITH CONNECTION ... OPTIONS (endpoint = " +
-    "'https://<host>/api/bigquery'). Set max_batching_rows to at most " +
-    `${BATCH_MAX_IPS}. user_defined_context may hold "fields" ` +
-    '(e.g. [("fields", "country,company,asn")]) to return only those ' +
-    "fields. Each call counts against the rate limit; BigQuery retries 429 " +
-    "answers.",
+    "'https://<host>/api/bigquery'). Set max_batching_rows = " +
+    `${BATCH_MAX_IPS}, the most a call may hold. user_defined_context may ` +
+    'hold "fields" (e.g. [("fields", "country,company,asn")]) to return ' +
+    "only those fields. Each call counts once against the rate limit, " +
+    "whatever its rows, so a query's calls fit the default limits; " +
+    "BigQuery retries 429 answers on its own.",
   request: {
     body: {
       required: true,

@@ -1,5 +1,5 @@
 // GET /api/config: the server's settings the web app follows (upload sizes,
-// rate limits, batch size).
+// rate limits, batch size, whose jobs a visitor sees, the operator's contact).
 import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
@@ -42,6 +42,8 @@ export function configRoutes({ config }: Pick<AppDeps, "config">) {
       rateLimitBurst: limited ? rateLimitBurst : 0,
       batchMaxIps: BATCH_MAX_IPS,
       rdap: { enabled: config.rdap.enabled, rate: config.rdap.rate },
+      jobsVisibility: config.access.jobsVisibility,
+      contact: config.contact,
     }, 200);
   });
   return app;

@@ -1,5 +1,6 @@
 // GET /api/config in process: the settings the web app shows.
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { loadConfig } from "../config.ts";
 import { startTestApp } from "./test_app.ts";
 
 Deno.test("config: the limits the API page shows", async () => {
@@ -35,6 +36,26 @@ Deno.test("config: the limits and upload size as set", async () => {
       rateLimitBurst: 7,
       batchMaxIps: 1000,
       rdap: { enabled: false, rate: 2 },
+      jobsVisibility: "private",
+      contact: { email: null, url: null },
+    });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("config: whose jobs a visitor sees, and the operator's contact", async () => {
+  const { app, close } = await startTestApp({
+    JOBS_VISIBILITY: "shared",
+    CONTACT_EMAIL: "ops@example.org",
+    CONTACT_URL: "https://example.org/contact",
+  });
+  try {
+    const body = await (await app.request("/api/config")).json();
+    assertEquals(body.jobsVisibility, "shared");
+    assertEquals(body.contact, {
+      email: "ops@example.org",
+      url: "https://example.org/contact",
     });
   } finally {
     await close();
@@ -49,4 +70,20 @@ Deno.test("config: whether registration data (RDAP) is on, its rate", async () =
   } finally {
     await close();
   }
+});
+
+Deno.test("config: a contact that is not an address stops the start", () => {
+  throws(
+    () => loadConfig({ CONTACT_EMAIL: "ops at example" }),
+    /CONTACT_EMAIL/,
+  );
+  throws(() => loadConfig({ CONTACT_URL: "example.org" }), /CONTACT_URL/);
+  throws(
+    () => loadConfig({ CONTACT_URL: 'javascript:alert("x")' }),
+    /CONTACT_URL/,
+  );
+  assertEquals(
+    loadConfig({ CONTACT_EMAIL: " ops@example.org ", CONTACT_URL: "" }).contact,
+    { email: "ops@example.org", url: null },
+  );
 });

@@ -7,7 +7,7 @@ import type { Enrichment } from "../enrichment/types.ts";
 export const NOT_AN_IP_ADDRESS = "Invalid IP address format";
 
 /** Whether the engine refused the text as not being an IP address. */
-export function isRefusedAsNotAnAddress(e: Enrichment): boolean {
+function isRefusedAsNotAnAddress(e: Enrichment): boolean {
   return !e.success && (!e.failure || e.failure.kind === "invalid");
 }
 

@@ -183,7 +183,8 @@ export const PublicConfig = z.object({
       "What a compressed (.csv.gz, .zip) or .xlsx upload may hold (MB of rows)",
   }),
   rateLimitPerMinute: z.number().int().openapi({
-    description: "Public lookups per minute per client address; 0: no limit",
+    description: "Public lookup requests per minute per client address (a " +
+      "batch counts once); 0: no limit",
   }),
   rateLimitBurst: z.number().int(),
   batchMaxIps: z.number().int().openapi({ example: BATCH_MAX_IPS }),
@@ -192,6 +193,16 @@ export const PublicConfig = z.object({
     rate: z.number().openapi({ description: "RDAP requests per second" }),
   }).openapi({
     description: "Registration data (RDAP, online): on or off, and its rate",
+  }),
+  jobsVisibility: z.enum(["private", "shared"]).openapi({
+    description: "private: a visitor sees only the jobs of their own " +
+      "session; shared: everyone sees every job (JOBS_VISIBILITY)",
+  }),
+  contact: z.object({
+    email: z.string().nullable(),
+    url: z.string().nullable(),
+  }).openapi({
+    description: "Who answers for this server (CONTACT_EMAIL, CONTACT_URL)",
   }),
 }).openapi("PublicConfig");
 

@@ -11,7 +11,7 @@ import {
   overRateLimitResponse,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
-import { isRefusedAsNotAnAddress, NOT_AN_IP_ADDRESS } from "./failure_text.ts";
+import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
 import { asksRegistration, registrationFor } from "./registration_option.ts";
 import { optionsFor, selectedFields } from "./field_options.ts";
@@ -34,9 +34,13 @@ export const lookupRoute = createRoute({
   tags: ["Lookup"],
   summary: "Look up one IP address",
   description: "Geolocation, network, company and reverse DNS of one IPv4 " +
-    "or IPv6 address. Private and reserved addresses answer success false " +
-    "with the reason. fields= keeps only the fields named. Cacheable " +
-    "for a day.",
+    "or IPv6 address. The rule of the lookup routes: an answer about the " +
+    "address is 200 and says in success whether it has data; text that is " +
+    `not an address (${NOT_AN_IP_ADDRESS}), a private or reserved range ` +
+    "and an address no database knows answer success false with the " +
+    "reason, as that entry of a batch would. 400 is for a request that " +
+    "cannot be read: no ip, or an unknown field in fields=. fields= keeps " +
+    "only the fields named. Cacheable for a day.",
   request: { query: LookupQuery },
   responses: {
     401: missingKeyResponse(LookupFailure),
@@ -57,8 +61,7 @@ export const lookupRoute = createRoute({
       content: { "application/json": { schema: LookupAnswer } },
     },
     400: {
-      description: `No ip, not an IP address (${NOT_AN_IP_ADDRESS}), or ` +
-        "an unknown field in fields=",
+      description: "No ip, or an unknown field in fields=",
       content: { "application/json": { schema: LookupFailure } },
     },
     429: overRateLimitResponse(ErrorResponse),
@@ -88,9 +91,6 @@ export function lookupRoutes(
         )
         : await engine.enrich(ip, options);
       const result = toLookupResponse(found, withRegistration);
-      if (!result.success && isRefusedAsNotAnAddress(found)) {
-        return c.json(result, 400);
-      }
       if (keyed) {
         c.header("Cache-Control", KEYED_LOOKUP_CACHE_CONTROL);
         c.header("Vary", "Authorization", { append: true });
@@ -98,14 +98,14 @@ export function lookupRoutes(
       return c.json(selectedFields(result, fields), 200);
     },
     // This route answers a refused request in the lookup failure shape:
-    // the address's words, or what is wrong with fields=.
+    // what is wrong with ip= or fields=.
     (result, c) => {
       if (result.success) return;
       const ip = (c.req.query("ip") ?? "").trim();
       const issue = result.error.issues[0];
       const error = issue.path[0] === "fields"
         ? `fields: ${issue.message}`
-        : NOT_AN_IP_ADDRESS;
+        : issue.message;
       return c.json({ ip, success: false as const, error }, 400);
     },
   );

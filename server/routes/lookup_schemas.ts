@@ -6,10 +6,14 @@ import {
   type BatchLookupRequest,
   type LookupResponse,
 } from "../../shared/wire.ts";
+import { EXAMPLE_LOOKUP } from "../../shared/lookup_example.ts";
 import { enrichmentFieldSchemas } from "./enrichment_schemas.ts";
 import { FieldList } from "./field_options.ts";
-import { readsAsIpAddress } from "./ip_text.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
+
+/** What a single lookup without an address answers (400). */
+export const NO_IP_GIVEN =
+  "No address given: ask /api/lookup?ip=<IPv4 or IPv6 address>";
 
 /** Lookup answers: no ip_used; the registration fields only when asked. */
 function lookupFields<T extends ReturnType<typeof enrichmentFieldSchemas>>(
@@ -57,7 +61,7 @@ export const LookupSuccess = z.object({
         "or failed), skipped (every DNS server is resting after failing, " +
         "so none was asked and the answer did not wait)",
     }),
-}).openapi("LookupSuccess");
+}).openapi("LookupSuccess", { example: EXAMPLE_LOOKUP });
 
 export const LookupFailure = z.object({
   ip: z.string().openapi({ example: "10.1.1.1" }),
@@ -76,12 +80,14 @@ export const LookupResult = z.union([LookupSuccess, LookupFailure]).openapi(
 );
 
 export const LookupQuery = z.object({
-  ip: z.string({ required_error: NOT_AN_IP_ADDRESS })
+  ip: z.string({ required_error: NO_IP_GIVEN })
     .trim()
-    .refine(readsAsIpAddress, NOT_AN_IP_ADDRESS)
+    .min(1, NO_IP_GIVEN)
     .openapi({
       param: { name: "ip", in: "query" },
-      description: 'IPv4 or IPv6 address; a port ("1.2.3.4:80") is ignored',
+      description: 'IPv4 or IPv6 address; a port ("1.2.3.4:80") is ignored. ' +
+        "Text that is not an address answers 200 with success false, as a " +
+        "private address does",
       example: "8.8.8.8",
     }),
   registration: RegistrationFlag.openapi({

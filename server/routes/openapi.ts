@@ -1,6 +1,7 @@
 // GET /api/openapi.json: an OpenAPI 3.1 document generated from the route
 // declarations of the /api router it is mounted on.
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { apiRouter } from "./api_router.ts";
@@ -20,7 +21,8 @@ reverse DNS, from local databases.
 The public lookup routes (tag Lookup and BigQuery) allow any origin (CORS) \
 and are rate limited per client address with a token bucket: the \
 RateLimit-* headers of each answer show the state, a 429 answer carries \
-Retry-After. A batch counts each address. When the server sets \
+Retry-After. Each request counts once, a batch or BigQuery call of up to \
+${BATCH_MAX_IPS} addresses too. When the server sets \
 LOOKUP_API_KEYS, these routes need a key (Authorization: Bearer <key>, or \
 ?key=<key>; 401 without) and the limits count per key. The job routes (tag Jobs) drive \
 the web app; job progress is also pushed over the WebSocket /ws \

@@ -1,6 +1,6 @@
 // The public lookup API (/api/lookup, /api/lookup/batch, /api/bigquery):
 // CORS for any origin, a body cap, and one token bucket per client address
-// (or per API key) shared by the three routes. The web app's job routes are
+// (or per API key) shared by the three routes, a request a token. The web app's job routes are
 // not limited.
 // With LOOKUP_API_KEYS set, a key is required (checked after CORS, so a 401
 // is readable from a page, and before the limiter, which then counts per key).
@@ -10,7 +10,7 @@ import type { AppDeps } from "../deps.ts";
 import { apiKeyRateKey } from "../access/api_keys.ts";
 import { lookupCors } from "../middleware/cors.ts";
 import { rateLimit, RateLimiter } from "../middleware/rate_limit.ts";
-import { batchCost, batchRoutes } from "./batch.ts";
+import { batchRoutes } from "./batch.ts";
 import { bigQueryRoutes } from "./bigquery.ts";
 import { apiRouter } from "./api_router.ts";
 import { MAX_JSON_BYTES } from "./json_body.ts";
@@ -50,7 +50,7 @@ export function publicApiRoutes(
       maxSize: MAX_JSON_BYTES,
       onError: (c) => c.json({ message: overBodyCap }, 413),
     }),
-    rateLimit(limiter, { ...limits, cost: batchCost }),
+    rateLimit(limiter, limits),
   );
   app.use(
     "/bigquery",
@@ -62,7 +62,6 @@ export function publicApiRoutes(
     }),
     rateLimit(limiter, {
       ...limits,
-      cost: batchCost,
       refusalBody: (message) => ({ errorMessage: message }),
     }),
   );

@@ -3,6 +3,7 @@
 // (Over 300 lines: its steps share one app, built once for the file.)
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { MODEL } from "../classification/model.ts";
+import { NO_IP_GIVEN } from "./lookup_schemas.ts";
 import { answer as call, startTestApp } from "./test_app.ts";
 
 const INVALID = "Invalid IP address format";
@@ -85,21 +86,41 @@ Deno.test({
       });
 
       await t.step(
-        "single lookup: missing or invalid ip is a 400",
+        "single lookup: text that is no address answers as a private one does",
         async () => {
-          for (const query of ["ip=not-an-ip", "ip=", "", "ip=1.2.3.4.5"]) {
-            const { status, headers, body } = await call<Lookup>(
+          // One rule: an answer about the address is 200 and says in
+          // success why it has no data, as that entry of a batch would.
+          const batch = await call<Lookup[]>(server, "/api/lookup/batch", {
+            json: ["not-an-ip", "1.2.3.4.5", "10.0.0.1"],
+          });
+          for (
+            const [i, ip] of ["not-an-ip", "1.2.3.4.5", "10.0.0.1"].entries()
+          ) {
+            const { status, body } = await call<Lookup>(
               server,
-              `/api/lookup?${query}`,
+              `/api/lookup?ip=${ip}`,
             );
-            assertEquals(status, 400, query);
+            assertEquals(status, 200, ip);
+            assertEquals(body, batch.body[i], ip);
             assertEquals(body.success, false);
-            assertEquals(body.error, INVALID);
-            assertEquals(typeof body.ip, "string");
-            ok(!headers.get("cache-control")?.includes("public"));
           }
+          assertEquals(batch.body[0].error, INVALID);
         },
       );
+
+      await t.step("single lookup: no ip is a 400 that says so", async () => {
+        for (const query of ["ip=", "", "ip=%20"]) {
+          const { status, headers, body } = await call<Lookup>(
+            server,
+            `/api/lookup?${query}`,
+          );
+          assertEquals(status, 400, query);
+          assertEquals(body.success, false);
+          assertEquals(body.error, NO_IP_GIVEN);
+          assertEquals(body.ip, "");
+          ok(!headers.get("cache-control")?.includes("public"));
+        }
+      });
 
       await t.step(
         "batch: answers in order, bad entries fail alone",

@@ -1,9 +1,14 @@
 // Serves the built web app (web/dist): files as they are, prerendered pages
-// at <path>/index.html, the app's other pages (shared/pages.ts) as the
-// empty app shell, and the 404 page with a 404 status for any other path.
+// at <path>/index.html with the operator's contact filled in, the app's other
+// pages (shared/pages.ts) as the empty app shell, and the 404 page with a 404
+// status for any other path.
 import { Hono } from "hono";
 import { serveStatic } from "hono/deno";
 import { join, normalize } from "node:path";
+import {
+  contactLink,
+  type OperatorContact,
+} from "../../shared/operator_contact.ts";
 import { CLIENT_PAGES } from "../../shared/pages.ts";
 
 /** "/results/:id" -> a pattern matching "/results/7" and "/results/7/". */
@@ -53,7 +58,32 @@ export async function builtStylesheets(webDir: string): Promise<string[]> {
     .filter((href): href is string => href !== undefined);
 }
 
-export function webRoutes(webDir: string) {
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+
+/**
+ * The prerendered contact links (web/src/components/OperatorContactLink.tsx,
+ * built without a contact) as this server's CONTACT_URL or CONTACT_EMAIL.
+ */
+export function fillOperatorContact(
+  html: string,
+  contact: OperatorContact,
+): string {
+  const { href, text } = contactLink(contact);
+  if (href === null) return html;
+  return html.replace(
+    /<a class="operator-contact">[^<]*<\/a>/g,
+    `<a class="operator-contact" href="${escapeHtml(href)}">${
+      escapeHtml(text)
+    }</a>`,
+  );
+}
+
+export function webRoutes(
+  webDir: string,
+  contact: OperatorContact = { email: null, url: null },
+) {
   const app = new Hono();
   app.use(
     "/assets/*",
@@ -68,15 +98,21 @@ export function webRoutes(webDir: string) {
       }
     },
   );
-  app.use("*", serveStatic({ root: webDir }));
+  // Files as built, but pages (HTML) get the contact written in below.
+  const files = serveStatic({ root: webDir });
+  app.use("*", async (c, next) => {
+    const isFile = /\.[^/]*$/.test(c.req.path) && !c.req.path.endsWith(".html");
+    return isFile ? await files(c, next) : await next();
+  });
   app.get("*", async (c) => {
     // c.req.path is decoded already; decoding again would turn "%25ff"
     // into a broken escape.
     const path = normalize(c.req.path).replace(/\/+$/, "");
-    const page = !path.includes("..") && path !== ""
-      ? await readPage(join(webDir, path, "index.html"))
+    const file = path.endsWith(".html") ? path : join(path, "index.html");
+    const page = !path.includes("..")
+      ? await readPage(join(webDir, file))
       : null;
-    if (page) return c.html(page);
+    if (page) return c.html(fillOperatorContact(page, contact));
     if (CLIENT_PAGE_PATTERNS.some((pattern) => pattern.test(c.req.path))) {
       return c.html(
         await readPage(join(webDir, "app.html")) ??

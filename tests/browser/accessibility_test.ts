@@ -5,6 +5,7 @@
 // page is checked in sessions_test.ts.
 
 import assert from "node:assert/strict";
+import { CLIENT_PAGES } from "../../shared/pages.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { assertNoAxeViolations } from "./axe.ts";
 import {
@@ -46,13 +47,7 @@ Deno.test(
         await page.setViewportSize({ width, height: 900 });
         const at = (what: string) => `${what} at ${width}px`;
         for (
-          const path of [
-            "/",
-            "/history",
-            "/bulk-processing",
-            "/api",
-            "/pricing",
-          ]
+          const { path } of CLIENT_PAGES.filter((page) => page.prerender)
         ) {
           await page.goto(server.url + path);
           await page.locator("h1").first().waitFor();

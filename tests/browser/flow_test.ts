@@ -184,14 +184,14 @@ Deno.test(
       );
       await screenshot(page, "09-history-empty");
 
-      // An unknown job: the results view says so (after its 3 retries).
+      // An unknown job: the results view says so at once, without a toast.
       await page.goto(`${server.url}/results/99999`);
-      await page.getByRole("heading", { name: "Results Unavailable" }).waitFor({
-        timeout: 20_000,
-      });
-      await page.getByText("Unable to load results. Please try again later.")
+      await page.getByRole("heading", {
+        name: "Job 99999 is not available here",
+      })
         .waitFor();
-      await page.getByText("Error loading results", { exact: true }).waitFor();
+      assert.equal(await page.getByText(/try again/i).count(), 0);
+      assert.equal(await page.getByTestId("toast").count(), 0);
       await screenshot(page, "16-results-unavailable");
 
       assert.deepEqual(errors, []);

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { CLIENT_PAGES } from "../../shared/pages.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import { launchBrowser, screenshot, writeCsv } from "./browser.ts";
 
@@ -33,8 +34,10 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 
 let server: RunningServer;
 
+const CONTACT = "privacy@operator.example";
+
 Deno.test("content pages read without JavaScript; 404", OPTIONS, async () => {
-  server = await startServer();
+  server = await startServer({ env: { CONTACT_EMAIL: CONTACT } });
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -51,6 +54,48 @@ Deno.test("content pages read without JavaScript; 404", OPTIONS, async () => {
     await page.getByRole("button", { name: "Start Processing Now" }).waitFor();
     await screenshot(page, "20-bulk-processing-nojs");
 
+    // Header and footer: each link its own page, every page readable here.
+    await page.goto(server.url + "/");
+    const header = page.getByRole("navigation", { name: "Main" });
+    const footer = page.getByRole("navigation", { name: "Footer" });
+    const targets = [
+      [header, "History", "/history", "Processing History"],
+      [header, "Documentation", "/docs", "Documentation"],
+      [header, "API", "/api", "API Documentation"],
+      [footer, "Privacy Policy", "/privacy", "Privacy"],
+      [footer, "Terms of Service", "/terms", "Terms and data licences"],
+      [footer, "Contact Us", "/contact", "Contact"],
+    ] as const;
+    for (const [nav, name, path] of targets) {
+      assert.equal(
+        await nav.getByRole("link", { name, exact: true }).getAttribute(
+          "href",
+        ),
+        path,
+        name,
+      );
+    }
+    for (const [, , path, heading] of targets) {
+      await page.goto(server.url + path);
+      await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
+    }
+    await page.goto(server.url + "/docs");
+    await page.getByRole("cell", { name: "classification_reason" }).waitFor();
+    await page.goto(server.url + "/privacy");
+    await page.getByText(
+      "If no job is started from it, it is deleted after a day",
+    )
+      .waitFor();
+    await page.goto(server.url + "/terms");
+    await page.getByText("CC BY 4.0").first().waitFor();
+    // The operator's contact, as CONTACT_EMAIL set it, without JavaScript.
+    await page.goto(server.url + "/contact");
+    const contact = page.getByRole("link", { name: CONTACT });
+    assert.equal(await contact.getAttribute("href"), `mailto:${CONTACT}`);
+    await screenshot(page, "21-contact-nojs");
+    const pricing = await page.goto(server.url + "/pricing");
+    assert.equal(pricing?.status(), 404, "no pricing page for a free tool");
+
     const missing = await page.goto(server.url + "/no/such/page");
     assert.equal(missing?.status(), 404);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
@@ -65,7 +110,10 @@ Deno.test("content pages read without JavaScript; 404", OPTIONS, async () => {
     for (
       const [path, name] of [
         ["/bulk-processing", "22-bulk-processing"],
-        ["/pricing", "24-pricing"],
+        ["/docs", "23-docs"],
+        ["/privacy", "24-privacy"],
+        ["/terms", "24-terms"],
+        ["/contact", "24-contact"],
         ["/missing", "25-not-found"],
       ]
     ) {
@@ -73,6 +121,18 @@ Deno.test("content pages read without JavaScript; 404", OPTIONS, async () => {
       await js.waitForLoadState("networkidle");
       await screenshot(js, name);
     }
+    // The contact the app renders is the one the server wrote in.
+    await js.goto(server.url + "/contact");
+    await js.waitForLoadState("networkidle");
+    assert.equal(
+      await js.getByRole("link", { name: CONTACT }).getAttribute("href"),
+      `mailto:${CONTACT}`,
+    );
+    // Reached inside the app (no page load), it is there too.
+    await js.goto(server.url + "/");
+    await js.getByRole("navigation", { name: "Footer" })
+      .getByRole("link", { name: "Privacy Policy" }).click();
+    await js.getByRole("link", { name: CONTACT }).waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
@@ -115,7 +175,7 @@ Deno.test(
       });
       const errors = watchErrors(page);
       for (
-        const path of ["/", "/history", "/bulk-processing", "/api", "/pricing"]
+        const { path } of CLIENT_PAGES.filter((page) => page.prerender)
       ) {
         await page.goto(server.url + path);
         await page.waitForLoadState("networkidle");
@@ -133,9 +193,9 @@ Deno.test(
       const menu = page.locator("summary", { hasText: "Menu" });
       await menu.click();
       const panel = page.getByRole("navigation", { name: "Menu" });
+      await panel.getByRole("link", { name: "History" }).waitFor();
       await panel.getByRole("link", { name: "Documentation" }).waitFor();
       await panel.getByRole("link", { name: "API" }).waitFor();
-      await panel.getByRole("link", { name: "Pricing" }).waitFor();
       await screenshot(page, "31-mobile-menu-open");
 
       // Escape closes it; the keyboard opens it again.
@@ -143,9 +203,10 @@ Deno.test(
       await panel.waitFor({ state: "hidden" });
       await menu.focus();
       await page.keyboard.press("Enter");
-      await panel.getByRole("link", { name: "Pricing" }).click();
-      await page.waitForURL("**/pricing");
-      await page.getByRole("heading", { name: "Pricing", level: 1 }).waitFor();
+      await panel.getByRole("link", { name: "Documentation" }).click();
+      await page.waitForURL("**/docs");
+      await page.getByRole("heading", { name: "Documentation", level: 1 })
+        .waitFor();
       await panel.waitFor({ state: "hidden" });
       await noHorizontalScroll(page);
       assert.deepEqual(errors, []);

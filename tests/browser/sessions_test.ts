@@ -1,6 +1,7 @@
 // Visitor sessions in Chromium: two browser contexts (two visitors, each
 // with its own cookie) each see only their own jobs in History, and one's
-// results URL shows the other the "Results Unavailable" state. Then the
+// results URL tells the other, at 1280 and 375 px, that jobs are private to
+// the session that started them, and how an operator shares them. Then the
 // ACCESS_PASSWORD sign-in page, as a visitor meets it: in the app's
 // stylesheet, with no axe-core (WCAG 2.1 A/AA) violation.
 
@@ -57,16 +58,25 @@ Deno.test("two visitors each see only their own jobs", OPTIONS, async () => {
       assert.equal(await page.locator(`tr[data-job-id="${other}"]`).count(), 0);
 
       await page.goto(`${server.url}/results/${other}`);
-      await page.getByRole("heading", { name: "Results Unavailable" })
-        .waitFor({ timeout: 30_000 });
+      await page.getByRole("heading", {
+        name: `Job ${other} is not available here`,
+      }).waitFor({ timeout: 30_000 });
       await page.goto(`${server.url}/results/${own}`);
       await page.getByRole("heading", { name: "Enrichment Results" })
         .waitFor({ timeout: 30_000 });
     }
     const page = alice.pages()[0];
-    await page.goto(`${server.url}/results/${bobJob}`);
-    await page.getByRole("heading", { name: "Results Unavailable" }).waitFor();
-    await screenshot(page, "sessions-other-visitors-job");
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${server.url}/results/${bobJob}`);
+      await page.getByText("each belongs to the browser session that started")
+        .waitFor();
+      await page.getByText("JOBS_VISIBILITY=shared").waitFor();
+      // Neither a "try again later" nor an error toast: nothing will change.
+      assert.equal(await page.getByText(/try again/i).count(), 0);
+      assert.equal(await page.getByTestId("toast").count(), 0);
+      await screenshot(page, `sessions-other-visitors-job-${width}`);
+    }
   } finally {
     await browser.close();
     await server.stop();

@@ -44,7 +44,7 @@ statuses.getOpenApiDocument = [
 ];
 
 const refused = await client.GET("/api/lookup", {
-  params: { query: { ip: "not-an-ip" } },
+  params: { query: { ip: "8.8.8.8", fields: "color" } },
 });
 statuses.refused = [refused.response.status, refused.error];
 

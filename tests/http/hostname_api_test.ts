@@ -1,5 +1,9 @@
 // Host names in the lookup API from a real DNS server (dnsmasq) on loopback.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import {
+  EXAMPLE_LOOKUP,
+  EXAMPLE_LOOKUP_IP,
+} from "../../shared/lookup_example.ts";
 import { reverseV4 } from "../helpers/dnsmasq.ts";
 import { startServerWithDns } from "../helpers/server_with_dns.ts";
 import { call } from "../helpers/http.ts";
@@ -32,6 +36,32 @@ Deno.test({
     }, { RATE_LIMIT_PER_MINUTE: "0" });
     const { server, dns } = fixture;
     try {
+      await t.step(
+        "the example answer shown in the docs is this server's answer",
+        async () => {
+          const { body } = await call<Lookup>(
+            server,
+            `/api/lookup?ip=${EXAMPLE_LOOKUP_IP}`,
+          );
+          assertEquals(body, EXAMPLE_LOOKUP);
+          // The API page renders EXAMPLE_LOOKUP; the OpenAPI document and
+          // docs/API.md show it too.
+          const openapi = await call<
+            { components: { schemas: Record<string, { example?: unknown }> } }
+          >(server, "/api/openapi.json");
+          assertEquals(
+            openapi.body.components.schemas.LookupSuccess.example,
+            EXAMPLE_LOOKUP,
+          );
+          const apiMd = await Deno.readTextFile(
+            new URL("../../docs/API.md", import.meta.url),
+          );
+          const single = apiMd.slice(apiMd.indexOf("## Single lookup"));
+          const block = /```json\n([\s\S]*?)```/.exec(single)?.[1];
+          assertEquals(JSON.parse(block ?? "null"), EXAMPLE_LOOKUP);
+        },
+      );
+
       await t.step(
         "single lookup: hostname and registrable domain",
         async () => {

@@ -329,13 +329,20 @@ Deno.test({
       assertEquals(found.body.ip, "8.8.8.8");
       assertEquals(found.body.asn, "AS15169 Google LLC");
       assertEquals(found.body.ispFiltered, false);
-      for (const bad of ["ip=not-an-ip", "ip=", ""]) {
+      const notAnIp = await getJson<Record<string, unknown>>(
+        server,
+        "/api/lookup?ip=not-an-ip",
+      );
+      assertEquals(notAnIp.status, 200);
+      assertEquals(notAnIp.body.success, false);
+      assertEquals(notAnIp.body.error, "Invalid IP address format");
+      for (const bad of ["ip=", ""]) {
         const response = await getJson<Record<string, unknown>>(
           server,
           `/api/lookup?${bad}`,
         );
+        assertEquals(response.status, 400, bad);
         assertEquals(response.body.success, false, bad);
-        assertEquals(response.body.error, "Invalid IP address format");
       }
       const privateIp = await getJson<Record<string, unknown>>(
         server,

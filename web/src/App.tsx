@@ -8,18 +8,24 @@ import { Layout } from "./components/Layout.tsx";
 import { Notifications } from "./components/Notifications.tsx";
 import { ApiPage } from "./pages/ApiPage.tsx";
 import { BulkProcessingPage } from "./pages/BulkProcessingPage.tsx";
+import { ContactPage } from "./pages/ContactPage.tsx";
+import { DocsPage } from "./pages/DocsPage.tsx";
 import { HistoryPage } from "./pages/HistoryPage.tsx";
 import { HomePage } from "./pages/HomePage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
-import { PricingPage } from "./pages/PricingPage.tsx";
+import { PrivacyPage } from "./pages/PrivacyPage.tsx";
 import { ResultsPage } from "./pages/ResultsPage.tsx";
+import { TermsPage } from "./pages/TermsPage.tsx";
 
 const PAGE_COMPONENTS: Record<ClientPagePath, ComponentType> = {
   "/": HomePage,
   "/history": HistoryPage,
   "/bulk-processing": BulkProcessingPage,
   "/api": ApiPage,
-  "/pricing": PricingPage,
+  "/docs": DocsPage,
+  "/privacy": PrivacyPage,
+  "/terms": TermsPage,
+  "/contact": ContactPage,
   "/results/:id": ResultsPage,
 };
 

@@ -16,7 +16,10 @@ const PAGE_TITLES: Record<ClientPagePath, string> = {
   "/history": "Processing History",
   "/bulk-processing": "Bulk Processing",
   "/api": "API",
-  "/pricing": "Pricing",
+  "/docs": "Documentation",
+  "/privacy": "Privacy",
+  "/terms": "Terms",
+  "/contact": "Contact",
   "/results/:id": "Enrichment Results",
 };
 

@@ -14,6 +14,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether the server answered 404: the thing asked for is not there. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 export async function send(url: string, init?: RequestInit): Promise<Response> {
   let res: Response;
   try {

@@ -9,7 +9,7 @@ import type {
   PublicConfig,
   RecentResultsResponse,
 } from "../../../shared/wire.ts";
-import { apiRequest, getJson } from "./http.ts";
+import { apiRequest, getJson, isNotFound } from "./http.ts";
 
 export function configQuery() {
   return queryOptions({
@@ -74,7 +74,8 @@ export function jobPreviewQuery(
         `/api/jobs/${id}/preview?${search}`,
         "Failed to get results preview",
       ),
-    retry: 3,
+    // A job that is not there will not appear on asking again.
+    retry: (failures, error) => !isNotFound(error) && failures < 3,
     placeholderData: (previous) => previous,
   });
 }

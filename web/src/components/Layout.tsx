@@ -1,6 +1,7 @@
-// Every page: header, main content, footer.
+// Every page: header, the notifications' strip, main content, footer.
 
 import type { ReactNode } from "react";
+import { NotificationRegion } from "./Notifications.tsx";
 import { SiteFooter } from "./SiteFooter.tsx";
 import { SiteHeader } from "./SiteHeader.tsx";
 
@@ -9,6 +10,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <>
       <a className="skip-link" href="#main">Skip to content</a>
       <SiteHeader />
+      <NotificationRegion />
       <main id="main" className="container" tabIndex={-1}>
         {children}
       </main>

@@ -1,10 +1,15 @@
 // Toast notifications: receives what showToast() sends and shows the queue
 // in a region that F8 focuses. One toast at a time; 5 s; swipe right to dismiss.
+// The region is a strip of the page under the header (NotificationRegion,
+// placed by Layout), so a toast moves the page down rather than covering it.
 
 import {
+  createContext,
   type PointerEvent,
   type ReactNode,
+  type RefObject,
   useCallback,
+  useContext,
   useEffect,
   useRef,
   useState,
@@ -20,6 +25,14 @@ import {
 } from "../lib/toast.ts";
 
 let nextId = 1;
+
+interface Queue {
+  toasts: Toast[];
+  dismiss: (id: number) => void;
+  region: RefObject<HTMLOListElement | null>;
+}
+
+const QueueContext = createContext<Queue | null>(null);
 
 export function Notifications({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Toast[]>([]);
@@ -54,16 +67,29 @@ export function Notifications({ children }: { children: ReactNode }) {
   }, []);
 
   return (
-    <>
+    <QueueContext.Provider value={{ toasts: queue, dismiss, region }}>
       {children}
-      <section aria-label="Notifications (F8)" className="notifications">
-        <ol ref={region} tabIndex={-1} aria-label="Notifications">
-          {queue.filter((toast) => toast.open).map((toast) => (
-            <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />
-          ))}
-        </ol>
-      </section>
-    </>
+    </QueueContext.Provider>
+  );
+}
+
+/** Where the toasts show: a strip of the page, placed by the layout. */
+export function NotificationRegion() {
+  const queue = useContext(QueueContext);
+  if (!queue) return null;
+  return (
+    <section aria-label="Notifications (F8)" className="notifications">
+      <ol
+        ref={queue.region}
+        tabIndex={-1}
+        aria-label="Notifications"
+        className="container"
+      >
+        {queue.toasts.filter((toast) => toast.open).map((toast) => (
+          <ToastItem key={toast.id} toast={toast} onDismiss={queue.dismiss} />
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { Job } from "../../../shared/wire.ts";
-import { messageOf } from "../api/http.ts";
+import { isNotFound, messageOf } from "../api/http.ts";
 import { downloadUrl, isFinal, useJobPreview } from "../api/jobs.ts";
 import type { PreviewFilters } from "../api/queries.ts";
 import {
@@ -17,6 +17,7 @@ import {
 import { clampPage, PAGE_SIZE, shownRange } from "../lib/pagination.ts";
 import { showToast } from "../lib/toast.ts";
 import { HostnameLookupsLine } from "./HostnameLookupsLine.tsx";
+import { JobNotHere } from "./JobNotHere.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { Tile } from "./Tile.tsx";
 import { PreviewFilterBar } from "./PreviewFilterBar.tsx";
@@ -40,8 +41,10 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
   const filtering = !!(filters.networkType || filters.status ||
     filters.text?.trim());
 
+  const notHere = preview.isError && isNotFound(preview.error);
   useEffect(() => {
-    if (preview.isError) {
+    // A job that is not there gets its own words, not an error toast.
+    if (preview.isError && !isNotFound(preview.error)) {
       showToast({
         title: "Error loading results",
         description: messageOf(preview.error, "Failed to load results preview"),
@@ -57,6 +60,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
       </article>
     );
   }
+  if (notHere && !preview.data) return <JobNotHere jobId={jobId} />;
   if (preview.isError && !preview.data) {
     return (
       <article>

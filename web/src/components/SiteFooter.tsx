@@ -1,5 +1,5 @@
-// Footer: copyright, the placeholder links, and the DB-IP attribution that the
-// data licence asks for on every page that shows results.
+// Footer: copyright, privacy, terms and contact, and the DB-IP attribution
+// that the data licence asks for on every page that shows results.
 
 import { Link } from "react-router";
 import { SITE_NAME } from "../lib/use_page_title.ts";
@@ -15,13 +15,13 @@ export function SiteFooter() {
         <nav aria-label="Footer">
           <ul>
             <li>
-              <Link to="/pricing#privacy">Privacy Policy</Link>
+              <Link to="/privacy">Privacy Policy</Link>
             </li>
             <li>
-              <Link to="/pricing#terms">Terms of Service</Link>
+              <Link to="/terms">Terms of Service</Link>
             </li>
             <li>
-              <Link to="/pricing#contact">Contact Us</Link>
+              <Link to="/contact">Contact Us</Link>
             </li>
           </ul>
         </nav>

@@ -1,4 +1,4 @@
-// Header: logo link home, Documentation, API and Pricing; below 768 px the
+// Header: logo link home, History, Documentation and API; below 768 px the
 // links sit in a slide-out menu (a <details>, so it opens without JavaScript).
 
 import { useEffect, useRef } from "react";
@@ -6,9 +6,9 @@ import { Link, useLocation } from "react-router";
 import { SITE_NAME } from "../lib/use_page_title.ts";
 
 const LINKS = [
-  { to: "/api#documentation", label: "Documentation" },
+  { to: "/history", label: "History" },
+  { to: "/docs", label: "Documentation" },
   { to: "/api", label: "API" },
-  { to: "/pricing", label: "Pricing" },
 ];
 
 export function SiteHeader() {

@@ -1,6 +1,11 @@
 // API documentation: single lookup, BigQuery, batch, and rate limits. The
 // examples use this server's own address once the page runs in a browser.
 
+import {
+  EXAMPLE_LOOKUP,
+  EXAMPLE_LOOKUP_IP,
+} from "../../../shared/lookup_example.ts";
+import { BATCH_MAX_IPS } from "../../../shared/wire.ts";
 import { useServerConfig } from "../api/config.ts";
 import { LookupTryIt } from "../components/LookupTryIt.tsx";
 import { Tabs } from "../components/Tabs.tsx";
@@ -10,33 +15,32 @@ import { useScrollToHash } from "../lib/use_scroll_to_hash.ts";
 
 const PLACEHOLDER_ORIGIN = "http://localhost:5000";
 
-const EXAMPLE_ANSWER = `{
-  "ip": "8.8.8.8",
-  "success": true,
-  "country": "United States",
-  "country_code": "US",
-  "region": "California",
-  "city": "Mountain View",
-  "latitude": 37.4056,
-  "longitude": -122.0775,
-  "hostname": "dns.google",
-  "domain": "dns.google",
-  "company": "Google LLC",
-  "network_type": "hosting",
-  "classification_reason": "curated hosting AS",
-  "classification_confidence": 0.99,
-  "isp": "Google LLC",
-  "asn": "AS15169 Google LLC",
-  "ispFiltered": false
-}`;
-
 export function ApiPage() {
   usePageTitle("API");
   useScrollToHash();
   const hydrated = useHydrated();
   const origin = hydrated ? location.origin : PLACEHOLDER_ORIGIN;
   const config = useServerConfig();
-  const batchMax = (config.data?.batchMaxIps ?? 1000).toLocaleString("en-US");
+  const batchMaxIps = config.data?.batchMaxIps ?? BATCH_MAX_IPS;
+  const batchMax = batchMaxIps.toLocaleString("en-US");
+  const perMinute = config.data?.rateLimitPerMinute;
+  const burst = config.data?.rateLimitBurst;
+  const limitText = perMinute === undefined
+    ? "The operator of this server may limit the public lookup routes per client address."
+    : perMinute > 0
+    ? `This server allows ${
+      perMinute.toLocaleString("en-US")
+    } requests per minute per client address${
+      burst ? `, with bursts of up to ${burst.toLocaleString("en-US")}` : ""
+    }; a batch or a BigQuery call counts once, whatever it holds.`
+    : "This server does not limit lookups.";
+  const bigQueryFit = perMinute && burst
+    ? `On this server a query's first ${
+      (burst * batchMaxIps).toLocaleString("en-US")
+    } rows go at once and then ${
+      (Math.round(perMinute / 60 * batchMaxIps)).toLocaleString("en-US")
+    } rows a second.`
+    : "";
 
   const single = (
     <>
@@ -45,14 +49,18 @@ export function ApiPage() {
         returns the geolocation, network and company data of one IPv4 or IPv6
         address as JSON. It needs no key.
       </p>
-      <pre><code>{`curl "${origin}/api/lookup?ip=8.8.8.8"`}</code></pre>
+      <pre><code>{`curl "${origin}/api/lookup?ip=${EXAMPLE_LOOKUP_IP}"`}</code></pre>
       <p>Answer (values depend on the bundled databases):</p>
-      <pre><code>{EXAMPLE_ANSWER}</code></pre>
+      <pre><code>{JSON.stringify(EXAMPLE_LOOKUP, null, 2)}</code></pre>
       <p>
-        An invalid address answers{" "}
+        An answer about the address is status 200, and <code>success</code>{" "}
+        says whether it has data. Text that is not an address, a private or
+        reserved address and an address no database knows answer{" "}
+        <code>success: false</code> with the reason, e.g.{" "}
         <code>
-          {`{ "ip": "…", "success": false, "error": "Invalid IP address format" }`}
-        </code>.
+          {`{ "ip": "10.0.0.1", "success": false, "error": "Private address (RFC 1918), not on the public internet" }`}
+        </code>. Status 400 means the request itself cannot be read: no{" "}
+        <code>ip</code>, or an unknown field in <code>fields=</code>.
       </p>
       <LookupTryIt />
     </>
@@ -82,7 +90,7 @@ export function ApiPage() {
 REMOTE WITH CONNECTION \`myproject.us.ip-enrich-connection\`
 OPTIONS (
   endpoint = '${origin}/api/bigquery',
-  max_batching_rows = 1000,
+  max_batching_rows = ${batchMaxIps},
   user_defined_context = [("fields", "country,company,asn")]
 );
 
@@ -94,6 +102,14 @@ FROM (
   SELECT ip, mydataset.ip_enrich(ip) AS info
   FROM mydataset.visits
 );`}</code></pre>
+      <p>
+        Keep{" "}
+        <code>max_batching_rows = {batchMaxIps}</code>: without it BigQuery
+        picks its own batch size and may send more rows than a call may hold.
+        Each call counts once against the rate limit, however many rows it
+        holds; BigQuery sends its calls in parallel and retries a 429 answer on
+        its own, a second or two later. {bigQueryFit}
+      </p>
       <p>The request and answer that BigQuery and this server exchange:</p>
       <pre><code>{`curl -X POST "${origin}/api/bigquery" \\
   -H "Content-Type: application/json" \\
@@ -126,21 +142,9 @@ FROM (
     </>
   );
 
-  const perMinute = config.data?.rateLimitPerMinute;
-  const burst = config.data?.rateLimitBurst;
-  const limitText = perMinute === undefined
-    ? "The operator of this server may limit the public lookup routes per client address."
-    : perMinute > 0
-    ? `This server allows ${
-      perMinute.toLocaleString("en-US")
-    } lookups per minute per client address${
-      burst ? `, with bursts of up to ${burst.toLocaleString("en-US")}` : ""
-    }; a batch counts as its number of addresses.`
-    : "This server does not limit lookups.";
-
   return (
     <>
-      <hgroup className="page-title" id="documentation">
+      <hgroup className="page-title">
         <h1>API Documentation</h1>
         <p>
           Look up IP addresses from scripts, curl or BigQuery. Every answer is
