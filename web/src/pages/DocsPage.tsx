@@ -123,7 +123,12 @@ export function DocsPage() {
       </article>
       <article id="columns">
         <h2>Columns added to your file</h2>
-        <div className="overflow-auto">
+        <div
+          className="overflow-auto"
+          tabIndex={0}
+          role="region"
+          aria-label="Columns added to your file"
+        >
           <table>
             <thead>
               <tr>
