@@ -14,6 +14,7 @@ import type { JobStore } from "../storage/store_interface.ts";
 import { ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { logError } from "../log.ts";
+import { logJobEnded } from "./job_log.ts";
 import type { RowBatch } from "./row_results.ts";
 
 export class ChunkWriter {
@@ -110,6 +111,7 @@ export class ChunkWriter {
           : null;
         // Its summary, added up once, here.
         if (completed) {
+          logJobEnded(stored!);
           await this.results.prepare(stored!).catch((error) =>
             logError(`job ${job.id}: summary not kept:`, error)
           );
