@@ -113,9 +113,11 @@ function matches(
   filter: PreviewFilter,
   { success, filtered, type, company, asn }: GroupFacts,
 ): boolean {
-  if (filter.status && filtered !== (filter.status === "filtered")) {
-    return false;
-  }
+  if (filter.status === "failed" && success) return false;
+  if (
+    filter.status && filter.status !== "failed" &&
+    filtered !== (filter.status === "filtered")
+  ) return false;
   if (filter.networkType === "unknown" && (!success || type !== null)) {
     return false;
   }

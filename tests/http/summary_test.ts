@@ -156,6 +156,23 @@ Deno.test({
       assertEquals(kept.totalResults, 25);
       ok(kept.preview.every((r) => !r.ispFiltered));
 
+      // Failed rows, each with its reason (they are in the download too).
+      const failed = await preview("status=failed&limit=100");
+      assertEquals(failed.totalResults, 5);
+      assertEquals(
+        failed.preview.map((r) => [r.ip, r.success, r.error]).sort(),
+        [
+          ...Array(2).fill([
+            "10.0.0.1",
+            false,
+            "Private address (RFC 1918), not on the public internet",
+          ]),
+          ...Array(3).fill(["bogus", false, "Invalid IP address"]),
+        ],
+      );
+      ok(kept.preview.some((r) => !r.success && r.error !== null));
+      ok(kept.preview.filter((r) => r.success).every((r) => r.error === null));
+
       const hosting = await preview("network_type=hosting&limit=100");
       assertEquals(hosting.totalResults, 13);
       assertEquals(
