@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { JobSummary } from "../../../../shared/summary.ts";
+import type { JobSummary } from "./summary.ts";
 import { rowCountParts } from "./row_counts.ts";
 
 function summary(
@@ -15,11 +15,11 @@ function summary(
     topAsns: [],
     topCountries: [],
     topCities: [],
-  } as unknown as JobSummary;
+  };
 }
 
-Deno.test("row counts: kept, left out by type and failed add up to the total", () => {
-  const { total, parts } = rowCountParts(summary(
+Deno.test("row counts: kept and left out by type add up to the rows", () => {
+  const { total, parts, failed } = rowCountParts(summary(
     { total: 27, successful: 25, failed: 2, filtered: 9, kept: 18 },
     [
       { network_type: "hosting", count: 13, filtered: 0 },
@@ -30,17 +30,24 @@ Deno.test("row counts: kept, left out by type and failed add up to the total", (
   ));
   assert.equal(total, 27);
   assert.deepEqual(parts.map((p) => [p.key, p.label, p.count]), [
-    ["kept", "Kept in the download", 16],
-    ["left-out-consumer_isp", "Consumer broadband", 7],
-    ["left-out-mobile", "Mobile", 2],
-    ["failed", "Failed", 2],
+    ["kept", "Kept in the download", 18],
+    ["left-out-consumer_isp", "Consumer ISP", 7],
+    ["left-out-mobile", "Mobile network", 2],
   ]);
   assert.equal(parts.reduce((sum, p) => sum + p.count, 0), total);
-  assert.equal(parts[1].note, "left out of the download");
+  // The consumer row kept is explained where the consumer rows are counted.
+  assert.equal(
+    parts[1].note,
+    "left out of the download; 1 more kept (the classifier was unsure, " +
+      "or the job's Always keep list)",
+  );
+  assert.equal(parts[2].note, "left out of the download");
+  assert.equal(parts[0].note, "rows of the CSV and .xlsx; 2 of them failed");
+  assert.deepEqual([failed.label, failed.count], ["Failed", 2]);
 });
 
 Deno.test("row counts: both left-out kinds shown when none was left out", () => {
-  const { total, parts } = rowCountParts(summary(
+  const { total, parts, failed } = rowCountParts(summary(
     { total: 3, successful: 3, failed: 0, filtered: 0, kept: 3 },
     [{ network_type: "hosting", count: 3, filtered: 0 }],
   ));
@@ -49,6 +56,6 @@ Deno.test("row counts: both left-out kinds shown when none was left out", () => 
     ["kept", 3],
     ["left-out-consumer_isp", 0],
     ["left-out-mobile", 0],
-    ["failed", 0],
   ]);
+  assert.equal(failed.count, 0);
 });
