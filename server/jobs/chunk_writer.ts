@@ -90,6 +90,8 @@ export class ChunkWriter {
   ): void {
     const { job, chunk } = this;
     const parts = last ? this.#output.finish() : null;
+    // The rows of `counters` by kind, so the job's summary counts them too.
+    const kinds = last ? undefined : this.#output.kinds();
     this.#pending++;
     this.#last = this.#last.then(async () => {
       if (this.#error) return;
@@ -104,6 +106,7 @@ export class ChunkWriter {
           output: parts
             ? { keptBytes: parts.keptBytes, meta: parts.meta }
             : undefined,
+          kinds,
           last,
         });
         const stored = announce || completed

@@ -192,14 +192,18 @@ export class ChunkOutput {
     return keys[at] ??= JSON.stringify([+success, +filtered, type]);
   }
 
-  #count({ enrichment: e }: StoredResult, n: number): void {
-    const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump(
-      "kind",
+  /** A row's kind key and code (ChunkMeta.kinds). */
+  #kindOf({ enrichment: e }: StoredResult): [string, string] {
+    return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
-      n,
-    );
+    ];
+  }
+
+  #count(row: StoredResult, n: number): void {
+    const e = row.enrichment;
+    const filtered = e.ispFiltered ? 1 : 0;
+    this.#bump("kind", ...this.#kindOf(row), n);
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -225,6 +229,22 @@ export class ChunkOutput {
         ]);
       }
     }
+  }
+
+  /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
+  kinds(): KeyCount[] {
+    const counts = new Map<string, KeyCount>();
+    const add = (key: string, code: string, n: number) => {
+      const id = `${key}\u0000${code}`;
+      const count = counts.get(id);
+      if (count) count[2] += n;
+      else counts.set(id, [key, code, n]);
+    };
+    for (const [key, code, n] of this.#all("kind")) add(key, code, n);
+    for (const { row, n } of this.#byKey.values()) {
+      add(...this.#kindOf(row), n);
+    }
+    return [...counts.values()];
   }
 
   /** The chunk's parts, once its last row is added. */

@@ -28,6 +28,7 @@ import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
 import {
   type ChunkMeta,
   type ChunkParts,
+  type KeyCount,
   TOP_DIMS,
   type TopDim,
 } from "./chunk_output.ts";
@@ -171,7 +172,7 @@ export class SummaryCounts {
   #top = new Map<TopDim, TopMerge>(
     TOP_DIMS.map((dim) => [dim, new TopMerge()]),
   );
-  #summary: JobSummary | null = null;
+  #tops: Map<TopDim, SummaryCount[]> | null = null;
 
   constructor(readonly jobId: number) {}
 
@@ -186,7 +187,7 @@ export class SummaryCounts {
     readTail: (at: [number, number]) => Promise<string>,
   ): void {
     this.#seen.add(id);
-    this.#summary = null;
+    this.#tops = null;
     for (const [key, code, n] of meta.kinds) {
       const kind = `${key}\u0000${code}`;
       const count = this.#kinds.get(kind);
@@ -203,16 +204,26 @@ export class SummaryCounts {
     }
   }
 
-  async summary(): Promise<JobSummary> {
-    if (this.#summary) return this.#summary;
-    const top = new Map<TopDim, SummaryCount[]>();
-    for (const dim of TOP_DIMS) {
-      top.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
+  /**
+   * The summary of the chunks added, and of `running`: the rows by kind of
+   * running chunks (their top lists are counted once they are done).
+   */
+  async summary(running: KeyCount[] = []): Promise<JobSummary> {
+    if (!this.#tops) {
+      const tops = new Map<TopDim, SummaryCount[]>();
+      for (const dim of TOP_DIMS) {
+        tops.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
+      }
+      this.#tops = tops;
     }
-    return this.#summary = summaryFromCounts(
+    const tops = this.#tops;
+    return summaryFromCounts(
       this.jobId,
-      [...this.#kinds.values()],
-      (dim) => top.get(dim)!,
+      [
+        ...this.#kinds.values(),
+        ...running.map(([key, code, n]) => ({ key, code, n })),
+      ],
+      (dim) => tops.get(dim)!,
     );
   }
 }
@@ -413,7 +424,12 @@ export class JobResults {
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);
     else counts = new SummaryCounts(job.id);
-    const added = (await this.outputs(job.id)).filter((output) =>
+    // Running chunks read first: one done meanwhile is among the outputs,
+    // and counted there only.
+    const running = completed ? [] : await this.chunks.runningKinds(job.id);
+    const outputs = await this.outputs(job.id);
+    const done = new Set(outputs.map((output) => output.chunk));
+    const added = outputs.filter((output) =>
       !counts.has(`${output.chunk}/${output.run}`)
     );
     const tops = readAhead(
@@ -432,7 +448,9 @@ export class JobResults {
           ),
       );
     }
-    const summary = await counts.summary();
+    const summary = await counts.summary(
+      running.filter((r) => !done.has(r.chunk)).flatMap((r) => r.kinds),
+    );
     if (completed) {
       await this.blobs.put(
         summaryKey(job.id),

@@ -221,7 +221,12 @@ Deno.test({
         const values = (row.values as unknown[]).slice(1);
         rows.push(values.map((v) => v ?? "").join("|"));
       });
-      ok(rows.includes("Processed|32"), rows.join("\n"));
+      // The sheet's counts are the page's, and its kept rows the CSV's.
+      ok(rows.includes("Rows|32|kept + left out"), rows.join("\n"));
+      ok(rows.includes(
+        "Kept in the download|25|rows of the CSV and .xlsx; 5 of them failed",
+      ));
+      ok(rows.includes("Consumer ISP|7|left out of the download"));
       ok(rows.includes("Google LLC|10"));
       ok(rows.includes("United States|US|19"));
       ok(rows.includes("Invalid IP address|3"));
@@ -243,11 +248,28 @@ Deno.test({
       ok(first.rows.total >= 100, `total ${first.rows.total}`);
       assertEquals((await getJob(server, running.id)).status, "processing");
       await new Promise((r) => setTimeout(r, 2_500));
+      // The summary counts the rows the progress counts, running chunks'
+      // too: read between two reads of the job, it is between them.
+      const before = await getJob(server, running.id);
       const later = await summaryOf(running.id);
-      ok(later.rows.total > first.rows.total, "the summary grew");
       const during = await getJob(server, running.id);
+      ok(later.rows.total > first.rows.total, "the summary grew");
       assertEquals(during.status, "processing");
-      ok(later.rows.total <= during.processedIPs);
+      ok(
+        before.processedIPs <= later.rows.total &&
+          later.rows.total <= during.processedIPs,
+        `job ${before.processedIPs}..${during.processedIPs}, summary ` +
+          later.rows.total,
+      );
+      ok(
+        before.filteredIPs <= later.rows.filtered &&
+          later.rows.filtered <= during.filteredIPs,
+      );
+      assertEquals(later.rows.kept + later.rows.filtered, later.rows.total);
+      assertEquals(
+        later.networkTypes.reduce((sum, t) => sum + t.filtered, 0),
+        later.rows.filtered,
+      );
 
       const cancel = await postJson(
         server,

@@ -176,8 +176,15 @@ export function ProcessingView(props: Props) {
       </dl>
       <HostnameLookupsLine job={job} />
 
-      {/* The same summary as the results, growing at the polling rate. */}
-      <JobSummarySection jobId={job.id} pollMs={final ? false : 2000} />
+      {
+        /* The same summary as the results, fetched again as the job's rows
+          grow, so its counts are the progress's. */
+      }
+      <JobSummarySection
+        jobId={job.id}
+        pollMs={final ? false : 2000}
+        refreshOn={job.processedIPs}
+      />
 
       <LiveResultsList rows={rows} />
 
