@@ -64,7 +64,7 @@ export function ResultsPreviewTable(
                     <td data-label="IP Address" className="ip text-error">
                       {orDash(row.ip)}
                     </td>
-                    <td data-label="Failed" colSpan={7}>
+                    <td data-label="Result" colSpan={7}>
                       <strong className="text-error">Failed:</strong>{" "}
                       {row.error ?? "Lookup failed"}{" "}
                       <span className="muted">(kept in the download)</span>
