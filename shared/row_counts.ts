@@ -16,6 +16,8 @@ export interface RowCountPart {
 
 export interface RowCounts {
   total: number;
+  /** What the total is: its parts, and its distinct addresses once known. */
+  totalNote: string;
   /** Kept, then left out by type: their counts add up to `total`. */
   parts: RowCountPart[];
   /** Failed rows: part of the kept ones. */
@@ -59,8 +61,14 @@ export function rowCountParts(summary: JobSummary): RowCounts {
             : ""),
       };
     });
+  const { distinctAddresses } = summary;
   return {
     total,
+    totalNote: distinctAddresses === undefined
+      ? "kept + left out"
+      : `kept + left out; ${n(distinctAddresses)} distinct address${
+        distinctAddresses === 1 ? "" : "es"
+      }`,
     parts: [
       {
         key: "kept",

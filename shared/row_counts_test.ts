@@ -59,3 +59,15 @@ Deno.test("row counts: both left-out kinds shown when none was left out", () => 
   ]);
   assert.equal(failed.count, 0);
 });
+
+Deno.test("row counts: the rows say how many distinct addresses they hold", () => {
+  const base = summary(
+    { total: 10, successful: 10, failed: 0, filtered: 0, kept: 10 },
+    [],
+  );
+  assert.equal(rowCountParts(base).totalNote, "kept + left out");
+  assert.equal(
+    rowCountParts({ ...base, distinctAddresses: 1753 }).totalNote,
+    "kept + left out; 1,753 distinct addresses",
+  );
+});

@@ -19,10 +19,15 @@ export function summarySheetRows(summary: JobSummary): Cell[][] {
     rows.push([title], header, ...(data.length > 0 ? data : [["(none)"]]));
   };
   // The rows as the page's tiles count them.
-  const { total, parts, failed } = rowCountParts(summary);
+  const { total, totalNote, parts, failed } = rowCountParts(summary);
   block("Rows", ["", "Rows", "Note"], [
-    ["Rows", total, "kept + left out"],
+    ["Rows", total, totalNote],
     ...[...parts, failed].map((p) => [p.label, p.count, p.note]),
+    ...(summary.distinctAddresses === undefined ? [] : [[
+      "Distinct addresses",
+      summary.distinctAddresses,
+      "an address may repeat",
+    ]]),
   ]);
   block(
     "Network types",

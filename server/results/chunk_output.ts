@@ -12,6 +12,7 @@ import { outputCell, outputColumns, statusCells } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
+import { addressOf, encodeAddresses } from "./distinct_addresses.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
 export type KeyCount = [string, string, number];
@@ -46,6 +47,8 @@ type NetCount = [string | null, string | null, string | null, boolean, number];
 export interface ChunkParts {
   /** The kept rows as CSV lines, without the header. */
   kept: Uint8Array[];
+  /** The chunk's distinct addresses (distinct_addresses.ts). */
+  addresses: Uint8Array;
   keptBytes: number;
   columns: ResultColumns;
   meta: ChunkMeta;
@@ -104,6 +107,7 @@ export class ChunkOutput {
     [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
   );
   #nets = new Map<string, NetCount>();
+  #addresses = new Set<string>();
   /** Rows counted by key (rows of one key count alike): one of them, n. */
   #byKey = new Map<
     number,
@@ -133,6 +137,8 @@ export class ChunkOutput {
       const result = results[i];
       const key = keys?.[i] ?? -1;
       this.#rows.add(result, key);
+      const address = addressOf(result.enrichment);
+      if (address !== null) this.#addresses.add(address);
       let same = null;
       if (key < 0) this.#count(result, 1);
       else {
@@ -255,6 +261,7 @@ export class ChunkOutput {
     for (const net of this.#nets.values()) search.add(...net);
     return {
       kept: this.#kept,
+      addresses: encodeAddresses(this.#addresses),
       keptBytes: this.#keptBytes,
       columns: this.#rows.build(),
       meta: {

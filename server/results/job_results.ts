@@ -52,6 +52,7 @@ import {
   decodeSearchCounts,
   encodeSearchCounts,
 } from "./search_counts.ts";
+import { countDistinct } from "./distinct_addresses.ts";
 
 const PAGE_ROWS = 2000;
 
@@ -77,9 +78,13 @@ const tailKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.tail`;
 const netsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.nets`;
+const addressesKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.addrs`;
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 const decoder = new TextDecoder();
+/** A part not stored. */
+const MISSING = new Uint8Array(0);
 
 /** Each item with its blob, the next READ_AHEAD read while one is used. */
 async function* readAhead<T>(
@@ -260,6 +265,32 @@ export class JobResults {
       netsKey(jobId, chunk),
       streamOf([encodeSearchCounts(parts.counts.search)]),
     );
+    await this.blobs.put(
+      addressesKey(jobId, chunk),
+      streamOf([parts.addresses]),
+    );
+  }
+
+  /**
+   * Distinct addresses over a job's chunks, or undefined when a chunk has
+   * no list (stored by an earlier version).
+   */
+  async #distinctAddresses(
+    jobId: number,
+    outputs: ChunkOutputRecord[],
+  ): Promise<number | undefined> {
+    const lists: Uint8Array[] = [];
+    for await (
+      const [, bytes] of readAhead(
+        outputs,
+        (o) =>
+          this.blobs.bytes(addressesKey(jobId, o.chunk)).catch(() => MISSING),
+      )
+    ) {
+      if (bytes === MISSING) return undefined;
+      lists.push(bytes);
+    }
+    return countDistinct(lists);
   }
 
   /**
@@ -452,6 +483,8 @@ export class JobResults {
       running.filter((r) => !done.has(r.chunk)).flatMap((r) => r.kinds),
     );
     if (completed) {
+      const distinct = await this.#distinctAddresses(job.id, outputs);
+      if (distinct !== undefined) summary.distinctAddresses = distinct;
       await this.blobs.put(
         summaryKey(job.id),
         streamOf([new TextEncoder().encode(JSON.stringify(summary))]),

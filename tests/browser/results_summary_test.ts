@@ -134,6 +134,9 @@ Deno.test(
         );
         await page.locator('[data-testid="rows-left-out-consumer_isp"]')
           .getByText("Consumer ISP").waitFor();
+        // Rows, and the distinct addresses they hold ("bogus" is none).
+        await page.locator('[data-testid="rows-total"]')
+          .getByText("kept + left out; 6 distinct addresses").waitFor();
         assert.match(labels[2], /Consumer ISP \(7 rows\)/);
 
         // Failed rows say why, and the preview lists them alone.

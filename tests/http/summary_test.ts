@@ -95,6 +95,8 @@ Deno.test({
         filtered: 7,
         kept: 25,
       });
+      // 32 rows of 8 addresses (a private one too; "bogus" is none).
+      assertEquals(s.distinctAddresses, 8);
       assertEquals(s.topCountries.slice(0, 3), [
         { country: "United States", country_code: "US", count: 19 },
         { country: "United Kingdom", country_code: "GB", count: 5 },
@@ -222,11 +224,15 @@ Deno.test({
         rows.push(values.map((v) => v ?? "").join("|"));
       });
       // The sheet's counts are the page's, and its kept rows the CSV's.
-      ok(rows.includes("Rows|32|kept + left out"), rows.join("\n"));
+      ok(
+        rows.includes("Rows|32|kept + left out; 8 distinct addresses"),
+        rows.join("\n"),
+      );
       ok(rows.includes(
         "Kept in the download|25|rows of the CSV and .xlsx; 5 of them failed",
       ));
       ok(rows.includes("Consumer ISP|7|left out of the download"));
+      ok(rows.includes("Distinct addresses|8|an address may repeat"));
       ok(rows.includes("Google LLC|10"));
       ok(rows.includes("United States|US|19"));
       ok(rows.includes("Invalid IP address|3"));
@@ -254,6 +260,8 @@ Deno.test({
       const later = await summaryOf(running.id);
       const during = await getJob(server, running.id);
       ok(later.rows.total > first.rows.total, "the summary grew");
+      // Distinct addresses are counted once the job is complete.
+      assertEquals(later.distinctAddresses, undefined);
       assertEquals(during.status, "processing");
       ok(
         before.processedIPs <= later.rows.total &&

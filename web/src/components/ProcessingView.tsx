@@ -145,7 +145,13 @@ export function ProcessingView(props: Props) {
         </div>
         <div>
           <dt>Total IPs</dt>
-          <dd>{formatCount(job.totalIPs)}</dd>
+          {
+            /* Rows of the file: an address may repeat (the summary says how
+              many distinct addresses once the job is done). */
+          }
+          <dd>
+            {formatCount(job.totalIPs)} <span className="muted">rows</span>
+          </dd>
         </div>
         <div>
           <dt>Successful Lookups</dt>

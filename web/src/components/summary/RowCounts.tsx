@@ -12,14 +12,14 @@ import { Tile } from "../Tile.tsx";
 export function RowCounts(
   { summary, children }: { summary: JobSummary; children?: ReactNode },
 ) {
-  const { total, parts, failed } = rowCountParts(summary);
+  const { total, totalNote, parts, failed } = rowCountParts(summary);
   return (
     <dl className="tiles" aria-label="Rows">
       <Tile
         testId="rows-total"
         label="Rows"
         value={formatCount(total)}
-        note="kept + left out"
+        note={totalNote}
       />
       {[...parts, failed].map((part) => (
         <Tile
