@@ -4,7 +4,8 @@
 // the download's CSV lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
 // its counts by key for the summary (top_counts.ts) and for searches
-// (search_counts.ts). The database keeps, with each chunk, its counts by kind
+// (search_counts.ts); `{chunk}.addrs`, its distinct addresses
+// (distinct_addresses.ts). The database keeps, with each chunk, its counts by kind
 // (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
 // these, the same in both modes: the download is the header and the parts one
 // after another; Excel, live rows and preview pages decode the chunks they
