@@ -7,6 +7,7 @@ import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
 import type { ListPaths } from "./classification/lists.ts";
 import { loadRdapConfig, type RdapConfig } from "./rdap/rdap_config.ts";
+import { type LogLevel, logLevelOf } from "./log.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -67,7 +68,7 @@ export interface Config {
    * the client is the connecting address).
    */
   trustProxy: number;
-  logLevel: "debug" | "info" | "warn" | "error";
+  logLevel: LogLevel;
   /** Sessions, job visibility, ACCESS_PASSWORD, LOOKUP_API_KEYS. */
   access: AccessConfig;
   /** RDAP, RDAP_URL, RDAP_RATE, RDAP_CACHE_DAYS: registration data (online). */
@@ -135,7 +136,6 @@ function operatorContact(
 export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
-  const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
   const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
   const dataDir = env.DATA_DIR ?? `${ROOT}data`;
   const listFile = (name: string) => `${ROOT}server/data/${name}`;
@@ -193,9 +193,7 @@ export function loadConfig(
     rateLimitPerMinute: numberSetting(env, "RATE_LIMIT_PER_MINUTE", 600),
     rateLimitBurst: numberSetting(env, "RATE_LIMIT_BURST", 60),
     trustProxy: proxyHops(env.TRUST_PROXY),
-    logLevel: ["debug", "info", "warn", "error"].includes(logLevel)
-      ? logLevel
-      : "info",
+    logLevel: logLevelOf(env.LOG_LEVEL),
     access: loadAccessConfig(env),
     rdap: loadRdapConfig(env),
     contact: operatorContact(env),

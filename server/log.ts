@@ -50,6 +50,25 @@ export function logWarn(...parts: unknown[]): void {
   console.warn("%s", logText(parts));
 }
 
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** A LOG_LEVEL setting as a level; "info" when unset or unknown. */
+export function logLevelOf(text: string | undefined): LogLevel {
+  return ["debug", "info", "warn", "error"].includes(text ?? "")
+    ? text as LogLevel
+    : "info";
+}
+
+// Read in each thread and process that logs (job threads have no config).
+const level = logLevelOf(
+  Deno.permissions.querySync({ name: "env", variable: "LOG_LEVEL" }).state ===
+      "granted"
+    ? Deno.env.get("LOG_LEVEL")
+    : undefined,
+);
+
+/** console.log of `parts` unless LOG_LEVEL is warn or error. */
 export function logInfo(...parts: unknown[]): void {
+  if (level === "warn" || level === "error") return;
   console.log("%s", logText(parts));
 }

@@ -181,8 +181,9 @@ export const ENRICHMENT_FIELD_TABLE = [
       "Forwarded chain of 2 addresses; used the first address, 81.2.69.142",
     description:
       "Set when the address looked up is not the cell as it stands (a " +
-      "forwarded chain, an IPv4-mapped IPv6 address, a resolved host name): " +
-      "which address was used and why; null otherwise",
+      "forwarded chain, spaces, quotes, brackets or a port around it, an " +
+      "IPv4-mapped IPv6 address, a resolved host name): which address was " +
+      "used and why; null otherwise",
   },
 ] as const satisfies readonly FieldSpec[];
 

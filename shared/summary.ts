@@ -69,6 +69,11 @@ export interface HostnameOutcomes {
 export interface JobSummary {
   jobId: number;
   rows: SummaryRows;
+  /**
+   * Distinct addresses among the rows (an address may repeat), once the
+   * job is completed; absent before, and for jobs of earlier versions.
+   */
+  distinctAddresses?: number;
   /** Successful rows by network type, largest first. */
   networkTypes: NetworkTypeCount[];
   /** Failed rows by reason, largest first. */

@@ -134,8 +134,20 @@ export interface RecentResultsResponse {
   nextIndex: number;
 }
 
+/**
+ * The preview's `status` filter: "kept", rows in the download (failed rows
+ * are, with their reason); "filtered", rows left out as consumer networks;
+ * "failed", rows whose lookup failed.
+ */
+export const PREVIEW_STATUSES = ["kept", "filtered", "failed"] as const;
+export type PreviewStatus = (typeof PREVIEW_STATUSES)[number];
+
 export interface PreviewRow {
   ip: string;
+  /** False when the row's lookup failed; `error` says why. */
+  success: boolean;
+  /** Why the lookup failed, as the download's enrichment_error; else null. */
+  error: string | null;
   domain: string | null;
   company: string | null;
   city: string | null;

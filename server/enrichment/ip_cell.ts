@@ -1,7 +1,8 @@
 // From a cell as logs hold it to the address to look up, and a note saying
 // what was read when it was not the cell as it stands: X-Forwarded-For and
-// Forwarded chains, quoted or bracketed addresses, IPv4-mapped IPv6, and
-// host names (resolved forward later, A then AAAA).
+// Forwarded chains, addresses with spaces, quotes, brackets or a port around
+// them, IPv4-mapped IPv6, and host names (resolved forward later, A then
+// AAAA).
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 
 export type CellAddress =
@@ -76,6 +77,27 @@ function single(text: string): CellAddress {
 }
 
 /**
+ * What was dropped from a cell to read the address `ip` from it, as a note;
+ * null when the cell is the address as it stands.
+ */
+export function cellNote(cell: string, ip: string): string | null {
+  if (cell === ip) return null;
+  const dropped: string[] = [];
+  if (/\s/.test(cell)) dropped.push("spaces");
+  if (/["'`]/.test(cell)) dropped.push("quotes");
+  if (/[[\]<>()]/.test(cell)) dropped.push("brackets");
+  const port = (ip.includes(".") ? /\d\]?:(\d{1,5})\b/ : /\]:(\d{1,5})\b/)
+    .exec(cell);
+  if (port) dropped.push(`port ${port[1]}`);
+  const what = dropped.length === 0
+    ? "Written in another form"
+    : `${dropped.slice(0, -1).join(", ")}${dropped.length > 1 ? " and " : ""}${
+      dropped.at(-1)
+    } dropped`;
+  return `${what[0].toUpperCase()}${what.slice(1)}; looked up as ${ip}`;
+}
+
+/**
  * Reads a cell. A chain ("81.2.69.142, 10.0.0.1", as X-Forwarded-For holds
  * it, client first) gives its first public address; a chain with none gives
  * its first entry, whose failure says why.
@@ -85,7 +107,12 @@ export function readIpCell(cell: string): CellAddress {
   const entries = text.split(/\s*,\s*|\s+/).map(forwardedFor).filter((e) =>
     e !== ""
   );
-  if (entries.length <= 1) return single(entries[0] ?? text);
+  if (entries.length <= 1) {
+    const read = single(entries[0] ?? text);
+    return read.kind === "address" && read.note === null
+      ? { ...read, note: cellNote(cell ?? "", read.parsed.ip) }
+      : read;
+  }
   for (let i = 0; i < entries.length; i++) {
     const read = single(entries[i]);
     if (read.kind === "address" && read.parsed.ok) {

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type CellAddress, readIpCell } from "./ip_cell.ts";
+import { type CellAddress, cellNote, readIpCell } from "./ip_cell.ts";
 
 /** The address looked up (or host name), and whether it is public. */
 function read(cell: string) {
@@ -47,24 +47,50 @@ Deno.test("Forwarded header entries and IPv6 in chains", () => {
   });
 });
 
-Deno.test("quotes, brackets and ports around an address", () => {
-  for (
-    const cell of [
-      '"81.2.69.142"',
-      "'81.2.69.142'",
-      "<81.2.69.142>",
-      "(81.2.69.142)",
-      "[81.2.69.142]",
-      ' "81.2.69.142:8080" ',
-    ]
-  ) {
+Deno.test("quotes, brackets and ports around an address, and what was dropped", () => {
+  const cells: [string, string][] = [
+    ['"81.2.69.142"', "Quotes dropped"],
+    ["'81.2.69.142'", "Quotes dropped"],
+    ["<81.2.69.142>", "Brackets dropped"],
+    ["(81.2.69.142)", "Brackets dropped"],
+    ["[81.2.69.142]", "Brackets dropped"],
+    [' "81.2.69.142:8080" ', "Spaces, quotes and port 8080 dropped"],
+  ];
+  for (const [cell, dropped] of cells) {
     assertEquals(read(cell), { ip: "81.2.69.142", ok: true }, cell);
-    assertEquals(readIpCell(cell).note, null, cell);
+    assertEquals(
+      readIpCell(cell).note,
+      `${dropped}; looked up as 81.2.69.142`,
+      cell,
+    );
   }
   assertEquals(read("[2001:4860:4860::8888]:443"), {
     ip: "2001:4860:4860::8888",
     ok: true,
   });
+  assertEquals(
+    readIpCell("[2001:db8::1]:80").note,
+    "Brackets and port 80 dropped; looked up as 2001:db8::1",
+  );
+});
+
+Deno.test("a cell that is the address as it stands has no note", () => {
+  for (const cell of ["81.2.69.142", "2001:4860:4860::8888"]) {
+    assertEquals(cellNote(cell, cell), null);
+    assertEquals(readIpCell(cell).note, null);
+  }
+  assertEquals(
+    cellNote("1.2.3.4:443", "1.2.3.4"),
+    "Port 443 dropped; looked up as 1.2.3.4",
+  );
+  assertEquals(
+    cellNote(" 9.9.9.9 ", "9.9.9.9"),
+    "Spaces dropped; looked up as 9.9.9.9",
+  );
+  assertEquals(
+    cellNote("2001:4860:4860:0:0:0:0:8888", "2001:4860:4860::8888"),
+    "Written in another form; looked up as 2001:4860:4860::8888",
+  );
 });
 
 Deno.test("IPv4-mapped IPv6 is looked up as IPv4 and says so", () => {

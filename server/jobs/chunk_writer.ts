@@ -14,6 +14,7 @@ import type { JobStore } from "../storage/store_interface.ts";
 import { ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { logError } from "../log.ts";
+import { logJobEnded } from "./job_log.ts";
 import type { RowBatch } from "./row_results.ts";
 
 export class ChunkWriter {
@@ -89,6 +90,8 @@ export class ChunkWriter {
   ): void {
     const { job, chunk } = this;
     const parts = last ? this.#output.finish() : null;
+    // The rows of `counters` by kind, so the job's summary counts them too.
+    const kinds = last ? undefined : this.#output.kinds();
     this.#pending++;
     this.#last = this.#last.then(async () => {
       if (this.#error) return;
@@ -103,6 +106,7 @@ export class ChunkWriter {
           output: parts
             ? { keptBytes: parts.keptBytes, meta: parts.meta }
             : undefined,
+          kinds,
           last,
         });
         const stored = announce || completed
@@ -110,6 +114,7 @@ export class ChunkWriter {
           : null;
         // Its summary, added up once, here.
         if (completed) {
+          logJobEnded(stored!);
           await this.results.prepare(stored!).catch((error) =>
             logError(`job ${job.id}: summary not kept:`, error)
           );

@@ -5,7 +5,7 @@ import {
   type ForwardAnswer,
   resolveHostname,
 } from "../enrichment/forward_dns.ts";
-import { readIpCell } from "../enrichment/ip_cell.ts";
+import { cellNote, readIpCell } from "../enrichment/ip_cell.ts";
 import { type ParsedIp, parseIp } from "../enrichment/ip_input.ts";
 import { type DnsSettings, parseServer } from "../enrichment/reverse_dns.ts";
 import type { PendingRow, QueuedRow } from "./row_window.ts";
@@ -51,8 +51,8 @@ export class HostnameCache {
 
 /**
  * A row from its cell as logs hold it (readIpCell: X-Forwarded-For chains,
- * quotes, IPv4-mapped IPv6): `lookUp` gets the address and the note saying
- * which was used. A host name is resolved first when `hostnames` is given
+ * quotes, ports, IPv4-mapped IPv6): `lookUp` gets the address and, when it
+ * is not the cell as it stands, the note saying which was used. A host name is resolved first when `hostnames` is given
  * (the job's "Resolve host names"), else the row fails saying so.
  */
 export function rowOfCell(
@@ -66,7 +66,7 @@ export function rowOfCell(
   // (readIpCell splits and unwraps, which costs on a million rows).
   const direct = parseIp(cell);
   if (direct.ok && !(direct.version === 4 && cell.includes("::"))) {
-    return lookUp(direct, null);
+    return lookUp(direct, cellNote(cell, direct.ip));
   }
   const read = readIpCell(cell);
   if (read.kind === "address") {

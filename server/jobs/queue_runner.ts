@@ -26,6 +26,7 @@ import { FILE_GONE } from "./process_job.ts";
 import { jobStoppedMessage } from "./stop_message.ts";
 import { planJobChunks, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 import { logError } from "../log.ts";
+import { logJobEnded, logJobStarted } from "./job_log.ts";
 
 export interface QueueRunnerOptions {
   store: JobStore;
@@ -113,7 +114,7 @@ export class QueueRunner implements JobControl {
         ["pending", "processing"],
         FILE_GONE,
       );
-      await this.#announce(jobId);
+      await this.#announce(jobId, logJobEnded);
       return;
     }
     const planned = await planJobChunks(
@@ -155,7 +156,7 @@ export class QueueRunner implements JobControl {
       if (await store.setStatus(job.id, "failed", ["processing"], ABANDONED)) {
         logError(`job ${job.id}: the queue gave up on a chunk; job failed`);
         await chunks.dropUnfinished(job.id);
-        await this.#announce(job.id);
+        await this.#announce(job.id, logJobEnded);
         failed.push(job.id);
       }
     }
@@ -170,7 +171,7 @@ export class QueueRunner implements JobControl {
     await queue.cancel(jobId);
     this.#stopChunks(jobId);
     await this.options.chunks.dropUnfinished(jobId);
-    await this.#announce(jobId);
+    await this.#announce(jobId, logJobEnded);
     return true;
   }
 
@@ -201,9 +202,15 @@ export class QueueRunner implements JobControl {
     for (const flag of this.#running.get(jobId) ?? []) flag.cancelled = true;
   }
 
-  async #announce(jobId: number): Promise<void> {
+  /** Announces a job's change; `log`: what it logs (it started or ended). */
+  async #announce(
+    jobId: number,
+    log?: (job: JobRecord) => void,
+  ): Promise<void> {
     const job = await this.options.store.getJob(jobId);
-    if (job) await this.options.bus.publish(jobId, change(job));
+    if (!job) return;
+    log?.(job);
+    await this.options.bus.publish(jobId, change(job));
   }
 
   /** Runs one chunk of a job from the chunk's last checkpoint. */
@@ -218,7 +225,7 @@ export class QueueRunner implements JobControl {
     if (job?.status === "pending") {
       // The job's first chunk taken.
       if (await store.setStatus(jobId, "processing", ["pending"])) {
-        await this.#announce(jobId);
+        await this.#announce(jobId, logJobStarted);
       }
       job = await store.getJob(jobId);
     }
@@ -278,6 +285,7 @@ export class QueueRunner implements JobControl {
         if (failed) {
           await this.options.queue.cancel(jobId);
           await this.options.chunks.dropUnfinished(jobId);
+          await this.#announce(jobId, logJobEnded);
         }
       }
     } finally {

@@ -54,6 +54,7 @@ async function setUp(blobs: BlobStore | null = null) {
     startChunk: (jobId, chunk, run, worker) =>
       progress.startChunk(jobId, chunk, run, worker),
     outputs: (jobId) => progress.outputs(jobId),
+    runningKinds: (jobId) => progress.runningKinds(jobId),
     dropUnfinished: (jobId) => progress.dropUnfinished(jobId),
     async commitChunk(commit) {
       if (commit.last && cutOnce.delete(commit.jobId)) {

@@ -11,6 +11,7 @@ import type { ChunkSizes } from "../config.ts";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import { logError } from "../log.ts";
+import { logJobEnded, logJobStarted } from "./job_log.ts";
 import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
 import type { RateLimiter } from "../rdap/rate_limiter.ts";
 import { servePacer } from "../rdap/shared_pacer.ts";
@@ -185,13 +186,14 @@ export class JobRunner implements JobControl {
     for (const job of store.jobsWithStatus("processing", "pending")) {
       if (this.#stopped || this.#jobs.size >= concurrency) return;
       if (this.#jobs.has(job.id)) continue;
-      if (job.status === "pending") {
+      const resumed = job.status === "processing";
+      if (!resumed) {
         if (!store.setStatus(job.id, "processing", ["pending"])) continue;
       }
       const path = join(uploadsDir, job.fileName);
       if (!await Deno.stat(path).then(() => true, () => false)) {
         store.setStatus(job.id, "failed", ["processing"], FILE_GONE);
-        this.#emit(job.id);
+        this.#emit(job.id, true);
         continue;
       }
       const { chunks: progress } = this.options.results;
@@ -210,6 +212,8 @@ export class JobRunner implements JobControl {
         running: new Map(),
         lastProgress: Date.now(),
       });
+      const started = store.getJob(job.id);
+      if (started) logJobStarted(started, resumed);
       this.#emit(job.id);
     }
   }
@@ -268,7 +272,7 @@ export class JobRunner implements JobControl {
     }
     this.#stopChunks(jobId);
     await results.chunks.dropUnfinished(jobId);
-    this.#emit(jobId);
+    this.#emit(jobId, true);
     return true;
   }
 
@@ -320,10 +324,15 @@ export class JobRunner implements JobControl {
    * `crashed`: its threads are ended rather than asked.
    */
   #fail(jobId: number, error: string, crashed = false): void {
+    let failed = false;
     try {
-      if (
-        this.options.store.setStatus(jobId, "failed", ["processing"], error)
-      ) {
+      failed = this.options.store.setStatus(
+        jobId,
+        "failed",
+        ["processing"],
+        error,
+      );
+      if (failed) {
         // Its done chunks' rows stay; the others run again on a restart.
         this.options.results.chunks.dropUnfinished(jobId).catch((failure) =>
           logError(`job ${jobId}: could not reset its open chunks:`, failure)
@@ -341,7 +350,7 @@ export class JobRunner implements JobControl {
       this.#jobs.delete(jobId);
       for (const worker of run.running.keys()) this.#chunkEnded(worker, true);
     } else this.#stopChunks(jobId);
-    this.#emit(jobId);
+    this.#emit(jobId, failed);
   }
 
   /** A thread's chunk ended (whatever the ending): the thread is free. */
@@ -385,9 +394,12 @@ export class JobRunner implements JobControl {
     worker.terminate();
   }
 
-  #emit(jobId: number): void {
+  /** Announces a job's change; `ended`: it has just ended here (logged). */
+  #emit(jobId: number, ended = false): void {
     const job = this.options.store.getJob(jobId);
-    if (job) this.options.events.emit(job);
+    if (!job) return;
+    if (ended) logJobEnded(job);
+    this.options.events.emit(job);
   }
 
   #newWorker(): Worker {

@@ -6,6 +6,7 @@ import {
   NETWORK_TYPE_LABELS,
   type NetworkType,
 } from "../../shared/network_types.ts";
+import { rowCountParts } from "../../shared/row_counts.ts";
 import type { JobSummary } from "../../shared/summary.ts";
 
 type Cell = string | number | null;
@@ -17,13 +18,16 @@ export function summarySheetRows(summary: JobSummary): Cell[][] {
     if (rows.length > 0) rows.push([]);
     rows.push([title], header, ...(data.length > 0 ? data : [["(none)"]]));
   };
-  const r = summary.rows;
-  block("Rows", ["", "Rows"], [
-    ["Processed", r.total],
-    ["Successful", r.successful],
-    ["Failed", r.failed],
-    ["Filtered (consumer networks, not in the download)", r.filtered],
-    ["Kept (in the download)", r.kept],
+  // The rows as the page's tiles count them.
+  const { total, totalNote, parts, failed } = rowCountParts(summary);
+  block("Rows", ["", "Rows", "Note"], [
+    ["Rows", total, totalNote],
+    ...[...parts, failed].map((p) => [p.label, p.count, p.note]),
+    ...(summary.distinctAddresses === undefined ? [] : [[
+      "Distinct addresses",
+      summary.distinctAddresses,
+      "an address may repeat",
+    ]]),
   ]);
   block(
     "Network types",
@@ -70,7 +74,7 @@ export function addSummarySheet(
   summary: JobSummary,
 ): void {
   const sheet = workbook.addWorksheet("Summary");
-  sheet.columns = [{ width: 48 }, { width: 16 }, { width: 10 }];
+  sheet.columns = [{ width: 48 }, { width: 16 }, { width: 40 }];
   for (const row of summarySheetRows(summary)) sheet.addRow(row).commit();
   sheet.commit();
 }

@@ -12,6 +12,7 @@ import { outputCell, outputColumns, statusCells } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
+import { addressOf, encodeAddresses } from "./distinct_addresses.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
 export type KeyCount = [string, string, number];
@@ -46,6 +47,8 @@ type NetCount = [string | null, string | null, string | null, boolean, number];
 export interface ChunkParts {
   /** The kept rows as CSV lines, without the header. */
   kept: Uint8Array[];
+  /** The chunk's distinct addresses (distinct_addresses.ts). */
+  addresses: Uint8Array;
   keptBytes: number;
   columns: ResultColumns;
   meta: ChunkMeta;
@@ -104,6 +107,7 @@ export class ChunkOutput {
     [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
   );
   #nets = new Map<string, NetCount>();
+  #addresses = new Set<string>();
   /** Rows counted by key (rows of one key count alike): one of them, n. */
   #byKey = new Map<
     number,
@@ -133,6 +137,8 @@ export class ChunkOutput {
       const result = results[i];
       const key = keys?.[i] ?? -1;
       this.#rows.add(result, key);
+      const address = addressOf(result.enrichment);
+      if (address !== null) this.#addresses.add(address);
       let same = null;
       if (key < 0) this.#count(result, 1);
       else {
@@ -192,14 +198,18 @@ export class ChunkOutput {
     return keys[at] ??= JSON.stringify([+success, +filtered, type]);
   }
 
-  #count({ enrichment: e }: StoredResult, n: number): void {
-    const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump(
-      "kind",
+  /** A row's kind key and code (ChunkMeta.kinds). */
+  #kindOf({ enrichment: e }: StoredResult): [string, string] {
+    return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
-      n,
-    );
+    ];
+  }
+
+  #count(row: StoredResult, n: number): void {
+    const e = row.enrichment;
+    const filtered = e.ispFiltered ? 1 : 0;
+    this.#bump("kind", ...this.#kindOf(row), n);
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -227,6 +237,22 @@ export class ChunkOutput {
     }
   }
 
+  /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
+  kinds(): KeyCount[] {
+    const counts = new Map<string, KeyCount>();
+    const add = (key: string, code: string, n: number) => {
+      const id = `${key}\u0000${code}`;
+      const count = counts.get(id);
+      if (count) count[2] += n;
+      else counts.set(id, [key, code, n]);
+    };
+    for (const [key, code, n] of this.#all("kind")) add(key, code, n);
+    for (const { row, n } of this.#byKey.values()) {
+      add(...this.#kindOf(row), n);
+    }
+    return [...counts.values()];
+  }
+
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
     for (const { row, n } of this.#byKey.values()) this.#count(row, n);
@@ -235,6 +261,7 @@ export class ChunkOutput {
     for (const net of this.#nets.values()) search.add(...net);
     return {
       kept: this.#kept,
+      addresses: encodeAddresses(this.#addresses),
       keptBytes: this.#keptBytes,
       columns: this.#rows.build(),
       meta: {

@@ -4,7 +4,8 @@
 // the download's CSV lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
 // its counts by key for the summary (top_counts.ts) and for searches
-// (search_counts.ts). The database keeps, with each chunk, its counts by kind
+// (search_counts.ts); `{chunk}.addrs`, its distinct addresses
+// (distinct_addresses.ts). The database keeps, with each chunk, its counts by kind
 // (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
 // these, the same in both modes: the download is the header and the parts one
 // after another; Excel, live rows and preview pages decode the chunks they
@@ -28,6 +29,7 @@ import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
 import {
   type ChunkMeta,
   type ChunkParts,
+  type KeyCount,
   TOP_DIMS,
   type TopDim,
 } from "./chunk_output.ts";
@@ -51,6 +53,7 @@ import {
   decodeSearchCounts,
   encodeSearchCounts,
 } from "./search_counts.ts";
+import { countDistinct } from "./distinct_addresses.ts";
 
 const PAGE_ROWS = 2000;
 
@@ -76,9 +79,13 @@ const tailKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.tail`;
 const netsKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.nets`;
+const addressesKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.addrs`;
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 const decoder = new TextDecoder();
+/** A part not stored. */
+const MISSING = new Uint8Array(0);
 
 /** Each item with its blob, the next READ_AHEAD read while one is used. */
 async function* readAhead<T>(
@@ -113,9 +120,11 @@ function matches(
   filter: PreviewFilter,
   { success, filtered, type, company, asn }: GroupFacts,
 ): boolean {
-  if (filter.status && filtered !== (filter.status === "filtered")) {
-    return false;
-  }
+  if (filter.status === "failed" && success) return false;
+  if (
+    filter.status && filter.status !== "failed" &&
+    filtered !== (filter.status === "filtered")
+  ) return false;
   if (filter.networkType === "unknown" && (!success || type !== null)) {
     return false;
   }
@@ -169,7 +178,7 @@ export class SummaryCounts {
   #top = new Map<TopDim, TopMerge>(
     TOP_DIMS.map((dim) => [dim, new TopMerge()]),
   );
-  #summary: JobSummary | null = null;
+  #tops: Map<TopDim, SummaryCount[]> | null = null;
 
   constructor(readonly jobId: number) {}
 
@@ -184,7 +193,7 @@ export class SummaryCounts {
     readTail: (at: [number, number]) => Promise<string>,
   ): void {
     this.#seen.add(id);
-    this.#summary = null;
+    this.#tops = null;
     for (const [key, code, n] of meta.kinds) {
       const kind = `${key}\u0000${code}`;
       const count = this.#kinds.get(kind);
@@ -201,16 +210,26 @@ export class SummaryCounts {
     }
   }
 
-  async summary(): Promise<JobSummary> {
-    if (this.#summary) return this.#summary;
-    const top = new Map<TopDim, SummaryCount[]>();
-    for (const dim of TOP_DIMS) {
-      top.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
+  /**
+   * The summary of the chunks added, and of `running`: the rows by kind of
+   * running chunks (their top lists are counted once they are done).
+   */
+  async summary(running: KeyCount[] = []): Promise<JobSummary> {
+    if (!this.#tops) {
+      const tops = new Map<TopDim, SummaryCount[]>();
+      for (const dim of TOP_DIMS) {
+        tops.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
+      }
+      this.#tops = tops;
     }
-    return this.#summary = summaryFromCounts(
+    const tops = this.#tops;
+    return summaryFromCounts(
       this.jobId,
-      [...this.#kinds.values()],
-      (dim) => top.get(dim)!,
+      [
+        ...this.#kinds.values(),
+        ...running.map(([key, code, n]) => ({ key, code, n })),
+      ],
+      (dim) => tops.get(dim)!,
     );
   }
 }
@@ -247,6 +266,32 @@ export class JobResults {
       netsKey(jobId, chunk),
       streamOf([encodeSearchCounts(parts.counts.search)]),
     );
+    await this.blobs.put(
+      addressesKey(jobId, chunk),
+      streamOf([parts.addresses]),
+    );
+  }
+
+  /**
+   * Distinct addresses over a job's chunks, or undefined when a chunk has
+   * no list (stored by an earlier version).
+   */
+  async #distinctAddresses(
+    jobId: number,
+    outputs: ChunkOutputRecord[],
+  ): Promise<number | undefined> {
+    const lists: Uint8Array[] = [];
+    for await (
+      const [, bytes] of readAhead(
+        outputs,
+        (o) =>
+          this.blobs.bytes(addressesKey(jobId, o.chunk)).catch(() => MISSING),
+      )
+    ) {
+      if (bytes === MISSING) return undefined;
+      lists.push(bytes);
+    }
+    return countDistinct(lists);
   }
 
   /**
@@ -411,7 +456,12 @@ export class JobResults {
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);
     else counts = new SummaryCounts(job.id);
-    const added = (await this.outputs(job.id)).filter((output) =>
+    // Running chunks read first: one done meanwhile is among the outputs,
+    // and counted there only.
+    const running = completed ? [] : await this.chunks.runningKinds(job.id);
+    const outputs = await this.outputs(job.id);
+    const done = new Set(outputs.map((output) => output.chunk));
+    const added = outputs.filter((output) =>
       !counts.has(`${output.chunk}/${output.run}`)
     );
     const tops = readAhead(
@@ -430,8 +480,12 @@ export class JobResults {
           ),
       );
     }
-    const summary = await counts.summary();
+    const summary = await counts.summary(
+      running.filter((r) => !done.has(r.chunk)).flatMap((r) => r.kinds),
+    );
     if (completed) {
+      const distinct = await this.#distinctAddresses(job.id, outputs);
+      if (distinct !== undefined) summary.distinctAddresses = distinct;
       await this.blobs.put(
         summaryKey(job.id),
         streamOf([new TextEncoder().encode(JSON.stringify(summary))]),

@@ -2,6 +2,7 @@
 // parameters, bodies and answers. The handlers are in jobs.ts.
 import { createRoute, z } from "@hono/zod-openapi";
 import { NETWORK_TYPES } from "../storage/preview_filters.ts";
+import { PREVIEW_STATUSES } from "../../shared/wire.ts";
 import {
   errorResponse,
   JOB_SECURITY,
@@ -108,8 +109,9 @@ export const previewRoute = createRoute({
       }),
       status: z.any().openapi({
         type: "string",
-        enum: ["kept", "filtered"],
-        description: "Only rows in the download, or only rows left out",
+        enum: [...PREVIEW_STATUSES],
+        description: "Only rows in the download (kept, failed rows " +
+          "included), only rows left out (filtered), or only failed rows",
       }),
       q: z.any().openapi({
         type: "string",

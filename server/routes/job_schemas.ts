@@ -148,6 +148,10 @@ export const RecentResults = z.object({
 const nullableText = z.string().nullable();
 const PreviewRow = z.object({
   ip: z.string(),
+  success: z.boolean(),
+  error: nullableText.openapi({
+    description: "Why the row's lookup failed (null when it succeeded)",
+  }),
   domain: nullableText,
   company: nullableText,
   city: nullableText,

@@ -11,6 +11,8 @@ import { rowErrorText } from "./failure_text.ts";
 export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
   return {
     ip: e.ip,
+    success: e.success,
+    error: rowErrorText(e),
     domain: e.domain,
     company: e.company,
     city: e.city,

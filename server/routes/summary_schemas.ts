@@ -17,6 +17,10 @@ export const JobSummarySchema = z.object({
     }),
     kept: count.openapi({ description: "Rows in the download" }),
   }),
+  distinctAddresses: count.optional().openapi({
+    description: "Distinct addresses among the rows, once the job is " +
+      "completed (an address may repeat in a file)",
+  }),
   networkTypes: z.array(z.object({
     network_type: z.string().nullable().openapi({
       description: "consumer_isp, mobile, hosting, business, education, " +

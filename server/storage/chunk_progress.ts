@@ -6,7 +6,7 @@
 // counters and its being done; a crash redoes only the chunks not done.
 // Only the runners and the results reader use this; the routes see jobs
 // through JobStore. Adapters: sqlite_chunks.ts, pg/pg_chunks.ts.
-import type { ChunkMeta } from "../results/chunk_output.ts";
+import type { ChunkMeta, KeyCount } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
 import type { Counters } from "./result_rows.ts";
 
@@ -52,6 +52,8 @@ export interface ChunkCommit {
   worker: string;
   /** With `last`: the chunk's parts are stored, their kept bytes and counts. */
   output?: { keptBytes: number; meta: ChunkMeta };
+  /** Without `last`: the rows of `counters` by kind (ChunkMeta.kinds). */
+  kinds?: KeyCount[];
   /** The chunk is done. */
   last: boolean;
 }
@@ -100,6 +102,26 @@ export interface ChunkProgressStore {
   dropUnfinished(jobId: number): Promise<void>;
   /** The job's chunks with stored parts, in order. */
   outputs(jobId: number): Promise<ChunkOutputRecord[]>;
+  /**
+   * The rows by kind of the job's running chunks, as their last commit
+   * reported them (with the counters it added to the job's).
+   */
+  runningKinds(jobId: number): Promise<RunningKinds[]>;
+}
+
+export interface RunningKinds {
+  chunk: number;
+  kinds: KeyCount[];
+}
+
+/** A job_chunks row's chunk and `kinds`, as read from either database. */
+export function toRunningKinds(row: Row): RunningKinds {
+  return {
+    chunk: Number(row.chunk),
+    kinds: typeof row.kinds === "string"
+      ? JSON.parse(row.kinds)
+      : row.kinds as unknown as KeyCount[],
+  };
 }
 
 /** A job_chunks row as read from either database. */

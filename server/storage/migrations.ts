@@ -200,6 +200,9 @@ ${FIELD_COLUMNS}
     PRIMARY KEY (job_id, chunk)
   ) WITHOUT ROWID;
   `,
+  // A running chunk's rows by kind so far (JSON), so a running job's
+  // summary counts the rows its progress counts.
+  `ALTER TABLE job_chunks ADD COLUMN kinds TEXT;`,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -1,16 +1,17 @@
-// Server-side filters for a job's results preview: by network type, by kept
-// or filtered, and a text search in company or ASN, paged in input order,
+// Server-side filters for a job's results preview: by network type, by kept,
+// filtered or failed, and a text search in company or ASN, paged in input order,
 // so a user can find every row of one company in a large job. Applied to
 // the job's chunks by results/job_results.ts.
 import { NETWORK_TYPES } from "../../shared/network_types.ts";
+import { PREVIEW_STATUSES, type PreviewStatus } from "../../shared/wire.ts";
 
 export { NETWORK_TYPES };
 
 export interface PreviewFilter {
   /** A network type, or "unknown" for rows without one. */
   networkType?: (typeof NETWORK_TYPES)[number] | "unknown";
-  /** "kept": in the download; "filtered": left out as consumer networks. */
-  status?: "kept" | "filtered";
+  /** Kept (in the download), filtered (left out) or failed rows only. */
+  status?: PreviewStatus;
   /** Part of the company or the ASN ("google", "AS15169", "15169"). */
   text?: string;
 }
@@ -40,10 +41,10 @@ export function parsePreviewFilter(
   }
   const status = query.get("status")?.trim();
   if (status) {
-    if (status !== "kept" && status !== "filtered") {
-      return { error: "status must be kept or filtered" };
+    if (!(PREVIEW_STATUSES as readonly string[]).includes(status)) {
+      return { error: `status must be one of ${PREVIEW_STATUSES.join(", ")}` };
     }
-    filter.status = status;
+    filter.status = status as PreviewStatus;
   }
   const text = query.get("q")?.trim();
   if (text) {

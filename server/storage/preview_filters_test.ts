@@ -14,7 +14,7 @@ Deno.test("query parameters are checked", () => {
     true,
   );
   assertEquals(parse("status=all"), {
-    error: "status must be kept or filtered",
+    error: "status must be one of kept, filtered, failed",
   });
   assertEquals("error" in parse(`q=${"x".repeat(201)}`), true);
 });

@@ -9,8 +9,14 @@ import type {
   ChunkPlan,
   ChunkProgress,
   ChunkProgressStore,
+  RunningKinds,
 } from "./chunk_progress.ts";
-import { ANNOUNCE_MS, toChunk, toOutput } from "./chunk_progress.ts";
+import {
+  ANNOUNCE_MS,
+  toChunk,
+  toOutput,
+  toRunningKinds,
+} from "./chunk_progress.ts";
 import type { Row } from "./job_rows.ts";
 import {
   CheckpointMoved,
@@ -78,6 +84,14 @@ export class SqliteChunkProgress implements ChunkProgressStore {
         WHERE job_id = ? AND meta IS NOT NULL ORDER BY chunk`,
     ).all(jobId) as Row[];
     return Promise.resolve(rows.map(toOutput));
+  }
+
+  runningKinds(jobId: number): Promise<RunningKinds[]> {
+    const rows = this.store.db.prepare(
+      `SELECT chunk, kinds FROM job_chunks
+        WHERE job_id = ? AND done = 0 AND kinds IS NOT NULL`,
+    ).all(jobId) as Row[];
+    return Promise.resolve(rows.map(toRunningKinds));
   }
 
   #chunk(jobId: number, chunk: number): ChunkProgress | null {
@@ -181,6 +195,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
         worker,
         kept_bytes: 0,
         meta: null,
+        kinds: null,
       });
       return true;
     }));
@@ -195,7 +210,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
   }
 
   #commit(commit: ChunkCommit): ChunkCommitted {
-    const { jobId, chunk, run, counters, output, last, worker } = commit;
+    const { jobId, chunk, run, counters, output, last, worker, kinds } = commit;
     const { store } = this;
     const { db } = store;
     return store.transaction((): ChunkCommitted => {
@@ -209,6 +224,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
       this.#setChunk(jobId, chunk, counters, {
         worker,
         done: last ? 1 : 0,
+        kinds: last || !kinds ? null : JSON.stringify(kinds),
         ...(output
           ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
           : {}),
@@ -242,7 +258,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
           "processing",
           "pending",
         ]);
-        this.#setChunk(jobId, chunk.chunk, ZERO, {});
+        this.#setChunk(jobId, chunk.chunk, ZERO, { kinds: null });
       }
     });
     return Promise.resolve();

@@ -55,6 +55,13 @@ async function waitForCompleted(url: string, id: number): Promise<void> {
 const shownLine = (page: Page) =>
   page.locator(".pagination-row p").first().textContent();
 
+/** The first figure of an element's text ("Processed 3,889 of ..." -> 3889). */
+const figure = async (page: Page, selector: string) =>
+  Number(
+    ((await page.locator(selector).first().textContent() ?? "")
+      .match(/\d[\d,]*/)?.[0] ?? "").replaceAll(",", ""),
+  );
+
 Deno.test(
   "results: summary charts and map, preview filters",
   OPTIONS,
@@ -110,6 +117,54 @@ Deno.test(
         );
         assert.ok(scroll <= width, `${scroll}px wide at ${width}px`);
         await screenshot(page, `results-summary-${width}`);
+
+        // One set of counts: kept + left out = rows, the failed rows among
+        // the kept (the CSV has them); the consumer tile and bar agree.
+        const tile = (id: string) =>
+          figure(page, `[data-testid="rows-${id}"] .tile-value`);
+        assert.deepEqual(
+          [
+            await tile("total"),
+            await tile("kept"),
+            await tile("left-out-consumer_isp"),
+            await tile("left-out-mobile"),
+            await tile("failed"),
+          ],
+          [27, 20, 7, 0, 2],
+        );
+        await page.locator('[data-testid="rows-left-out-consumer_isp"]')
+          .getByText("Consumer ISP").waitFor();
+        // Rows, and the distinct addresses they hold ("bogus" is none).
+        await page.locator('[data-testid="rows-total"]')
+          .getByText("kept + left out; 6 distinct addresses").waitFor();
+        assert.match(labels[2], /Consumer ISP \(7 rows\)/);
+
+        // Failed rows say why, and the preview lists them alone.
+        await page.locator('select[name="status"]').selectOption("failed");
+        await waitFor(
+          async () => /of 2 matching results/.test(await shownLine(page) ?? ""),
+          10_000,
+          "2 failed rows",
+        );
+        const failedRows = await page.locator(".results-table tbody tr")
+          .allTextContents();
+        assert.equal(failedRows.length, 2);
+        for (const row of failedRows) {
+          assert.match(row, /bogus/);
+          assert.match(row, /Failed: Invalid IP address/);
+          assert.doesNotMatch(row, /ISP Filtered|No$/);
+        }
+        await screenshot(page, `results-failed-rows-${width}`);
+        const wideScroll = await page.evaluate<number>(
+          "document.documentElement.scrollWidth",
+        );
+        assert.ok(wideScroll <= width, `${wideScroll}px wide at ${width}px`);
+        await page.locator('select[name="status"]').selectOption("");
+        await waitFor(
+          async () => /of 27 results/.test(await shownLine(page) ?? ""),
+          10_000,
+          "every row again",
+        );
         assert.deepEqual(errors, []);
         if (width === 375) {
           await page.close();
@@ -204,11 +259,44 @@ Deno.test(
             .replaceAll(",", ""),
         );
       const first = await waitFor(total, 15_000, "rows in the summary");
-      // Refreshed at the polling rate (2 s) while the job runs.
+      // The estimate waits for a pace rather than say nothing is left.
+      const remaining = page.locator(".details-grid div")
+        .filter({ hasText: "Est. Time Remaining" }).locator("dd");
+      assert.notEqual(await remaining.textContent(), "00:00");
+      // Refreshed as the job's rows grow.
       await waitFor(
         async () => (await total()) > first,
         10_000,
         "the summary to grow",
+      );
+      // "Processed X of Y" and the summary's rows are the same count, and
+      // Filtered IPs the summary's rows left out.
+      const processed = () =>
+        figure(page, 'section[aria-label="Overall progress"] p');
+      const leftOut = async () =>
+        await figure(
+          page,
+          '[data-testid="rows-left-out-consumer_isp"] .tile-value',
+        ) +
+        await figure(page, '[data-testid="rows-left-out-mobile"] .tile-value');
+      const filteredIps = () =>
+        figure(
+          page,
+          '.details-grid div:has(dt:text-is("Filtered IPs (ISPs)")) dd',
+        );
+      await waitFor(
+        async () => {
+          const [p1, rows, out, filtered, p2] = [
+            await processed(),
+            await total(),
+            await leftOut(),
+            await filteredIps(),
+            await processed(),
+          ];
+          return p1 === p2 && rows === p1 && out === filtered;
+        },
+        20_000,
+        "Processed, Rows and Filtered to agree",
       );
       const scroll = await page.evaluate<number>(
         "document.documentElement.scrollWidth",

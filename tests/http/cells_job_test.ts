@@ -36,6 +36,10 @@ const CSV = [
   "9,8.8.8.8",
   '10,"10.0.0.1, 192.168.1.1"',
   "11,<not an address> at all",
+  "12,1.2.3.4:443",
+  '13," 9.9.9.9 "',
+  "14,[2001:db8::1]:80",
+  "15,[8.8.8.8]",
 ].join("\n");
 
 let lastJobId = 0;
@@ -72,7 +76,7 @@ Deno.test({
         );
         assertEquals(byN["2"].country_code, "US");
         assertEquals([used("3"), ok("3"), byN["3"].country_code], [
-          "",
+          "Quotes dropped; looked up as 8.8.8.8",
           "true",
           "US",
         ]);
@@ -108,6 +112,18 @@ Deno.test({
           "Private address (RFC 1918), not on the public internet",
         ]);
         assertEquals(byN["11"].enrichment_error, "Invalid IP address");
+        // Whenever the address is not the cell as it stands, ip_used says
+        // which it is and what was dropped.
+        assertEquals(
+          ["12", "13", "14", "15"].map(used),
+          [
+            "Port 443 dropped; looked up as 1.2.3.4",
+            "Spaces dropped; looked up as 9.9.9.9",
+            "Brackets and port 80 dropped; looked up as 2001:db8::1",
+            "Brackets dropped; looked up as 8.8.8.8",
+          ],
+        );
+        assertEquals(ok("14"), "false");
         // The preview shows the address looked up, or the cell when none.
         const { body } = await getJson<{ preview: { ip: string }[] }>(
           server,
@@ -125,6 +141,10 @@ Deno.test({
           "8.8.8.8",
           "10.0.0.1",
           "<not an address> at all",
+          "1.2.3.4",
+          "9.9.9.9",
+          "2001:db8::1",
+          "8.8.8.8",
         ]);
       },
     );

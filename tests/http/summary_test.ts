@@ -95,6 +95,8 @@ Deno.test({
         filtered: 7,
         kept: 25,
       });
+      // 32 rows of 8 addresses (a private one too; "bogus" is none).
+      assertEquals(s.distinctAddresses, 8);
       assertEquals(s.topCountries.slice(0, 3), [
         { country: "United States", country_code: "US", count: 19 },
         { country: "United Kingdom", country_code: "GB", count: 5 },
@@ -156,6 +158,23 @@ Deno.test({
       assertEquals(kept.totalResults, 25);
       ok(kept.preview.every((r) => !r.ispFiltered));
 
+      // Failed rows, each with its reason (they are in the download too).
+      const failed = await preview("status=failed&limit=100");
+      assertEquals(failed.totalResults, 5);
+      assertEquals(
+        failed.preview.map((r) => [r.ip, r.success, r.error]).sort(),
+        [
+          ...Array(2).fill([
+            "10.0.0.1",
+            false,
+            "Private address (RFC 1918), not on the public internet",
+          ]),
+          ...Array(3).fill(["bogus", false, "Invalid IP address"]),
+        ],
+      );
+      ok(kept.preview.some((r) => !r.success && r.error !== null));
+      ok(kept.preview.filter((r) => r.success).every((r) => r.error === null));
+
       const hosting = await preview("network_type=hosting&limit=100");
       assertEquals(hosting.totalResults, 13);
       assertEquals(
@@ -204,7 +223,16 @@ Deno.test({
         const values = (row.values as unknown[]).slice(1);
         rows.push(values.map((v) => v ?? "").join("|"));
       });
-      ok(rows.includes("Processed|32"), rows.join("\n"));
+      // The sheet's counts are the page's, and its kept rows the CSV's.
+      ok(
+        rows.includes("Rows|32|kept + left out; 8 distinct addresses"),
+        rows.join("\n"),
+      );
+      ok(rows.includes(
+        "Kept in the download|25|rows of the CSV and .xlsx; 5 of them failed",
+      ));
+      ok(rows.includes("Consumer ISP|7|left out of the download"));
+      ok(rows.includes("Distinct addresses|8|an address may repeat"));
       ok(rows.includes("Google LLC|10"));
       ok(rows.includes("United States|US|19"));
       ok(rows.includes("Invalid IP address|3"));
@@ -225,18 +253,38 @@ Deno.test({
       }
       ok(first.rows.total >= 100, `total ${first.rows.total}`);
       assertEquals((await getJob(server, running.id)).status, "processing");
+      // The summary counts the rows the progress counts, running chunks'
+      // too: read between two reads of the job, it is between them.
+      let before = await getJob(server, running.id);
       let later = await summaryOf(running.id);
       for (
         const end = Date.now() + 30_000;
         later.rows.total <= first.rows.total && Date.now() < end;
       ) {
         await new Promise((r) => setTimeout(r, 100));
+        before = await getJob(server, running.id);
         later = await summaryOf(running.id);
       }
-      ok(later.rows.total > first.rows.total, "the summary grew");
       const during = await getJob(server, running.id);
+      ok(later.rows.total > first.rows.total, "the summary grew");
+      // Distinct addresses are counted once the job is complete.
+      assertEquals(later.distinctAddresses, undefined);
       assertEquals(during.status, "processing");
-      ok(later.rows.total <= during.processedIPs);
+      ok(
+        before.processedIPs <= later.rows.total &&
+          later.rows.total <= during.processedIPs,
+        `job ${before.processedIPs}..${during.processedIPs}, summary ` +
+          later.rows.total,
+      );
+      ok(
+        before.filteredIPs <= later.rows.filtered &&
+          later.rows.filtered <= during.filteredIPs,
+      );
+      assertEquals(later.rows.kept + later.rows.filtered, later.rows.total);
+      assertEquals(
+        later.networkTypes.reduce((sum, t) => sum + t.filtered, 0),
+        later.rows.filtered,
+      );
 
       const cancel = await postJson(
         server,

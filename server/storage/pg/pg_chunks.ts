@@ -10,8 +10,14 @@ import type {
   ChunkPlan,
   ChunkProgress,
   ChunkProgressStore,
+  RunningKinds,
 } from "../chunk_progress.ts";
-import { ANNOUNCE_MS, toChunk, toOutput } from "../chunk_progress.ts";
+import {
+  ANNOUNCE_MS,
+  toChunk,
+  toOutput,
+  toRunningKinds,
+} from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
 import {
   CheckpointMoved,
@@ -75,6 +81,13 @@ export class PgChunkProgress implements ChunkProgressStore {
       SELECT chunk, first_row, run, kept_bytes, done, meta FROM job_chunks
         WHERE job_id = ${jobId} AND meta IS NOT NULL ORDER BY chunk`;
     return rows.map(toOutput);
+  }
+
+  async runningKinds(jobId: number): Promise<RunningKinds[]> {
+    const rows = await this.sql<Row[]>`
+      SELECT chunk, kinds FROM job_chunks
+        WHERE job_id = ${jobId} AND NOT done AND kinds IS NOT NULL`;
+    return rows.map(toRunningKinds);
   }
 
   /** Adds `counters` less `was` to the job's counters; false when not in `statuses`. */
@@ -144,7 +157,7 @@ export class PgChunkProgress implements ChunkProgressStore {
           "processing",
           "pending",
         ]);
-        await this.#setChunk(tx, jobId, chunk.chunk, ZERO, {});
+        await this.#setChunk(tx, jobId, chunk.chunk, ZERO, { kinds: null });
       }
     });
   }
@@ -169,13 +182,14 @@ export class PgChunkProgress implements ChunkProgressStore {
         worker,
         kept_bytes: 0,
         meta: null,
+        kinds: null,
       });
       return true;
     });
   }
 
   async commitChunk(commit: ChunkCommit): Promise<ChunkCommitted> {
-    const { jobId, chunk, run, counters, output, last, worker } = commit;
+    const { jobId, chunk, run, counters, output, last, worker, kinds } = commit;
     const statuses = ["processing"];
     return await transaction(this.sql, async (tx) => {
       const [row] = await tx<Row[]>`SELECT * FROM job_chunks
@@ -191,6 +205,7 @@ export class PgChunkProgress implements ChunkProgressStore {
       await this.#setChunk(tx, jobId, chunk, counters, {
         worker,
         done: last,
+        kinds: last || !kinds ? null : JSON.stringify(kinds),
         ...(output
           ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
           : {}),

@@ -131,6 +131,9 @@ ${FIELD_COLUMNS}
   ALTER TABLE job_chunks ADD COLUMN kept_bytes bigint NOT NULL DEFAULT 0;
   ALTER TABLE job_chunks ADD COLUMN meta text;
   `,
+  // A running chunk's rows by kind so far (JSON), so a running job's
+  // summary counts the rows its progress counts.
+  `ALTER TABLE job_chunks ADD COLUMN kinds text;`,
 ];
 
 /**

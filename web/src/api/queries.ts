@@ -6,6 +6,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type {
   Job,
   PreviewResponse,
+  PreviewStatus,
   PublicConfig,
   RecentResultsResponse,
 } from "../../../shared/wire.ts";
@@ -40,7 +41,7 @@ export function jobQuery(id: number) {
 export interface PreviewFilters {
   /** A network type, or "unknown". */
   networkType?: string;
-  status?: "kept" | "filtered";
+  status?: PreviewStatus;
   /** Text in the company or the ASN. */
   text?: string;
 }

@@ -1,5 +1,5 @@
-// The preview's filters: network type, kept or filtered, and text in the
-// company or ASN. The server filters and pages; typing is debounced so a
+// The preview's filters: network type, kept, filtered or failed, and text in
+// the company or ASN. The server filters and pages; typing is debounced so a
 // word typed is one request, not one per letter.
 
 import { useEffect, useState } from "react";
@@ -45,7 +45,7 @@ export function PreviewFilterBar({ filters, onChange }: Props) {
         </select>
       </label>
       <label>
-        In the download
+        Rows
         <select
           name="status"
           value={filters.status ?? ""}
@@ -55,9 +55,10 @@ export function PreviewFilterBar({ filters, onChange }: Props) {
               status: (e.target.value || undefined) as PreviewFilters["status"],
             })}
         >
-          <option value="">Kept and filtered</option>
-          <option value="kept">Kept only</option>
-          <option value="filtered">Filtered only</option>
+          <option value="">All rows</option>
+          <option value="kept">Kept (in the download)</option>
+          <option value="filtered">Filtered (left out)</option>
+          <option value="failed">Failed</option>
         </select>
       </label>
       <label>

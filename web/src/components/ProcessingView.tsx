@@ -12,6 +12,7 @@ import {
   useRestartJob,
 } from "../api/jobs.ts";
 import { useJobUpdates, useLiveResults } from "../api/live.ts";
+import { useJobSummary } from "../api/summary.ts";
 import {
   estimateRemaining,
   formatCount,
@@ -37,7 +38,9 @@ export function ProcessingView(props: Props) {
   const job = polledJob ?? props.job;
   const final = isFinal(job.status);
   const connected = useJobUpdates(job.id, !final);
-  const rows = useLiveResults(job.id, !final);
+  const liveRows = useLiveResults(job.id, !final);
+  // The same query as the summary section below (one request).
+  const summary = useJobSummary(job.id, final ? false : 2000);
   const cancel = useCancelJob({
     successToast: {
       title: "Processing canceled",
@@ -80,8 +83,17 @@ export function ProcessingView(props: Props) {
     job.createdAt,
     final && job.completedAt ? job.completedAt : now,
   );
-  const remaining = estimateRemaining(elapsed, job.processedIPs, job.totalIPs);
-  const percent = percentOf(job.processedIPs, job.totalIPs);
+  // The figures shown are the summary's (fetched again as the job's rows
+  // grow), so the progress, the details and the summary's tiles are one
+  // count; the job's own until the first summary arrives.
+  const rows = summary.data?.rows ?? {
+    total: job.processedIPs,
+    successful: job.successfulIPs,
+    failed: job.failedIPs,
+    filtered: job.filteredIPs,
+  };
+  const remaining = estimateRemaining(elapsed, rows.total, job.totalIPs);
+  const percent = percentOf(rows.total, job.totalIPs);
 
   const doCancel = () => {
     cancel.mutate(job.id, { onSettled: () => setConfirming(false) });
@@ -126,13 +138,14 @@ export function ProcessingView(props: Props) {
           <strong>{percent}%</strong>
         </div>
         <progress
-          value={job.processedIPs}
+          value={rows.total}
           max={Math.max(job.totalIPs, 1)}
           aria-label="Overall progress"
         />
         <p>
-          Processed {formatCount(job.processedIPs)} of{" "}
-          {formatCount(job.totalIPs)} IP addresses
+          Processed {formatCount(rows.total)} of {formatCount(job.totalIPs)}
+          {" "}
+          IP addresses
         </p>
       </section>
 
@@ -145,19 +158,25 @@ export function ProcessingView(props: Props) {
         </div>
         <div>
           <dt>Total IPs</dt>
-          <dd>{formatCount(job.totalIPs)}</dd>
+          {
+            /* Rows of the file: an address may repeat (the summary says how
+              many distinct addresses once the job is done). */
+          }
+          <dd>
+            {formatCount(job.totalIPs)} <span className="muted">rows</span>
+          </dd>
         </div>
         <div>
           <dt>Successful Lookups</dt>
-          <dd className="text-success">{formatCount(job.successfulIPs)}</dd>
+          <dd className="text-success">{formatCount(rows.successful)}</dd>
         </div>
         <div>
           <dt>Failed Lookups</dt>
-          <dd className="text-error">{formatCount(job.failedIPs)}</dd>
+          <dd className="text-error">{formatCount(rows.failed)}</dd>
         </div>
         <div>
           <dt>Filtered IPs (ISPs)</dt>
-          <dd>{formatCount(job.filteredIPs)}</dd>
+          <dd>{formatCount(rows.filtered)}</dd>
         </div>
         <div>
           <dt>Time Elapsed</dt>
@@ -176,10 +195,17 @@ export function ProcessingView(props: Props) {
       </dl>
       <HostnameLookupsLine job={job} />
 
-      {/* The same summary as the results, growing at the polling rate. */}
-      <JobSummarySection jobId={job.id} pollMs={final ? false : 2000} />
+      {
+        /* The same summary as the results, fetched again as the job's rows
+          grow, so its counts are the progress's. */
+      }
+      <JobSummarySection
+        jobId={job.id}
+        pollMs={final ? false : 2000}
+        refreshOn={job.processedIPs}
+      />
 
-      <LiveResultsList rows={rows} />
+      <LiveResultsList rows={liveRows} />
 
       <footer className="button-row">
         {canDownload

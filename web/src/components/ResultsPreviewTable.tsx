@@ -1,5 +1,6 @@
-// The preview table of the results view; empty values show a dash. On a
-// phone each row reads as a card (stacked-on-phone in results.css).
+// The preview table of the results view; empty values show a dash, a failed
+// row its reason across the enrichment columns. On a phone each row reads
+// as a card (stacked-on-phone in results.css).
 
 import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
@@ -55,29 +56,48 @@ export function ResultsPreviewTable(
                 <td colSpan={8} className="muted">{emptyText}</td>
               </tr>
             )
-            : rows.map((row, index) => (
-              <tr key={`${index}-${row.ip}`}>
-                <td data-label="IP Address" className="ip">{orDash(row.ip)}</td>
-                <td data-label="Domain">{orDash(row.domain)}</td>
-                <td data-label="Company">{orDash(row.company)}</td>
-                <td data-label="Location">
-                  {formatLocation(row.city, row.country)}
-                </td>
-                <td data-label="ISP">{orDash(row.isp)}</td>
-                <td
-                  data-label="Network Type"
-                  title={reasonTitle(row)}
-                >
-                  {row.networkType ? networkTypeLabel(row.networkType) : "-"}
-                </td>
-                <td data-label="ISP Filtered" title={classificationTitle(row)}>
-                  {row.ispFiltered ? "Yes" : "No"}
-                </td>
-                <td data-label="ASN">{orDash(row.asn)}</td>
-              </tr>
-            ))}
+            : rows.map((row, index) =>
+              row.success
+                ? <EnrichedRow key={index} row={row} />
+                : (
+                  <tr key={index} className="failed-row">
+                    <td data-label="IP Address" className="ip text-error">
+                      {orDash(row.ip)}
+                    </td>
+                    <td data-label="Result" colSpan={7}>
+                      <strong className="text-error">Failed:</strong>{" "}
+                      {row.error ?? "Lookup failed"}{" "}
+                      <span className="muted">(kept in the download)</span>
+                    </td>
+                  </tr>
+                )
+            )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function EnrichedRow({ row }: { row: PreviewRow }) {
+  return (
+    <tr>
+      <td data-label="IP Address" className="ip">{orDash(row.ip)}</td>
+      <td data-label="Domain">{orDash(row.domain)}</td>
+      <td data-label="Company">{orDash(row.company)}</td>
+      <td data-label="Location">
+        {formatLocation(row.city, row.country)}
+      </td>
+      <td data-label="ISP">{orDash(row.isp)}</td>
+      <td
+        data-label="Network Type"
+        title={reasonTitle(row)}
+      >
+        {row.networkType ? networkTypeLabel(row.networkType) : "-"}
+      </td>
+      <td data-label="ISP Filtered" title={classificationTitle(row)}>
+        {row.ispFiltered ? "Yes" : "No"}
+      </td>
+      <td data-label="ASN">{orDash(row.asn)}</td>
+    </tr>
   );
 }

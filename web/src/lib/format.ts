@@ -69,9 +69,14 @@ export function percentOf(done: number, total: number): number {
   return Math.min(100, Math.max(0, Math.round((done / total) * 100)));
 }
 
+/** Seconds a job runs before its pace says anything about the rest. */
+export const ESTIMATE_AFTER_SECONDS = 3;
+
 /**
- * Estimated seconds left: elapsed divided by the fraction done, minus elapsed.
- * Null ("Calculating...") until some IPs are processed.
+ * Estimated seconds left, rounded up: elapsed divided by the fraction done,
+ * minus elapsed. Null ("Calculating...") until some IPs are processed and
+ * ESTIMATE_AFTER_SECONDS have passed (whole seconds of a first moment say
+ * nothing: 0 s at 1% read as 00:00 left).
  */
 export function estimateRemaining(
   elapsedSeconds: number,
@@ -79,8 +84,11 @@ export function estimateRemaining(
   total: number,
 ): number | null {
   if (processed <= 0 || total <= 0) return null;
+  if (processed < total && elapsedSeconds < ESTIMATE_AFTER_SECONDS) {
+    return null;
+  }
   const fraction = Math.min(1, processed / total);
-  return Math.max(0, elapsedSeconds / fraction - elapsedSeconds);
+  return Math.max(0, Math.ceil(elapsedSeconds / fraction - elapsedSeconds));
 }
 
 /** "city, country" from whichever parts exist; "-" when neither. */

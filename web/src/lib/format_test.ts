@@ -42,6 +42,14 @@ Deno.test("estimateRemaining is elapsed / fraction done - elapsed", () => {
   assert.equal(estimateRemaining(10, 0, 100), null);
   assert.equal(estimateRemaining(10, 25, 100), 30);
   assert.equal(estimateRemaining(10, 100, 100), 0);
+  assert.equal(estimateRemaining(5, 3, 100), 162);
+});
+
+Deno.test("estimateRemaining waits for a pace rather than say 00:00", () => {
+  // The first second of a job at 1%: not "00:00".
+  assert.equal(estimateRemaining(0, 100, 10_000), null);
+  assert.equal(estimateRemaining(2, 100, 10_000), null);
+  assert.equal(estimateRemaining(3, 100, 10_000), 297);
 });
 
 Deno.test("percent, location and dashes", () => {

@@ -9,12 +9,17 @@ interface Props {
   jobId: number;
   /** Refresh interval while the job runs; false when it is final. */
   pollMs?: number | false;
+  /**
+   * A value that changes with the job's progress (its rows processed): the
+   * summary is fetched again with it, so its counts are the progress's.
+   */
+  refreshOn?: number;
   /** Tiles after the row counts. */
   extraTiles?: ReactNode;
 }
 
 export function JobSummarySection(
-  { jobId, pollMs = false, extraTiles }: Props,
+  { jobId, pollMs = false, refreshOn, extraTiles }: Props,
 ) {
   const summary = useJobSummary(jobId, pollMs);
   // When the job ends, polling stops: fetch its final figures once.
@@ -24,6 +29,12 @@ export function JobSummarySection(
     if (wasPolling.current && pollMs === false) refetch();
     wasPolling.current = pollMs !== false;
   }, [pollMs, refetch]);
+  const lastRefresh = useRef(refreshOn);
+  useEffect(() => {
+    if (lastRefresh.current === refreshOn) return;
+    lastRefresh.current = refreshOn;
+    refetch();
+  }, [refreshOn, refetch]);
   if (summary.data) {
     return (
       <SummaryPanel

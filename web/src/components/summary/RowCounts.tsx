@@ -1,25 +1,27 @@
-// The job's rows as tiles whose parts add up to the total (row_counts.ts),
-// then any tiles the caller adds (the results view's duration).
+// The job's rows as tiles: the rows, the kept and left-out parts that add
+// up to them, and the failed rows among the kept (shared/row_counts.ts, as
+// the .xlsx Summary sheet counts them); then any tiles the caller adds (the
+// results view's duration).
 
 import type { ReactNode } from "react";
 import type { JobSummary } from "../../../../shared/summary.ts";
+import { rowCountParts } from "../../../../shared/row_counts.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Tile } from "../Tile.tsx";
-import { rowCountParts } from "./row_counts.ts";
 
 export function RowCounts(
   { summary, children }: { summary: JobSummary; children?: ReactNode },
 ) {
-  const { total, parts } = rowCountParts(summary);
+  const { total, totalNote, parts, failed } = rowCountParts(summary);
   return (
     <dl className="tiles" aria-label="Rows">
       <Tile
         testId="rows-total"
         label="Rows"
         value={formatCount(total)}
-        note="kept + left out + failed"
+        note={totalNote}
       />
-      {parts.map((part) => (
+      {[...parts, failed].map((part) => (
         <Tile
           key={part.key}
           testId={`rows-${part.key}`}

@@ -7,6 +7,7 @@ import type {
   CountryCount,
   FailureCount,
   JobSummary,
+  NetworkTypeCount,
 } from "../../../../shared/summary.ts";
 import { drawBars, drawWorldMap } from "./charts.ts";
 import { type Column, DataTable } from "./DataTable.tsx";
@@ -16,6 +17,7 @@ import {
   countryBars,
   describeBars,
   networkTypeBars,
+  networkTypeLabel,
 } from "./labels.ts";
 import { PlotFigure } from "./PlotFigure.tsx";
 import { RowCounts } from "./RowCounts.tsx";
@@ -34,6 +36,14 @@ const COUNTRY_COLUMNS: Column<CountryCount>[] = [
   { header: "Country", cell: (c) => c.country },
   { header: "Code", cell: (c) => c.country_code ?? "" },
   { header: "Rows", cell: (c) => count(c.count), numeric: true },
+];
+
+/** Every row of a type, and of them those left out of the download. */
+const NETWORK_TYPE_COLUMNS: Column<NetworkTypeCount>[] = [
+  { header: "Network type", cell: (t) => networkTypeLabel(t.network_type) },
+  { header: "Rows", cell: (t) => count(t.count), numeric: true },
+  { header: "Left out", cell: (t) => count(t.filtered), numeric: true },
+  { header: "Kept", cell: (t) => count(t.count - t.filtered), numeric: true },
 ];
 
 const FAILURE_COLUMNS: Column<FailureCount>[] = [
@@ -99,15 +109,15 @@ export function SummaryPanel(
           }
         />
         <PlotFigure
-          title="Network types"
+          title="Network types (kept and left out)"
           description={describeBars(types, "network types")}
           data={summary.networkTypes}
           draw={(width) => drawBars(types, width, "#9a6700")}
           table={
             <DataTable
-              caption="Network types"
-              columns={barColumns("Network type")}
-              rows={types}
+              caption="Network types (kept and left out)"
+              columns={NETWORK_TYPE_COLUMNS}
+              rows={summary.networkTypes}
             />
           }
         />

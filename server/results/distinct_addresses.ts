@@ -1,0 +1,103 @@
+// How many distinct addresses a job's rows hold, across its chunks: each
+// chunk keeps its own distinct addresses as one sorted list (`.addrs`,
+// lines of ASCII text), and a completed job's lists are merged as bytes,
+// a cursor per chunk, so counting holds the lists and no string per
+// address.
+
+import type { Enrichment } from "../enrichment/types.ts";
+
+const NEWLINE = 10;
+const encoder = new TextEncoder();
+
+/**
+ * The address a row counts as, or null when its cell held none (not an
+ * address, a host name): failed rows of a private or reserved address
+ * count, as the file holds them.
+ */
+export function addressOf(e: Enrichment): string | null {
+  const kind = e.failure?.kind;
+  return kind === "invalid" || kind === "hostname" || kind === "unresolved"
+    ? null
+    : e.ip;
+}
+
+/** A chunk's distinct addresses as its `.addrs` part: sorted lines. */
+export function encodeAddresses(addresses: Iterable<string>): Uint8Array {
+  const sorted = [...addresses].sort();
+  return encoder.encode(sorted.length > 0 ? sorted.join("\n") + "\n" : "");
+}
+
+/** One list's place: the line at [start, end). */
+interface Cursor {
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
+/** Byte order of two lines (the lists' order: addresses are ASCII). */
+function compare(a: Cursor, b: Cursor): number {
+  const length = Math.min(a.end - a.start, b.end - b.start);
+  for (let i = 0; i < length; i++) {
+    const d = a.bytes[a.start + i] - b.bytes[b.start + i];
+    if (d !== 0) return d;
+  }
+  return (a.end - a.start) - (b.end - b.start);
+}
+
+/** Moves a cursor to its next line; false at the list's end. */
+function advance(cursor: Cursor, from: number): boolean {
+  if (from >= cursor.bytes.length) return false;
+  cursor.start = from;
+  const end = cursor.bytes.indexOf(NEWLINE, from);
+  cursor.end = end === -1 ? cursor.bytes.length : end;
+  return true;
+}
+
+/** Distinct lines over sorted lists (encodeAddresses), merged in order. */
+export function countDistinct(lists: Uint8Array[]): number {
+  // A binary heap of cursors, smallest line first.
+  const heap: Cursor[] = [];
+  const up = (i: number) => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (compare(heap[i], heap[parent]) >= 0) return;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < heap.length && compare(heap[l], heap[least]) < 0) least = l;
+      if (r < heap.length && compare(heap[r], heap[least]) < 0) least = r;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least], heap[i]];
+      i = least;
+    }
+  };
+  for (const bytes of lists) {
+    const cursor = { bytes, start: 0, end: 0 };
+    if (advance(cursor, 0)) {
+      heap.push(cursor);
+      up(heap.length - 1);
+    }
+  }
+  let count = 0;
+  let last: Cursor | null = null;
+  while (heap.length > 0) {
+    const top = heap[0];
+    if (!last || compare(top, last) !== 0) {
+      count++;
+      last = { bytes: top.bytes, start: top.start, end: top.end };
+    }
+    if (!advance(top, top.end + 1)) {
+      const tail = heap.pop()!;
+      if (heap.length === 0) break;
+      heap[0] = tail;
+    }
+    down(0);
+  }
+  return count;
+}
