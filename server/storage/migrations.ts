@@ -200,6 +200,8 @@ ${FIELD_COLUMNS}
     PRIMARY KEY (job_id, chunk)
   ) WITHOUT ROWID;
   `,
+  // The databases a job runs on (their versions in one line).
+  `ALTER TABLE jobs ADD COLUMN data_version TEXT;`,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -131,6 +131,8 @@ ${FIELD_COLUMNS}
   ALTER TABLE job_chunks ADD COLUMN kept_bytes bigint NOT NULL DEFAULT 0;
   ALTER TABLE job_chunks ADD COLUMN meta text;
   `,
+  // The databases a job runs on (their versions in one line).
+  `ALTER TABLE jobs ADD COLUMN data_version text;`,
 ];
 
 /**

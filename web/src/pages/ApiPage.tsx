@@ -2,6 +2,7 @@
 // examples use this server's own address once the page runs in a browser.
 
 import { useServerConfig } from "../api/config.ts";
+import { DataSources } from "../components/DataSources.tsx";
 import { LookupTryIt } from "../components/LookupTryIt.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { useHydrated } from "../lib/use_hydrated.ts";
@@ -175,6 +176,14 @@ FROM (
           header that says how many seconds to wait. For large volumes use batch
           lookups or upload a CSV file.
         </p>
+      </article>
+      <article id="data-sources">
+        <h2>Data Sources</h2>
+        <p>
+          Every answer comes from these databases (also in{" "}
+          <code>GET /api/config</code>, <code>data</code>).
+        </p>
+        <DataSources />
       </article>
     </>
   );
