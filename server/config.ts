@@ -6,6 +6,7 @@ import { maxUncompressedMb } from "./upload_formats/limits.ts";
 
 import type { ListPaths } from "./classification/lists.ts";
 import { loadRdapConfig, type RdapConfig } from "./rdap/rdap_config.ts";
+import { DEFAULT_REGISTRY } from "./databases/bundled.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -43,6 +44,8 @@ export interface Config {
   asnDb: string[] | null;
   /** Data built longer ago than this is called stale (DATA_MAX_AGE_DAYS). */
   dataMaxAgeDays: number;
+  /** The npm registry update-databases asks (DATABASE_REGISTRY_URL). */
+  databaseRegistryUrl: string;
   /** Curated AS lists the classifier reads (server/data/*.txt). */
   lists: ListPaths;
   /** CLASSIFY_OVERRIDES: operator's classification rules. */
@@ -139,6 +142,7 @@ export function loadConfig(
     geoDb: listSetting(env.GEO_DB, null),
     asnDb: listSetting(env.ASN_DB, null),
     dataMaxAgeDays: numberSetting(env, "DATA_MAX_AGE_DAYS", 60, 1),
+    databaseRegistryUrl: env.DATABASE_REGISTRY_URL || DEFAULT_REGISTRY,
     lists: {
       consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
       mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),

@@ -6,6 +6,7 @@ import { describeAccessConfig } from "./access/access_config.ts";
 import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
 import { describeLine, staleWarnings } from "./databases/data_age.ts";
+import { updateCommand } from "./databases/update_command.ts";
 import { loadConfig } from "./config.ts";
 import { openEmbedded } from "./embedded.ts";
 import type { Engine } from "./enrichment/engine.ts";
@@ -27,6 +28,10 @@ const [config, scale] = (() => {
   }
 })();
 const { databaseUrl, role } = scale;
+
+if (Deno.args[0] === "update-databases") {
+  Deno.exit(await updateCommand(config));
+}
 
 const started = performance.now();
 const parts: Parts =

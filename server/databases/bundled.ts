@@ -3,6 +3,9 @@
 // description of each: the files read, where the data comes from, its
 // licence, and the addresses any version must answer.
 
+/** Where update-databases asks for new versions unless told otherwise. */
+export const DEFAULT_REGISTRY = "https://registry.npmjs.org";
+
 export type DatabaseKind = "geolocation" | "asn";
 
 export interface BundledPackage {

