@@ -112,7 +112,7 @@ export interface TestRegistry {
   close(): Promise<void>;
 }
 
-export async function startRegistry(): Promise<TestRegistry> {
+export function startRegistry(): Promise<TestRegistry> {
   const documents = new Map<string, Record<string, unknown>>();
   const tarballs = new Map<string, Uint8Array>();
   const requests: string[] = [];
@@ -180,7 +180,7 @@ export async function startRegistry(): Promise<TestRegistry> {
     },
   );
   registry.url = `http://127.0.0.1:${server.addr.port}`;
-  return registry;
+  return Promise.resolve(registry);
 }
 
 /** Publishes passing fixtures of both bundled packages at `version`. */
