@@ -46,6 +46,10 @@ export interface Config {
   dataMaxAgeDays: number;
   /** The npm registry update-databases asks (DATABASE_REGISTRY_URL). */
   databaseRegistryUrl: string;
+  /** How often a running server looks for updated data (seconds). */
+  databaseCheckSeconds: number;
+  /** DATABASE_UPDATES: "weekly" runs update-databases in the server. */
+  databaseUpdates: "off" | "weekly";
   /** Curated AS lists the classifier reads (server/data/*.txt). */
   lists: ListPaths;
   /** CLASSIFY_OVERRIDES: operator's classification rules. */
@@ -117,6 +121,14 @@ function proxyHops(raw: string | undefined): number {
   return n;
 }
 
+/** DATABASE_UPDATES: off (the default) or weekly. */
+function updateSchedule(raw: string | undefined): Config["databaseUpdates"] {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "off") return "off";
+  if (value === "weekly") return "weekly";
+  throw new Error(`DATABASE_UPDATES must be off or weekly, got "${raw}"`);
+}
+
 export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
@@ -143,6 +155,8 @@ export function loadConfig(
     asnDb: listSetting(env.ASN_DB, null),
     dataMaxAgeDays: numberSetting(env, "DATA_MAX_AGE_DAYS", 60, 1),
     databaseRegistryUrl: env.DATABASE_REGISTRY_URL || DEFAULT_REGISTRY,
+    databaseCheckSeconds: numberSetting(env, "DATABASE_CHECK_SECONDS", 60, 1),
+    databaseUpdates: updateSchedule(env.DATABASE_UPDATES),
     lists: {
       consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
       mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),

@@ -7,6 +7,7 @@ import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
 import { describeLine, staleWarnings } from "./databases/data_age.ts";
 import { updateCommand } from "./databases/update_command.ts";
+import { scheduleDataUpdates } from "./databases/scheduled_update.ts";
 import { loadConfig } from "./config.ts";
 import { openEmbedded } from "./embedded.ts";
 import type { Engine } from "./enrichment/engine.ts";
@@ -43,6 +44,7 @@ const parts: Parts =
 printSettings(parts.engine, started, parts.settings);
 
 if (role !== "api") await parts.startJobs();
+scheduleDataUpdates(config, parts.followDataUpdates());
 let server: Deno.HttpServer | null = null;
 if (role !== "worker") {
   // Replicas share SESSION_SECRET (docs/SCALING.md), so a visitor's
@@ -78,6 +80,9 @@ function printSettings(
     GEO_DB: config.geoDb?.join(",") ?? "(bundled)",
     ASN_DB: config.asnDb?.join(",") ?? "(bundled)",
     DATA_MAX_AGE_DAYS: config.dataMaxAgeDays,
+    DATABASE_UPDATES: config.databaseUpdates,
+    DATABASE_CHECK_SECONDS: config.databaseCheckSeconds,
+    DATABASE_REGISTRY_URL: config.databaseRegistryUrl,
     ISP_LIST: config.lists.consumer,
     MOBILE_LIST: config.lists.mobile,
     HOSTING_LIST: config.lists.hosting,

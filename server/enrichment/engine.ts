@@ -107,26 +107,41 @@ export async function loadEngineData(
 export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
 
 export class Engine {
-  readonly geo: GeoProvider;
-  readonly asn: AsnTable;
-  readonly classifier: NetworkClassifier;
+  geo!: GeoProvider;
+  asn!: AsnTable;
+  classifier!: NetworkClassifier;
+  data!: EngineData;
   readonly dns: ReverseDns;
   /** By ASN table index: an organisation is classified once, not per lookup. */
-  #networks: (Network | undefined)[];
+  #networks: (Network | undefined)[] = [];
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
+  #forJobs: boolean;
 
   /**
    * `forJobs`: the engine of a job worker, which looks each distinct
    * address up once (no cache of places: see GeoProvider).
    */
-  constructor(readonly data: EngineData, dns: DnsSettings, forJobs = false) {
-    this.geo = new GeoProvider(data.geo, !forJobs);
+  constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
+    this.#forJobs = forJobs;
+    this.dns = new ReverseDns(dns);
+    this.useData(data);
+  }
+
+  /**
+   * Answers from `data` from now on (new databases, without a restart):
+   * a lookup under way finishes with the objects it holds, and the old
+   * data goes once nothing holds it. Host names stay cached.
+   */
+  useData(data: EngineData): void {
+    this.geo = new GeoProvider(data.geo, !this.#forJobs);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
-    this.dns = new ReverseDns(dns);
+    this.data = data;
     this.#networks = new Array(this.asn.orgCount);
+    this.#mmdbNetworks = new Map();
+    this.#variants = new Map();
   }
 
   #networkFrom(info: AsnInfo): Network {

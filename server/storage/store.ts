@@ -166,6 +166,11 @@ export class Store {
    * Moves a job to a new status only from one of the expected ones, so two
    * actors (a cancel and a finishing worker) cannot both win.
    */
+  /** Records the databases a job runs on (EngineData.version). */
+  setDataVersion(id: number, version: string): void {
+    this.#sql(`UPDATE jobs SET data_version = ? WHERE id = ?`).run(version, id);
+  }
+
   setStatus(
     id: number,
     to: JobStatus,

@@ -5,6 +5,15 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { ASN_PACKAGE, GEO_PACKAGE } from "../../server/databases/bundled.ts";
 import type { DatabaseInfo, PublicConfig } from "../../shared/wire.ts";
+import {
+  csvRecords,
+  downloadText,
+  getJob,
+  startJob,
+  uploadOk,
+  waitForJob,
+} from "../helpers/client.ts";
+import { startSilentResolver } from "../helpers/silent_resolver.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
 import {
   FIXTURE_CITY,
@@ -101,5 +110,86 @@ Deno.test("update-databases: the server starts on the new data and says so", asy
   } finally {
     await registry.close();
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("update-databases: a running server takes the new data, a running job keeps its own", async () => {
+  const registry = await startRegistry();
+  await publishBoth(registry, NEW);
+  // Host names never come: a Domain-on job waits for them, long enough to
+  // be running while the data changes.
+  const dns = startSilentResolver();
+  const server = await startServer({
+    env: {
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: "15000",
+      DATABASE_CHECK_SECONDS: "1",
+      RATE_LIMIT_PER_MINUTE: "0",
+    },
+  });
+  try {
+    const before = (await call<PublicConfig>(server, "/api/config")).body.data;
+    const csv = "ip_address\n8.8.8.8\n81.2.69.142\n";
+    const running = await startJob(
+      server,
+      await uploadOk(server, "slow.csv", csv),
+      "ip_address",
+      { includeDomain: 1 },
+    );
+    await waitForJob(server, running.id, (job) => job.status === "processing");
+
+    // Lookups go on answering while the data changes under them.
+    let switched = false;
+    const answers: boolean[] = [];
+    const lookups = (async () => {
+      while (!switched) {
+        const { status, body } = await call<{ success: boolean }>(
+          server,
+          "/api/lookup?ip=8.8.8.8&fields=city,asn",
+        );
+        answers.push(status === 200 && body.success);
+      }
+    })();
+    const updated = await updateCommand(server.dataDir, registry.url);
+    assertEquals(updated.code, 0, updated.stdout + updated.stderr);
+    const config = async () =>
+      (await call<PublicConfig>(server, "/api/config")).body.data;
+    while (!(await config()).version.includes(`DB-IP Lite City ${NEW}`)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    switched = true;
+    await lookups;
+    ok(answers.length > 0 && answers.every(Boolean), `${answers}`);
+    const lookup = await call<Record<string, unknown>>(
+      server,
+      "/api/lookup?ip=8.8.8.8&fields=city,asn",
+    );
+    assertEquals(lookup.body.city, FIXTURE_CITY);
+
+    // The job that was running finishes on the data it started with.
+    assertEquals(
+      (await getJob(server, running.id)).status,
+      "processing",
+      "the job ended before the data changed: the test proves nothing",
+    );
+    const job = await waitForJob(server, running.id);
+    assertEquals([job.status, job.dataVersion], ["completed", before.version]);
+    const rows = csvRecords(await downloadText(server, running.id));
+    assertEquals(rows[0].city, "Mountain View");
+
+    // A job made now runs on the new data.
+    const fresh = await startJob(
+      server,
+      await uploadOk(server, "fresh.csv", "ip_address\n8.8.8.8\n"),
+      "ip_address",
+    );
+    const freshJob = await waitForJob(server, fresh.id);
+    ok(freshJob.dataVersion?.includes(`DB-IP Lite City ${NEW}`));
+    const freshRows = csvRecords(await downloadText(server, fresh.id));
+    assertEquals(freshRows[0].city, FIXTURE_CITY);
+  } finally {
+    await server.stop();
+    await dns.close();
+    await registry.close();
   }
 });
