@@ -104,6 +104,14 @@ async function newest(
   return { version, dist };
 }
 
+/** Writes all of `piece` (a write may take part of it). */
+async function writeFully(file: Deno.FsFile, piece: Uint8Array) {
+  let written = 0;
+  while (written < piece.length) {
+    written += await file.write(piece.subarray(written));
+  }
+}
+
 /** Downloads the tarball to `path`, checking its hash. */
 async function download(dist: Dist, path: string): Promise<void> {
   let response: Response;
@@ -130,10 +138,7 @@ async function download(dist: Dist, path: string): Promise<void> {
   try {
     for await (const piece of response.body) {
       hash.update(piece);
-      let written = 0;
-      while (written < piece.length) {
-        written += await file.write(piece.subarray(written));
-      }
+      await writeFully(file, piece);
     }
   } catch (error) {
     if (isDiskFull(error)) throw error;
@@ -173,12 +178,7 @@ async function unpack(
         createNew: true,
       });
       open.push(out);
-      return async (piece) => {
-        let written = 0;
-        while (written < piece.length) {
-          written += await out.write(piece.subarray(written));
-        }
-      };
+      return (piece) => writeFully(out, piece);
     });
   } catch (error) {
     if (isDiskFull(error)) throw error;
