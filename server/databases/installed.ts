@@ -46,8 +46,15 @@ export function readCurrent(dataDir: string): Record<string, string> {
     if (error instanceof Deno.errors.NotFound) return {};
     throw error;
   }
-  const parsed = JSON.parse(text) as { packages?: Record<string, string> };
-  return parsed.packages ?? {};
+  try {
+    const parsed = JSON.parse(text) as { packages?: Record<string, string> };
+    return parsed.packages ?? {};
+  } catch {
+    throw new Error(
+      `${currentFile(dataDir)} is not what update-databases writes: remove ` +
+        "it to use the bundled databases, or run update-databases again",
+    );
+  }
 }
 
 /** The version of the package `deno install` put in node_modules. */
