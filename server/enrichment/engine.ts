@@ -82,7 +82,8 @@ export async function loadEngineData(
     );
   }
   const [geo, asn] = await Promise.all([
-    loadGeoDatabases(files.geo),
+    // A bundled package's files (or their update's) were checked by hash.
+    loadGeoDatabases(files.geo, sources.geoDb === null),
     loadAsnTable(files.asn),
   ]);
   // The classifier's AS features come from both databases (cached in
