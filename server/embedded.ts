@@ -14,6 +14,7 @@ import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import type { Parts } from "./parts.ts";
+import { watchData } from "./databases/data_watch.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
@@ -86,13 +87,14 @@ export async function openEmbedded(
     rdap: config.rdap,
     rdapPacer,
   });
+  const engine = new Engine(engineData, dns);
   return {
     store,
     runner,
     events,
     blobs: null,
     results,
-    engine: new Engine(engineData, dns),
+    engine,
     rdapPacer,
     rdapCache,
     settings: {
@@ -104,6 +106,14 @@ export async function openEmbedded(
     startJobs() {
       runner.start();
       return Promise.resolve();
+    },
+    followDataUpdates() {
+      // Lookups answer from the new data at once; jobs under way finish on
+      // theirs (runner.useData).
+      return watchData(config, config.databaseCheckSeconds * 1000, (data) => {
+        engine.useData(data);
+        runner.useData(data);
+      });
     },
     scheduleHousekeeping() {
       scheduleHousekeeping({

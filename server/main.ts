@@ -5,6 +5,9 @@
 import { describeAccessConfig } from "./access/access_config.ts";
 import { createAccess } from "./access/install_access.ts";
 import { createApp } from "./app.ts";
+import { describeLine, staleWarnings } from "./databases/data_age.ts";
+import { updateCommand } from "./databases/update_command.ts";
+import { scheduleDataUpdates } from "./databases/scheduled_update.ts";
 import { loadConfig } from "./config.ts";
 import { openEmbedded } from "./embedded.ts";
 import type { Engine } from "./enrichment/engine.ts";
@@ -27,6 +30,10 @@ const [config, scale] = (() => {
 })();
 const { databaseUrl, role } = scale;
 
+if (Deno.args[0] === "update-databases") {
+  Deno.exit(await updateCommand(config));
+}
+
 const started = performance.now();
 const parts: Parts =
   await (databaseUrl === null
@@ -37,6 +44,7 @@ const parts: Parts =
 printSettings(parts.engine, started, parts.settings);
 
 if (role !== "api") await parts.startJobs();
+scheduleDataUpdates(config, parts.followDataUpdates());
 let server: Deno.HttpServer | null = null;
 if (role !== "worker") {
   // Replicas share SESSION_SECRET (docs/SCALING.md), so a visitor's
@@ -69,8 +77,12 @@ function printSettings(
     DNS_SERVERS: config.dnsServers.join(",") || "(system resolvers)",
     DNS_TIMEOUT_MS: config.dnsTimeoutMs,
     DNS_CONCURRENCY: config.dnsConcurrency,
-    GEO_DB: config.geoDb.join(","),
-    ASN_DB: config.asnDb.join(","),
+    GEO_DB: config.geoDb?.join(",") ?? "(bundled)",
+    ASN_DB: config.asnDb?.join(",") ?? "(bundled)",
+    DATA_MAX_AGE_DAYS: config.dataMaxAgeDays,
+    DATABASE_UPDATES: config.databaseUpdates,
+    DATABASE_CHECK_SECONDS: config.databaseCheckSeconds,
+    DATABASE_REGISTRY_URL: config.databaseRegistryUrl,
     ISP_LIST: config.lists.consumer,
     MOBILE_LIST: config.lists.mobile,
     HOSTING_LIST: config.lists.hosting,
@@ -91,11 +103,19 @@ function printSettings(
     CONTACT_EMAIL: config.contact.email ?? "none",
     CONTACT_URL: config.contact.url ?? "none",
   };
+  const { databases } = engine.data;
+  if (config.logLevel !== "error") {
+    for (const warning of staleWarnings(databases, config.dataMaxAgeDays)) {
+      console.warn(`warning: ${warning}`);
+    }
+  }
   if (config.logLevel === "warn" || config.logLevel === "error") return;
   console.log("settings:");
   for (const [key, value] of Object.entries(settings)) {
     console.log(`  ${key}=${value}`);
   }
+  console.log("data:");
+  for (const database of databases) console.log(`  ${describeLine(database)}`);
   console.log(
     `data loaded in ${Math.round(performance.now() - started)} ms ` +
       `(${engine.asn.size} ASN ranges)`,

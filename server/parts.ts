@@ -4,6 +4,7 @@
 // in S3 or DATA_DIR). main.ts and the route tests build the app from them
 // one way.
 import type { BlobStore } from "./blobs/blob_store.ts";
+import type { DataWatch } from "./databases/data_watch.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobResults } from "./results/job_results.ts";
@@ -30,6 +31,11 @@ export interface Parts {
   settings: Record<string, string | number>;
   /** Starts taking jobs in this process (and resumes unfinished ones). */
   startJobs(): Promise<void>;
+  /**
+   * Starts looking for updated data (update-databases) and taking it up
+   * without a restart; null where this mode does not (yet).
+   */
+  followDataUpdates(): DataWatch | null;
   /** Starts the hourly removals (and the stuck-job sweep, embedded). */
   scheduleHousekeeping(): void;
   /** Stops taking jobs and closes the connections. */

@@ -56,6 +56,10 @@ export async function openScaleOut(
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
     startJobs: () => runner.work(engine, config.jobConcurrency),
+    // Not yet: a worker runs chunks on this process's engine, so switching
+    // it would mix versions within a job; every process takes new data at
+    // its next start.
+    followDataUpdates: () => null,
     scheduleHousekeeping() {
       // The queue hands a dead worker's chunk on; a chunk it gave up on
       // fails its job.

@@ -89,6 +89,11 @@ export interface Job {
   hostnameLookups: HostnameLookups;
   /** How the job's registration (RDAP) lookups ended. */
   registrationLookups: RegistrationLookups;
+  /**
+   * The databases the job runs on (DataStatus.version when it was made);
+   * null for jobs from before versions were recorded.
+   */
+  dataVersion: string | null;
 }
 
 /**
@@ -297,4 +302,44 @@ export interface PublicConfig {
   jobsVisibility: "private" | "shared";
   /** Who answers for this server (CONTACT_EMAIL, CONTACT_URL). */
   contact: OperatorContact;
+  /** The databases lookups and new jobs use, and their age. */
+  data: DataStatus;
+}
+
+/** One database the server reads. */
+export interface DatabaseInfo {
+  kind: "geolocation" | "asn" | "classifier";
+  name: string;
+  /** The file read, when one (a package's or the user's). */
+  file: string | null;
+  /** Who makes the data, and how it came here. */
+  source: string;
+  licence: string | null;
+  url: string | null;
+  /** A package version, a file name, or (classifier) a hash of the contents. */
+  version: string;
+  /** When the data was built (ISO 8601); null when nothing says. */
+  builtAt: string | null;
+  /** bundled with the server, updated into DATA_DIR, or the user's own file. */
+  origin: "bundled" | "updated" | "own";
+}
+
+/** What the server's data is, how old, and how its last update went. */
+export interface DataStatus {
+  /** One line naming every database's version: what a job records. */
+  version: string;
+  databases: DatabaseInfo[];
+  /** Data built longer ago than this is called stale (DATA_MAX_AGE_DAYS). */
+  maxAgeDays: number;
+  /** The last update-databases run (null: none yet). */
+  lastUpdate: DataUpdateOutcome | null;
+}
+
+/** How an update-databases run ended. */
+export interface DataUpdateOutcome {
+  /** When it ended (ISO 8601). */
+  at: string;
+  ok: boolean;
+  /** What it did, or why the data in use stayed. */
+  message: string;
 }

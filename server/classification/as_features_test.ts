@@ -4,6 +4,7 @@ import {
   rejects,
 } from "node:assert/strict";
 import { loadConfig } from "../config.ts";
+import { dataFiles } from "../databases/installed.ts";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
@@ -192,7 +193,7 @@ Deno.test("features built on a worker thread are those built here", async () => 
     orgs: ["Google LLC", "Andrews & Arnold Ltd"],
     mmdb: [],
   };
-  const geo = await loadGeoDatabases(loadConfig({}).geoDb);
+  const geo = await loadGeoDatabases(dataFiles(loadConfig({})).geo);
   const here = buildAsFeatures(sample, new GeoProvider(geo));
   assertEquals(here.asn, [15169, 20712]);
   ok(here.cities.every((n) => n > 0), "the sample found no city");

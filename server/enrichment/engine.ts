@@ -31,6 +31,9 @@ import {
   type Network,
 } from "./compose.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
+import type { DatabaseInfo } from "../../shared/wire.ts";
+import { dataFiles } from "../databases/installed.ts";
+import { describeDatabases, versionLine } from "../databases/describe.ts";
 
 export type { Network };
 
@@ -44,11 +47,16 @@ export interface EngineData {
   geo: Uint8Array[];
   asn: AsnTableData;
   classifier: NetworkClassifierData;
+  /** Each database read, its source, licence, version and build date. */
+  databases: DatabaseInfo[];
+  /** One line naming their versions (what a job records). */
+  version: string;
 }
 
 export interface DataSources {
-  geoDb: string[];
-  asnDb: string[];
+  /** GEO_DB, ASN_DB; null: the bundled packages (or their updates). */
+  geoDb: string[] | null;
+  asnDb: string[] | null;
   /** Where the AS features are cached (and overrides.txt by default). */
   dataDir: string;
   /** CLASSIFY_OVERRIDES. */
@@ -59,7 +67,8 @@ export interface DataSources {
 export async function loadEngineData(
   sources: DataSources,
 ): Promise<EngineData> {
-  const missing = [...sources.geoDb, ...sources.asnDb].filter((path) => {
+  const files = dataFiles(sources);
+  const missing = [...files.geo, ...files.asn].filter((path) => {
     try {
       return !Deno.statSync(path).isFile;
     } catch {
@@ -73,45 +82,67 @@ export async function loadEngineData(
     );
   }
   const [geo, asn] = await Promise.all([
-    loadGeoDatabases(sources.geoDb),
-    loadAsnTable(sources.asnDb),
+    // A bundled package's files (or their update's) were checked by hash.
+    loadGeoDatabases(files.geo, sources.geoDb === null),
+    loadAsnTable(files.asn),
   ]);
   // The classifier's AS features come from both databases (cached in
   // DATA_DIR per database version).
   const classifier = await loadNetworkClassifierData({
     dataDir: sources.dataDir,
-    databasePaths: [...sources.asnDb, ...sources.geoDb],
+    databasePaths: [...files.asn, ...files.geo],
     buildFeatures: () => buildAsFeaturesInWorker(asn, geo),
     overridesPath: sources.overridesPath,
     listPaths: sources.lists,
   });
-  return { geo, asn, classifier };
+  const databases = await describeDatabases({
+    files,
+    geo,
+    asnMmdb: asn.mmdb,
+    lists: sources.lists,
+  });
+  return { geo, asn, classifier, databases, version: versionLine(databases) };
 }
 
 /** A last word on an address's network (see Engine.enrich). */
 export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
 
 export class Engine {
-  readonly geo: GeoProvider;
-  readonly asn: AsnTable;
-  readonly classifier: NetworkClassifier;
+  geo!: GeoProvider;
+  asn!: AsnTable;
+  classifier!: NetworkClassifier;
+  data!: EngineData;
   readonly dns: ReverseDns;
   /** By ASN table index: an organisation is classified once, not per lookup. */
-  #networks: (Network | undefined)[];
+  #networks: (Network | undefined)[] = [];
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
+  #forJobs: boolean;
 
   /**
    * `forJobs`: the engine of a job worker, which looks each distinct
    * address up once (no cache of places: see GeoProvider).
    */
   constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
-    this.geo = new GeoProvider(data.geo, !forJobs);
+    this.#forJobs = forJobs;
+    this.dns = new ReverseDns(dns);
+    this.useData(data);
+  }
+
+  /**
+   * Answers from `data` from now on (new databases, without a restart):
+   * a lookup under way finishes with the objects it holds, and the old
+   * data goes once nothing holds it. Host names stay cached.
+   */
+  useData(data: EngineData): void {
+    this.geo = new GeoProvider(data.geo, !this.#forJobs);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
-    this.dns = new ReverseDns(dns);
+    this.data = data;
     this.#networks = new Array(this.asn.orgCount);
+    this.#mmdbNetworks = new Map();
+    this.#variants = new Map();
   }
 
   #networkFrom(info: AsnInfo): Network {

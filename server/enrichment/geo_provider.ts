@@ -226,11 +226,15 @@ function checkedGeo(geo: GeoFields): GeoFields {
 }
 
 /**
- * GEO_DB's files, read into shared memory and checked when opened: one that
- * fails is refused with one line naming it and what is wrong.
+ * City MMDB files, read into shared memory and checked when opened: one that
+ * fails is refused with one line naming it and what is wrong (`verified`: a
+ * bundled package's, whose metadata only is read: openCheckedMmdb).
  */
-export function loadGeoDatabases(paths: string[]): Promise<Uint8Array[]> {
-  return Promise.all(paths.map((path) => openCheckedMmdb(path)));
+export function loadGeoDatabases(
+  paths: string[],
+  verified = false,
+): Promise<Uint8Array[]> {
+  return Promise.all(paths.map((path) => openCheckedMmdb(path, verified)));
 }
 
 function toPlace(geo: GeoFields, key: number): Place {

@@ -178,20 +178,23 @@ export class MmdbDatabase {
   }
 }
 
-// The bundled databases come from npm packages whose integrity hash the
-// lockfile pins: walking their 5 million nodes at every start (over a
-// second) would prove again what the hash proves. Their metadata is read.
-const BUNDLED = "/node_modules/@ip-location-db/";
-
 /**
  * A database file read into shared memory and checked (metadata, tree and a
  * sample of records). A file that fails is refused with one line naming it.
+ * `verified`: a bundled package's file, whose hash the lockfile or
+ * update-databases checked (and update-databases the tree): walking its
+ * millions of nodes again at every load (seconds, on the thread that
+ * answers requests) would prove again what the hash proves; its metadata
+ * is read.
  */
-export async function openCheckedMmdb(path: string): Promise<Uint8Array> {
+export async function openCheckedMmdb(
+  path: string,
+  verified = false,
+): Promise<Uint8Array> {
   const bytes = await readShared(path);
   try {
     const database = new MmdbDatabase(bytes);
-    if (!path.replaceAll("\\", "/").includes(BUNDLED)) database.check();
+    if (!verified) database.check();
   } catch (error) {
     if (error instanceof MmdbError) {
       throw new Error(

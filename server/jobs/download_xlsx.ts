@@ -59,7 +59,7 @@ export function xlsxDownload(
     useStyles: false,
   });
   // A streaming workbook writes sheets in order: the summary goes first.
-  addSummarySheet(workbook, summary);
+  addSummarySheet(workbook, summary, job.dataVersion);
   const sheet = workbook.addWorksheet("Enriched");
   const columns = outputColumns(job);
   (async () => {

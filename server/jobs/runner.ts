@@ -19,6 +19,7 @@ import type { ChunkProgress } from "../storage/chunk_progress.ts";
 import { DiskReserve, isDiskFull } from "../storage/disk_full.ts";
 import type { Store } from "../storage/store.ts";
 import type { JobControl } from "../storage/store_interface.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobEvents } from "./job_events.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
@@ -32,6 +33,7 @@ export interface RunnerOptions {
   results: JobResults;
   events: JobEvents;
   kv: Deno.Kv;
+  /** The data new jobs run on (useData changes it). */
   engineData: EngineData;
   dns: DnsSettings;
   dbPath: string;
@@ -70,6 +72,8 @@ interface JobRun {
   running: Map<Worker, number>;
   /** Date.now() at its start or its last committed rows. */
   lastProgress: number;
+  /** The data it runs on, from its first chunk to its last. */
+  data: EngineData;
 }
 
 export const DEFAULT_STALL_MS = 600_000;
@@ -113,11 +117,57 @@ export class JobRunner implements JobControl {
   #again = false;
   /** Waiters for the runner to have no chunk running (stop). */
   #quiet: (() => void)[] = [];
+  /** The data new jobs run on. */
+  #data: EngineData;
+  /** The data each live thread was given. */
+  #threadData = new Map<Worker, EngineData>();
 
   readonly #reserve: DiskReserve;
 
   constructor(readonly options: RunnerOptions) {
     this.#reserve = new DiskReserve(dirname(options.dbPath));
+    this.#data = options.engineData;
+  }
+
+  /**
+   * New jobs run on `data` from now on; a job under way finishes on the
+   * data it started with, kept until its last chunk ends. Idle threads of
+   * data no job runs on end now, so two copies live no longer than needed.
+   */
+  useData(data: EngineData): void {
+    this.#data = data;
+    this.#endUnusedThreads();
+  }
+
+  /** Ends idle threads whose data is neither current nor a running job's. */
+  #endUnusedThreads(): void {
+    const used = new Set([
+      this.#data,
+      ...[...this.#jobs.values()].map((run) => run.data),
+    ]);
+    for (const worker of [...this.#idle]) {
+      if (!used.has(this.#threadData.get(worker)!)) this.#terminate(worker);
+    }
+  }
+
+  /**
+   * The data a job runs on: the version it records, while this runner
+   * holds it. Otherwise (its data was replaced before it started, or
+   * before a restart) the current data: a job with no chunk done simply
+   * records it; one with chunks done records both, so its download says so.
+   */
+  #dataFor(job: JobRecord, started: boolean): EngineData {
+    if (job.dataVersion === this.#data.version) return this.#data;
+    for (const run of this.#jobs.values()) {
+      if (run.data.version === job.dataVersion) return run.data;
+    }
+    this.options.store.setDataVersion(
+      job.id,
+      started && job.dataVersion
+        ? `${job.dataVersion} (its first chunks); then ${this.#data.version}`
+        : this.#data.version,
+    );
+    return this.#data;
   }
 
   /** Listens to the queue and resumes whatever was left unfinished. */
@@ -211,6 +261,7 @@ export class JobRunner implements JobControl {
         waiting: chunks.filter((chunk) => !chunk.done),
         running: new Map(),
         lastProgress: Date.now(),
+        data: this.#dataFor(job, chunks.some((chunk) => chunk.done)),
       });
       const started = store.getJob(job.id);
       if (started) logJobStarted(started, resumed);
@@ -242,6 +293,7 @@ export class JobRunner implements JobControl {
         this.#emit(jobId);
         const status = this.options.store.getJob(jobId)?.status;
         if (status !== "processing") this.#again = true;
+        this.#endUnusedThreads();
       }
     }
     // No chunk waits: idle threads that have run more than retireRows end.
@@ -254,7 +306,7 @@ export class JobRunner implements JobControl {
   }
 
   #startChunk(jobId: number, run: JobRun, chunk: ChunkProgress): void {
-    const worker = this.#takeIdle() ?? this.#newWorker();
+    const worker = this.#takeIdle(run.data) ?? this.#newWorker(run.data);
     this.#reserve.hold();
     this.#busy.set(worker, jobId);
     this.#rowsRun.set(worker, (this.#rowsRun.get(worker) ?? 0) + chunk.rows);
@@ -376,9 +428,12 @@ export class JobRunner implements JobControl {
     this.#retirements.set(worker, timer);
   }
 
-  /** An idle thread for a chunk, or null. */
-  #takeIdle(): Worker | null {
-    const worker = this.#idle.pop() ?? null;
+  /** An idle thread holding `data`, or null. */
+  #takeIdle(data: EngineData): Worker | null {
+    const at = this.#idle.findLastIndex((w) =>
+      this.#threadData.get(w) === data
+    );
+    const worker = at < 0 ? null : this.#idle.splice(at, 1)[0];
     if (worker) {
       clearTimeout(this.#retirements.get(worker));
       this.#retirements.delete(worker);
@@ -390,6 +445,7 @@ export class JobRunner implements JobControl {
     clearTimeout(this.#retirements.get(worker));
     this.#retirements.delete(worker);
     this.#rowsRun.delete(worker);
+    this.#threadData.delete(worker);
     this.#idle = this.#idle.filter((w) => w !== worker);
     worker.terminate();
   }
@@ -402,7 +458,7 @@ export class JobRunner implements JobControl {
     this.options.events.emit(job);
   }
 
-  #newWorker(): Worker {
+  #newWorker(data: EngineData): Worker {
     const { options } = this;
     const worker = new Worker(
       new URL("./job_worker.ts", import.meta.url).href,
@@ -422,7 +478,7 @@ export class JobRunner implements JobControl {
         dataDir: dirname(options.dbPath),
         uploadsDir: options.uploadsDir,
         checkpointRows: options.checkpointRows,
-        engineData: options.engineData,
+        engineData: data,
         dns: options.dns,
         rdap: options.rdap ?? RDAP_DEFAULTS,
         rdapPort,
@@ -456,6 +512,7 @@ export class JobRunner implements JobControl {
         this.#fail(jobId, `Processing stopped: ${event.message}`);
       }
     };
+    this.#threadData.set(worker, data);
     return worker;
   }
 

@@ -11,8 +11,14 @@ import type { JobSummary } from "../../shared/summary.ts";
 
 type Cell = string | number | null;
 
-/** The sheet's rows: blocks of title, header and data, a blank row between. */
-export function summarySheetRows(summary: JobSummary): Cell[][] {
+/**
+ * The sheet's rows: blocks of title, header and data, a blank row between;
+ * last, the databases the job ran on (`dataVersion`, null: not recorded).
+ */
+export function summarySheetRows(
+  summary: JobSummary,
+  dataVersion: string | null = null,
+): Cell[][] {
   const rows: Cell[][] = [];
   const block = (title: string, header: string[], data: Cell[][]) => {
     if (rows.length > 0) rows.push([]);
@@ -65,6 +71,10 @@ export function summarySheetRows(summary: JobSummary): Cell[][] {
     ["Reason", "Rows"],
     summary.failedByReason.map((f) => [f.reason, f.count]),
   );
+  block("Data", ["", "Versions"], [[
+    "Databases",
+    dataVersion ?? "not recorded (a job from before versions were kept)",
+  ]]);
   return rows;
 }
 
@@ -72,9 +82,12 @@ export function summarySheetRows(summary: JobSummary): Cell[][] {
 export function addSummarySheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   summary: JobSummary,
+  dataVersion: string | null = null,
 ): void {
   const sheet = workbook.addWorksheet("Summary");
   sheet.columns = [{ width: 48 }, { width: 16 }, { width: 40 }];
-  for (const row of summarySheetRows(summary)) sheet.addRow(row).commit();
+  for (const row of summarySheetRows(summary, dataVersion)) {
+    sheet.addRow(row).commit();
+  }
   sheet.commit();
 }

@@ -22,7 +22,7 @@ Deno.test("Summary sheet: the summary's tables, first in the workbook", async ()
     useSharedStrings: false,
     useStyles: false,
   });
-  addSummarySheet(workbook, SUMMARY);
+  addSummarySheet(workbook, SUMMARY, "DB-IP Lite City 2.3.2026060513");
   const data = workbook.addWorksheet("Enriched");
   data.addRow(["ip"]).commit();
   data.commit();
@@ -55,6 +55,7 @@ Deno.test("Summary sheet: the summary's tables, first in the workbook", async ()
       "Google LLC|5",
       "Germany|DE|4",
       "Invalid IP address format|2",
+      "Databases|DB-IP Lite City 2.3.2026060513",
     ]
   ) assertEquals(flat.includes(line), true, line);
 });
@@ -63,4 +64,13 @@ Deno.test("empty tables say so", () => {
   const rows = summarySheetRows(emptySummary(1));
   const asns = rows.findIndex((r) => r[0] === "Top ASNs");
   assertEquals(rows[asns + 2], ["(none)"]);
+});
+
+Deno.test("a job from before data versions says so", () => {
+  const rows = summarySheetRows(emptySummary(1));
+  const data = rows.findIndex((r) => r[0] === "Data");
+  assertEquals(
+    rows[data + 2][1],
+    "not recorded (a job from before versions were kept)",
+  );
 });

@@ -1,8 +1,10 @@
 // GET /api/config: the server's settings the web app follows (upload sizes,
-// rate limits, batch size, whose jobs a visitor sees, the operator's contact).
+// rate limits, batch size, whose jobs a visitor sees, the operator's contact)
+// and the data it answers from, with its age.
 import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
+import { readUpdateStatus } from "../databases/update_status.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   JOB_SECURITY,
@@ -24,9 +26,11 @@ export const configRoute = createRoute({
   },
 });
 
-export function configRoutes({ config }: Pick<AppDeps, "config">) {
+export function configRoutes(
+  { config, engine }: Pick<AppDeps, "config" | "engine">,
+) {
   const app = apiRouter();
-  app.openapi(configRoute, (c) => {
+  app.openapi(configRoute, async (c) => {
     const {
       maxUploadMb,
       maxUncompressedMb,
@@ -44,6 +48,12 @@ export function configRoutes({ config }: Pick<AppDeps, "config">) {
       rdap: { enabled: config.rdap.enabled, rate: config.rdap.rate },
       jobsVisibility: config.access.jobsVisibility,
       contact: config.contact,
+      data: {
+        version: engine.data.version,
+        databases: engine.data.databases,
+        maxAgeDays: config.dataMaxAgeDays,
+        lastUpdate: await readUpdateStatus(config.dataDir),
+      },
     }, 200);
   });
   return app;

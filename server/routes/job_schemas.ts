@@ -58,6 +58,11 @@ export const Job = z.object({
     description: "Host-name lookups by outcome: a name, none exists, " +
       "no answer (timed out or server failure), not asked (server resting)",
   }),
+  dataVersion: z.string().nullable().openapi({
+    description: "The databases the job runs on, every version in one line " +
+      "(as /api/config's data.version said when it was made); null for " +
+      "jobs from before versions were recorded",
+  }),
 }).openapi("Job");
 
 export const UploadResult = z.object({
@@ -180,6 +185,51 @@ export const Clear = z.object({ cleared: z.number().int() }).openapi(
   "ClearResponse",
 );
 
+export const DatabaseInfo = z.object({
+  kind: z.enum(["geolocation", "asn", "classifier"]),
+  name: z.string().openapi({ example: "DB-IP Lite City" }),
+  file: z.string().nullable().openapi({
+    description: "The file read (a package's or the user's own)",
+  }),
+  source: z.string().openapi({
+    description: "Who makes the data, and how it came here",
+  }),
+  licence: z.string().nullable().openapi({ example: "CC BY 4.0" }),
+  url: z.string().nullable(),
+  version: z.string().openapi({
+    description: "Package version, file name, or (classifier) content hash",
+    example: "2.3.2026060513",
+  }),
+  builtAt: z.string().nullable().openapi({
+    description: "When the data was built (ISO 8601): the MMDB build_epoch, " +
+      "the date a package version names; null when nothing says",
+    example: "2026-06-05T13:42:02.000Z",
+  }),
+  origin: z.enum(["bundled", "updated", "own"]).openapi({
+    description: "Bundled with the server, updated into DATA_DIR by " +
+      "update-databases, or the user's own file (GEO_DB, ASN_DB, lists)",
+  }),
+}).openapi("DatabaseInfo");
+
+export const DataStatus = z.object({
+  version: z.string().openapi({
+    description: "Every database's version in one line: what a job records",
+  }),
+  databases: z.array(DatabaseInfo),
+  maxAgeDays: z.number().int().openapi({
+    description: "Data built longer ago is called stale (DATA_MAX_AGE_DAYS)",
+  }),
+  lastUpdate: z.object({
+    at: z.string(),
+    ok: z.boolean(),
+    message: z.string().openapi({
+      description: "What the update did, or why the data in use stayed",
+    }),
+  }).nullable().openapi({
+    description: "How the last update-databases run ended (null: none yet)",
+  }),
+}).openapi("DataStatus");
+
 export const PublicConfig = z.object({
   maxUploadMb: z.number().openapi({ description: "Largest upload (MB sent)" }),
   maxUncompressedMb: z.number().openapi({
@@ -208,6 +258,7 @@ export const PublicConfig = z.object({
   }).openapi({
     description: "Who answers for this server (CONTACT_EMAIL, CONTACT_URL)",
   }),
+  data: DataStatus,
 }).openapi("PublicConfig");
 
 /**

@@ -41,9 +41,9 @@ const UPLOAD_NOT_FOUND =
   "That upload was not found; it may have expired. Upload the file again";
 
 export function jobRoutes(
-  { config, store, runner, blobs, results, access }: Pick<
+  { config, store, runner, blobs, results, access, engine }: Pick<
     AppDeps,
-    "config" | "store" | "runner" | "blobs" | "results" | "access"
+    "config" | "store" | "runner" | "blobs" | "results" | "access" | "engine"
   >,
 ) {
   const app = apiRouter();
@@ -110,6 +110,7 @@ export function jobRoutes(
       },
       alwaysKeep,
       owner: sessionId,
+      dataVersion: engine.data.version,
     });
     await runner.enqueue(job.id);
     return c.json(toWireJob(job), 201);

@@ -33,6 +33,8 @@ export interface NewJob {
   alwaysKeep?: string | null;
   /** Session id of the job's maker (never sent on the wire). */
   owner?: string | null;
+  /** The databases it runs on (EngineData.version). */
+  dataVersion?: string | null;
 }
 
 /** A job with the server-side fields the wire format leaves out. */
@@ -108,6 +110,7 @@ export function toJob(row: Row): JobRecord {
       cached: Number(row.registrations_cached ?? 0),
       failed: Number(row.registrations_failed ?? 0),
     },
+    dataVersion: row.data_version == null ? null : String(row.data_version),
     options,
     alwaysKeep: row.always_keep === null || row.always_keep === undefined
       ? null

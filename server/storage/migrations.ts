@@ -203,6 +203,8 @@ ${FIELD_COLUMNS}
   // A running chunk's rows by kind so far (JSON), so a running job's
   // summary counts the rows its progress counts.
   `ALTER TABLE job_chunks ADD COLUMN kinds TEXT;`,
+  // The databases a job runs on (their versions in one line).
+  `ALTER TABLE jobs ADD COLUMN data_version TEXT;`,
 ];
 
 type Row = Record<string, string | number | null>;

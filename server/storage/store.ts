@@ -115,8 +115,8 @@ export class Store {
         ip_column_name, ip_column_index, headers, delimiter,
         include_geolocation, include_domain, include_company, include_network,
         resolve_hostnames, always_keep, created_at, updated_at, owner,
-        include_registration, low_confidence)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        include_registration, low_confidence, data_version)
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -136,6 +136,7 @@ export class Store {
       job.owner ?? null,
       Number(job.options.registration ?? false),
       job.options.lowConfidence ?? "keep",
+      job.dataVersion ?? null,
     );
     return this.getJob(Number(lastInsertRowid))!;
   }
@@ -165,6 +166,11 @@ export class Store {
    * Moves a job to a new status only from one of the expected ones, so two
    * actors (a cancel and a finishing worker) cannot both win.
    */
+  /** Records the databases a job runs on (EngineData.version). */
+  setDataVersion(id: number, version: string): void {
+    this.#sql(`UPDATE jobs SET data_version = ? WHERE id = ?`).run(version, id);
+  }
+
   setStatus(
     id: number,
     to: JobStatus,

@@ -57,5 +57,10 @@ export async function keepFeatures(
   env: Record<string, string> = {},
 ): Promise<void> {
   if (OWN_DATABASES.some((name) => env[name])) return;
+  // Databases updated into the directory (update-databases) are not the
+  // bundled ones either.
+  if (await Deno.stat(`${dataDir}/databases/current.json`).catch(() => null)) {
+    return;
+  }
   await copyFeatures(dataDir, FEATURE_CACHE, true);
 }

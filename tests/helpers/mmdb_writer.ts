@@ -73,6 +73,8 @@ export function writeMmdb(
   options: {
     ipVersion?: 4 | 6;
     databaseType?: string;
+    /** Seconds since 1970 (build_epoch); 1,700,000,000 unless given. */
+    buildEpoch?: number;
     low: Value;
     high?: Value;
   },
@@ -93,7 +95,7 @@ export function writeMmdb(
   const metadata = encode({
     binary_format_major_version: { uint: 2 },
     binary_format_minor_version: { uint: 0 },
-    build_epoch: { uint: 1_700_000_000 },
+    build_epoch: { uint: options.buildEpoch ?? 1_700_000_000 },
     database_type: options.databaseType ?? "Test",
     description: { en: "written by the tests" },
     ip_version: { uint: ipVersion },

@@ -134,6 +134,8 @@ ${FIELD_COLUMNS}
   // A running chunk's rows by kind so far (JSON), so a running job's
   // summary counts the rows its progress counts.
   `ALTER TABLE job_chunks ADD COLUMN kinds text;`,
+  // The databases a job runs on (their versions in one line).
+  `ALTER TABLE jobs ADD COLUMN data_version text;`,
 ];
 
 /**

@@ -126,6 +126,7 @@ export class PgStore implements JobStore {
         created_at: at,
         updated_at: at,
         owner: job.owner ?? null,
+        data_version: job.dataVersion ?? null,
       })
     } RETURNING *`;
     return toJob(row);

@@ -23,6 +23,7 @@ import { Tile } from "./Tile.tsx";
 import { PreviewFilterBar } from "./PreviewFilterBar.tsx";
 import { ResultsPreviewTable } from "./ResultsPreviewTable.tsx";
 import { JobSummarySection } from "./summary/JobSummarySection.tsx";
+import { DataSources } from "./DataSources.tsx";
 
 interface Props {
   jobId: number;
@@ -113,6 +114,7 @@ export function ResultsView({ jobId, onProcessAnother }: Props) {
         extraTiles={<DurationTile job={job} />}
       />
       <HostnameLookupsLine job={job} />
+      <DataSources jobVersion={job.dataVersion ?? null} />
 
       <h3>Results Preview</h3>
       <PreviewFilterBar filters={filters} onChange={changeFilters} />

@@ -7,6 +7,7 @@ import {
 } from "../../../shared/lookup_example.ts";
 import { BATCH_MAX_IPS } from "../../../shared/wire.ts";
 import { useServerConfig } from "../api/config.ts";
+import { DataSources } from "../components/DataSources.tsx";
 import { LookupTryIt } from "../components/LookupTryIt.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { useHydrated } from "../lib/use_hydrated.ts";
@@ -179,6 +180,14 @@ FROM (
           header that says how many seconds to wait. For large volumes use batch
           lookups or upload a CSV file.
         </p>
+      </article>
+      <article id="data-sources">
+        <h2>Data Sources</h2>
+        <p>
+          Every answer comes from these databases (also in{" "}
+          <code>GET /api/config</code>, <code>data</code>).
+        </p>
+        <DataSources />
       </article>
     </>
   );
