@@ -26,9 +26,18 @@ interface AxeViolation {
  * axe run started mid-entrance measures it faint throughout.
  */
 export async function animationsEnded(page: Page): Promise<void> {
-  await page.waitForFunction(`document.getAnimations().every((a) =>
-    a.playState !== "running" ||
-    a.effect?.getComputedTiming().endTime === Infinity)`);
+  // Evaluated through the DevTools protocol like axe itself: waitForFunction
+  // would eval in the page, which the Content-Security-Policy forbids.
+  await page.evaluate(`(async () => {
+    for (;;) {
+      const running = document.getAnimations().filter((a) =>
+        a.playState === "running" &&
+        a.effect?.getComputedTiming().endTime !== Infinity
+      );
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => {})));
+    }
+  })()`);
 }
 
 /** The WCAG 2.1 A/AA violations on the page once its animations ended. */
