@@ -15,10 +15,7 @@ const out =
   new URL("../server/classification/model_params.json", import.meta.url)
     .pathname;
 const d = await loadTrainingData();
-const heldOut = new Set(
-  d.rows.filter((r) => r.split === "heldout").map((r) => Number(r.asn)),
-);
-const examples = trainingExamples(d, heldOut);
+const examples = trainingExamples(d);
 const params = fitModel(examples, listAccuracy(d));
 await Deno.writeTextFile(out, JSON.stringify(params, null, 2) + "\n");
 console.log(

@@ -1,6 +1,8 @@
 // The classifier's training and evaluation data, and its fit: examples from
-// the curated lists (server/data/*.txt) and the labelled set's development
-// part (networks.csv), never its held-out part; boosted stumps over
+// the labelled set's development part (networks.csv), the curated lists
+// (server/data/*.txt) and the Linnaeus labels' train split (linnaeus.ts),
+// never networks.csv's held-out part nor an organisation of Linnaeus's
+// validation split; boosted stumps over
 // model.ts's features, calibrated on out-of-fold answers of a
 // cross-validation split by organisation (no AS of one organisation on both
 // sides), and the threshold that keeps the filter's precision.
@@ -27,6 +29,7 @@ import {
   type NetworkKind,
 } from "../server/classification/decide.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
+import { loadLinnaeus } from "./linnaeus.ts";
 import { fitLogistic } from "./logistic.ts";
 import { fitStumps, STUMP_DEFAULTS, stumpLogit } from "./stumps.ts";
 
@@ -38,6 +41,7 @@ export interface LabelledRow {
   country: string;
   org: string;
   label: NetworkKind;
+  label_source: string;
   split: "dev" | "heldout";
 }
 
@@ -48,7 +52,7 @@ export interface Example {
   group: string;
   /** consumer_isp or mobile. */
   filtered: boolean;
-  from: "label" | "list";
+  from: "label" | "list" | "linnaeus";
   features: AsFeatures | null;
   x: number[];
 }
@@ -74,8 +78,19 @@ export async function loadTrainingData() {
     { header: true, skipEmptyLines: true },
   ).data;
   const lists = await loadCuratedLists();
-  return { features: loaded.index, loaded, orgOf, rows, lists, table };
+  const linnaeus = await loadLinnaeus();
+  return {
+    features: loaded.index,
+    loaded,
+    orgOf,
+    rows,
+    lists,
+    linnaeus,
+    table,
+  };
 }
+
+export type TrainingData = Awaited<ReturnType<typeof loadTrainingData>>;
 
 const LEGAL = new Set([
   "llc",
@@ -123,23 +138,44 @@ export function organisationKey(org: string): string {
 }
 
 /**
- * Training examples: every labelled development network (its label wins)
- * and every curated AS, less the AS numbers in `exclude` (the held-out
- * part's).
+ * What no fit may see: networks.csv's held-out part (by AS number) and
+ * Linnaeus's validation and test splits, by AS number and by organisation
+ * (organisationKey), so that no organisation is on both sides.
  */
-export function trainingExamples(
-  d: Awaited<ReturnType<typeof loadTrainingData>>,
-  exclude: Set<number>,
-): Example[] {
+export function outOfTraining(d: TrainingData) {
+  const asns = new Set<number>();
+  const groups = new Set<string>();
+  for (const row of d.rows) {
+    if (row.split === "heldout") asns.add(Number(row.asn));
+  }
+  for (const label of d.linnaeus) {
+    if (label.split === "train") continue;
+    asns.add(label.asn);
+    const org = d.orgOf.get(label.asn);
+    if (org !== undefined) groups.add(organisationKey(org));
+  }
+  return { asns, groups };
+}
+
+/**
+ * Training examples: every labelled development network (its label wins),
+ * every curated AS, then every AS of Linnaeus's train split (the lists,
+ * reviewed against it, win where they still disagree), less what
+ * outOfTraining names.
+ */
+export function trainingExamples(d: TrainingData): Example[] {
+  const out = outOfTraining(d);
   const byAsn = new Map<number, Example>();
   const add = (asn: number, filtered: boolean, from: Example["from"]) => {
-    if (exclude.has(asn) || (from === "list" && byAsn.has(asn))) return;
+    if (out.asns.has(asn) || byAsn.has(asn)) return;
     const org = d.orgOf.get(asn);
     if (org === undefined) return; // not in the bundled data
+    const group = organisationKey(org);
+    if (out.groups.has(group)) return;
     byAsn.set(asn, {
       asn,
       org,
-      group: organisationKey(org),
+      group,
       filtered,
       from,
       features: d.features.get(asn),
@@ -158,6 +194,9 @@ export function trainingExamples(
   for (const asn of [...l.consumer, ...l.mobile]) add(asn, true, "list");
   for (const asn of [...l.hosting, ...l.transit, ...l.education]) {
     add(asn, false, "list");
+  }
+  for (const label of d.linnaeus) {
+    if (label.split === "train") add(label.asn, label.filtered, "linnaeus");
   }
   return [...byAsn.values()];
 }
@@ -325,6 +364,7 @@ export function fitModel(
       filtered: y.filter(Boolean).length,
       fromLabels: sources("label"),
       fromLists: sources("list"),
+      fromLinnaeus: sources("linnaeus"),
       spreadExamples: spread.examples,
       openExamples: open.examples,
       ...STUMP_DEFAULTS,
@@ -483,15 +523,31 @@ export function nestedDecisions(
   return out;
 }
 
-/** Of the labelled development networks the lists decide, the share right. */
-export function listAccuracy(
-  d: Awaited<ReturnType<typeof loadTrainingData>>,
-): number {
-  let right = 0, all = 0;
-  const l = d.lists;
+/** The labelled networks a fit may see: AS number and truth (filtered). */
+export function trainingLabels(d: TrainingData): [number, boolean][] {
+  const out = outOfTraining(d);
+  const labels: [number, boolean][] = [];
   for (const row of d.rows) {
     if (row.split !== "dev") continue;
-    const asn = Number(row.asn);
+    labels.push([
+      Number(row.asn),
+      row.label === "consumer_isp" || row.label === "mobile",
+    ]);
+  }
+  for (const label of d.linnaeus) {
+    if (label.split !== "train" || out.asns.has(label.asn)) continue;
+    const org = d.orgOf.get(label.asn);
+    if (org !== undefined && out.groups.has(organisationKey(org))) continue;
+    labels.push([label.asn, label.filtered]);
+  }
+  return labels;
+}
+
+/** Of the labelled training networks the lists decide, the share right. */
+export function listAccuracy(d: TrainingData): number {
+  let right = 0, all = 0;
+  const l = d.lists;
+  for (const [asn, truth] of trainingLabels(d)) {
     const listed = l.consumer.has(asn) || l.mobile.has(asn)
       ? true
       : l.hosting.has(asn) || l.transit.has(asn) || l.education.has(asn)
@@ -499,9 +555,7 @@ export function listAccuracy(
       : null;
     if (listed === null) continue;
     all++;
-    if (listed === (row.label === "consumer_isp" || row.label === "mobile")) {
-      right++;
-    }
+    if (listed === truth) right++;
   }
   // Laplace: one wrong answer assumed beyond those seen.
   return (right + 1) / (all + 2);
