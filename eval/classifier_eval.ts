@@ -269,7 +269,11 @@ if (!Deno.args.includes("--cv-only")) {
       true,
     ),
   });
-  measure("LINNAEUS VALIDATION, as shipped (curated lists first)", validation, false);
+  measure(
+    "LINNAEUS VALIDATION, as shipped (curated lists first)",
+    validation,
+    false,
+  );
   console.log("");
   reliability.push({
     part: "held-out, out of every list",

@@ -6,7 +6,7 @@
 // measures it). Refit after a database or list update.
 import {
   fitModel,
-  listAccuracy,
+  listedAs,
   loadTrainingData,
   trainingExamples,
 } from "./training.ts";
@@ -16,10 +16,10 @@ const out =
     .pathname;
 const d = await loadTrainingData();
 const examples = trainingExamples(d);
-const params = fitModel(examples, listAccuracy(d));
+const params = fitModel(examples, listedAs(d.lists));
 await Deno.writeTextFile(out, JSON.stringify(params, null, 2) + "\n");
 console.log(
-  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}; written to ${out}`,
+  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}, spread ${params.spread.threshold}, open ${params.open.threshold}, lists ${params.listConfidence} (doubted ${params.listDoubtedConfidence}); written to ${out}`,
 );
 // How far each feature can move the answer (sum of its stumps' swings).
 params.features.forEach((f, j) => {

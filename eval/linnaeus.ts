@@ -23,19 +23,22 @@ const has = (categories: string[], prefix: string) =>
  * are access (every Mobile AS also carries an Access flag), whatever other
  * role it has: a state-owned incumbent flagged Government, an ISP flagged
  * Enterprise_Technology or hosting on the side, an incumbent's main AS
- * flagged Transit carry households. One exception: Access_SmallISP with
- * Transit_Global and no Access_LargeISP is a carrier's wholesale or
- * enterprise arm (a fibre wholesaler, an operator's global network), whose
- * access customers are businesses. Other ASes take the type of their first
+ * flagged Transit carry households. Two exceptions, an Access_SmallISP
+ * without Access_LargeISP whose customers are businesses: with
+ * Transit_Global, a carrier's wholesale or enterprise arm (a fibre
+ * wholesaler, an operator's global network); with Satellite and no Mobile,
+ * a satellite operator's capacity for ships, enterprises and backhaul.
+ * Other ASes take the type of their first
  * role in this order: education, government, hosting, business.
  */
 export function linnaeusKind(categories: string[]): NetworkKind {
   const large = categories.includes("Access_LargeISP");
   const small = categories.includes("Access_SmallISP");
   const mobile = categories.includes("Mobile");
-  const carrierArm = small && !large &&
-    categories.includes("Transit_Global");
-  if ((large || small || mobile) && !carrierArm) {
+  const carrierArm = small && !large && categories.includes("Transit_Global");
+  const satelliteCapacity = small && !large && !mobile &&
+    categories.includes("Satellite");
+  if ((large || small || mobile) && !carrierArm && !satelliteCapacity) {
     return mobile && !large && !small ? "mobile" : "consumer_isp";
   }
   if (has(categories, "EducationalResearch_")) return "education";
