@@ -8,7 +8,7 @@
 // cost per address. `--errors` lists the cross-validation's wrong answers
 // (never the held-out part's); `--validation-errors` lists the wrong
 // answers of the held-out part and the validation split (for the report,
-// after the model is fixed); `--cv-only` stops before the held-out part
+// after the model is fixed); `--no-cv` skips the cross-validation; `--cv-only` stops before the held-out part
 // (for choosing features and settings without seeing it); `--repeats=N`
 // repeats the nested cross-validation over N splits (the folds reshuffled,
 // an organisation's ASes still together) and pools them: one split's
@@ -88,7 +88,11 @@ console.log(
     examples.filter((e) => e.from === "list").length
   } from the lists)`,
 );
-for (const by of ["organisation", "as"] as const) {
+for (
+  const by of Deno.args.includes("--no-cv")
+    ? []
+    : ["organisation", "as"] as const
+) {
   const oof = outOfFold(examples, by);
   // The model deciding alone, at its fitted threshold.
   const model = examples.map((e, i): Judged => {
