@@ -1,11 +1,14 @@
 // deno task eval:classifier — how the network classifier meets networks
 // nobody listed: precision and recall of the "filtered" decision
 // (consumer_isp + mobile) in a cross-validation of the training data split
-// by organisation and by AS, and on the held-out part of eval/networks.csv
-// (never used to fit or to choose features) with its AS numbers taken out of
-// every curated list; the reliability of classification_confidence; the
+// by organisation and by AS, and on the parts never used to fit or to choose
+// features: the held-out part of eval/networks.csv and Linnaeus's validation
+// split (eval/linnaeus/), with their AS numbers taken out of every curated
+// list, and as shipped; the reliability of classification_confidence; the
 // cost per address. `--errors` lists the cross-validation's wrong answers
-// (never the held-out part's); `--cv-only` stops before the held-out part
+// (never the held-out part's); `--validation-errors` lists the wrong
+// answers of the held-out part and the validation split (for the report,
+// after the model is fixed); `--no-cv` skips the cross-validation; `--cv-only` stops before the held-out part
 // (for choosing features and settings without seeing it); `--repeats=N`
 // repeats the nested cross-validation over N splits (the folds reshuffled,
 // an organisation's ASes still together) and pools them: one split's
@@ -35,8 +38,6 @@ console.log(
     ((await Deno.stat(d.loaded.path)).size / 1e6).toFixed(1)
   } MB)`,
 );
-const heldout = d.rows.filter((r) => r.split === "heldout");
-const heldOutAsns = new Set(heldout.map((r) => Number(r.asn)));
 const verbose = Deno.args.includes("--errors");
 const repeats = Number(
   Deno.args.find((a) => a.startsWith("--repeats="))?.slice(10) ?? 1,
@@ -79,7 +80,7 @@ function line(title: string, judged: Judged[]) {
 }
 
 // 1. Cross-validation of the training data (the held-out part left out).
-const examples = trainingExamples(d, heldOutAsns);
+const examples = trainingExamples(d);
 console.log(
   `\ntraining data: ${examples.length} networks (${
     examples.filter((e) => e.filtered).length
@@ -87,7 +88,11 @@ console.log(
     examples.filter((e) => e.from === "list").length
   } from the lists)`,
 );
-for (const by of ["organisation", "as"] as const) {
+for (
+  const by of Deno.args.includes("--no-cv")
+    ? []
+    : ["organisation", "as"] as const
+) {
   const oof = outOfFold(examples, by);
   // The model deciding alone, at its fitted threshold.
   const model = examples.map((e, i): Judged => {
@@ -181,22 +186,40 @@ for (const by of ["organisation", "as"] as const) {
   }
 }
 
-// 2. The held-out part, its AS numbers out of every curated list (the
-// rules and the model answer for each), and as shipped (the lists answer
-// where they can).
+// 2. The parts no fit saw: networks.csv's held-out part and Linnaeus's
+// validation split, their AS numbers out of every curated list (the rules
+// and the model answer for each), and as shipped (the lists answer where
+// they can).
+interface Measured {
+  asn: number;
+  org: string;
+  label: NetworkKind;
+  /** What the label comes from (for --validation-errors). */
+  note: string;
+}
 const KINDS: readonly NetworkKind[] = NETWORK_TYPES;
-function heldOutPart(title: string, blind: boolean) {
-  const lists = blind ? listsWithout(d.lists, heldOutAsns) : d.lists;
+const isFiltered = (k: NetworkKind) => k === "consumer_isp" || k === "mobile";
+function measure(title: string, rows: Measured[], blind: boolean) {
+  const asns = new Set(rows.map((r) => r.asn));
+  const lists = blind ? listsWithout(d.lists, asns) : d.lists;
   const matrix = new Map<string, number>();
-  const judged = heldout.map((row): Judged => {
-    const asn = Number(row.asn);
-    const org = d.table.lookup(row.sample_ip, 4)?.org ?? row.org;
-    const got = classify(d.features.get(asn), { asn, org, lists });
+  const wrong: string[] = [];
+  const judged = rows.map((row): Judged => {
+    const got = classify(d.features.get(row.asn), {
+      asn: row.asn,
+      org: row.org,
+      lists,
+    });
     const key = `${row.label}>${got.type}`;
     matrix.set(key, (matrix.get(key) ?? 0) + 1);
+    if (got.filtered !== isFiltered(row.label)) {
+      wrong.push(
+        `  AS${row.asn} ${row.org} [${row.note}] -> ${got.type} (${got.reason}; ${got.confidence})`,
+      );
+    }
     return {
       filtered: got.filtered,
-      truth: row.label === "consumer_isp" || row.label === "mobile",
+      truth: isFiltered(row.label),
       confidence: got.confidence ?? 0,
     };
   });
@@ -214,19 +237,57 @@ function heldOutPart(title: string, blind: boolean) {
           .join(""),
     );
   }
+  if (Deno.args.includes("--validation-errors")) console.log(wrong.join("\n"));
   return judged;
 }
 
 if (!Deno.args.includes("--cv-only")) {
-  console.log("");
+  const heldout: Measured[] = d.rows.filter((r) => r.split === "heldout")
+    .map((r) => ({
+      asn: Number(r.asn),
+      org: d.table.lookup(r.sample_ip, 4)?.org ?? r.org,
+      label: r.label,
+      note: r.label_source,
+    }));
+  const validation: Measured[] = d.linnaeus.flatMap((l) => {
+    const org = d.orgOf.get(l.asn);
+    return l.split === "val" && org !== undefined
+      ? [{ asn: l.asn, org, label: l.kind, note: l.categories.join("+") }]
+      : [];
+  });
+  const absent = d.linnaeus.filter((l) =>
+    l.split === "val" && !d.orgOf.has(l.asn)
+  );
+  console.log(
+    `\nLinnaeus validation split: ${validation.length} ASes in the bundled data (${
+      validation.filter((r) => isFiltered(r.label)).length
+    } access); ${absent.length} not in it (${
+      absent.filter((l) => l.filtered).length
+    } access), left out`,
+  );
   reliability.push({
-    part: "held-out, out of every list",
-    judged: heldOutPart(
-      "HELD-OUT part, its AS numbers out of every curated list",
+    part: "Linnaeus validation, out of every list",
+    judged: measure(
+      "LINNAEUS VALIDATION, its AS numbers out of every curated list",
+      validation,
       true,
     ),
   });
-  heldOutPart("HELD-OUT part, as shipped (curated lists first)", false);
+  measure(
+    "LINNAEUS VALIDATION, as shipped (curated lists first)",
+    validation,
+    false,
+  );
+  console.log("");
+  reliability.push({
+    part: "held-out, out of every list",
+    judged: measure(
+      "HELD-OUT part, its AS numbers out of every curated list",
+      heldout,
+      true,
+    ),
+  });
+  measure("HELD-OUT part, as shipped (curated lists first)", heldout, false);
 }
 
 // 3. Reliability: of the answers given with a confidence in each band, the

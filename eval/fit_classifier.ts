@@ -6,7 +6,7 @@
 // measures it). Refit after a database or list update.
 import {
   fitModel,
-  listAccuracy,
+  listedAs,
   loadTrainingData,
   trainingExamples,
 } from "./training.ts";
@@ -15,14 +15,11 @@ const out =
   new URL("../server/classification/model_params.json", import.meta.url)
     .pathname;
 const d = await loadTrainingData();
-const heldOut = new Set(
-  d.rows.filter((r) => r.split === "heldout").map((r) => Number(r.asn)),
-);
-const examples = trainingExamples(d, heldOut);
-const params = fitModel(examples, listAccuracy(d));
+const examples = trainingExamples(d);
+const params = fitModel(examples, listedAs(d.lists));
 await Deno.writeTextFile(out, JSON.stringify(params, null, 2) + "\n");
 console.log(
-  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}; written to ${out}`,
+  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}, spread ${params.spread.threshold}, open ${params.open.threshold}, lists ${params.listConfidence} (doubted ${params.listDoubtedConfidence}); written to ${out}`,
 );
 // How far each feature can move the answer (sum of its stumps' swings).
 params.features.forEach((f, j) => {

@@ -1,6 +1,8 @@
 // The classifier's training and evaluation data, and its fit: examples from
-// the curated lists (server/data/*.txt) and the labelled set's development
-// part (networks.csv), never its held-out part; boosted stumps over
+// the labelled set's development part (networks.csv), the curated lists
+// (server/data/*.txt) and the Linnaeus labels' train split (linnaeus.ts),
+// never networks.csv's held-out part nor an organisation of Linnaeus's
+// validation split; boosted stumps over
 // model.ts's features, calibrated on out-of-fold answers of a
 // cross-validation split by organisation (no AS of one organisation on both
 // sides), and the threshold that keeps the filter's precision.
@@ -25,8 +27,10 @@ import {
   type CuratedLists,
   type Decision,
   type NetworkKind,
+  NO_LISTS,
 } from "../server/classification/decide.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
+import { loadLinnaeus } from "./linnaeus.ts";
 import { fitLogistic } from "./logistic.ts";
 import { fitStumps, STUMP_DEFAULTS, stumpLogit } from "./stumps.ts";
 
@@ -38,6 +42,7 @@ export interface LabelledRow {
   country: string;
   org: string;
   label: NetworkKind;
+  label_source: string;
   split: "dev" | "heldout";
 }
 
@@ -48,7 +53,7 @@ export interface Example {
   group: string;
   /** consumer_isp or mobile. */
   filtered: boolean;
-  from: "label" | "list";
+  from: "label" | "list" | "linnaeus";
   features: AsFeatures | null;
   x: number[];
 }
@@ -74,8 +79,19 @@ export async function loadTrainingData() {
     { header: true, skipEmptyLines: true },
   ).data;
   const lists = await loadCuratedLists();
-  return { features: loaded.index, loaded, orgOf, rows, lists, table };
+  const linnaeus = await loadLinnaeus();
+  return {
+    features: loaded.index,
+    loaded,
+    orgOf,
+    rows,
+    lists,
+    linnaeus,
+    table,
+  };
 }
+
+export type TrainingData = Awaited<ReturnType<typeof loadTrainingData>>;
 
 const LEGAL = new Set([
   "llc",
@@ -123,23 +139,44 @@ export function organisationKey(org: string): string {
 }
 
 /**
- * Training examples: every labelled development network (its label wins)
- * and every curated AS, less the AS numbers in `exclude` (the held-out
- * part's).
+ * What no fit may see: networks.csv's held-out part (by AS number) and
+ * Linnaeus's validation and test splits, by AS number and by organisation
+ * (organisationKey), so that no organisation is on both sides.
  */
-export function trainingExamples(
-  d: Awaited<ReturnType<typeof loadTrainingData>>,
-  exclude: Set<number>,
-): Example[] {
+export function outOfTraining(d: TrainingData) {
+  const asns = new Set<number>();
+  const groups = new Set<string>();
+  for (const row of d.rows) {
+    if (row.split === "heldout") asns.add(Number(row.asn));
+  }
+  for (const label of d.linnaeus) {
+    if (label.split === "train") continue;
+    asns.add(label.asn);
+    const org = d.orgOf.get(label.asn);
+    if (org !== undefined) groups.add(organisationKey(org));
+  }
+  return { asns, groups };
+}
+
+/**
+ * Training examples: every labelled development network (its label wins),
+ * every curated AS, then every AS of Linnaeus's train split (the lists,
+ * reviewed against it, win where they still disagree), less what
+ * outOfTraining names.
+ */
+export function trainingExamples(d: TrainingData): Example[] {
+  const out = outOfTraining(d);
   const byAsn = new Map<number, Example>();
   const add = (asn: number, filtered: boolean, from: Example["from"]) => {
-    if (exclude.has(asn) || (from === "list" && byAsn.has(asn))) return;
+    if (out.asns.has(asn) || byAsn.has(asn)) return;
     const org = d.orgOf.get(asn);
     if (org === undefined) return; // not in the bundled data
+    const group = organisationKey(org);
+    if (out.groups.has(group)) return;
     byAsn.set(asn, {
       asn,
       org,
-      group: organisationKey(org),
+      group,
       filtered,
       from,
       features: d.features.get(asn),
@@ -158,6 +195,9 @@ export function trainingExamples(
   for (const asn of [...l.consumer, ...l.mobile]) add(asn, true, "list");
   for (const asn of [...l.hosting, ...l.transit, ...l.education]) {
     add(asn, false, "list");
+  }
+  for (const label of d.linnaeus) {
+    if (label.split === "train") add(label.asn, label.filtered, "linnaeus");
   }
   return [...byAsn.values()];
 }
@@ -285,7 +325,7 @@ function fitPart(examples: Example[]): FittedPart {
 /** Fits the shipped model on `examples`. */
 export function fitModel(
   examples: Example[],
-  listConfidence: number,
+  listed: (asn: number) => boolean | null = () => null,
 ): ModelParams {
   const y = examples.map((e) => e.filtered);
   const whole = fitPart(examples);
@@ -311,6 +351,11 @@ export function fitModel(
   const spread = fitted("spread");
   const open = fitted("open");
   const t = partThresholds(y, rules, p);
+  const lists = listConfidence(
+    examples,
+    listed,
+    (i) => combined(rules[i], p[i], t),
+  );
   const sources = (from: Example["from"]) =>
     examples.filter((e) => e.from === from).length;
   return {
@@ -319,12 +364,14 @@ export function fitModel(
     threshold: round(threshold),
     spread: { ...spread.model, threshold: t.spread },
     open: { ...open.model, threshold: t.open },
-    listConfidence: round(listConfidence),
+    listConfidence: round(lists.agreed),
+    listDoubtedConfidence: round(lists.doubted),
     fitted: {
       examples: examples.length,
       filtered: y.filter(Boolean).length,
       fromLabels: sources("label"),
       fromLists: sources("list"),
+      fromLinnaeus: sources("linnaeus"),
       spreadExamples: spread.examples,
       openExamples: open.examples,
       ...STUMP_DEFAULTS,
@@ -334,14 +381,6 @@ export function fitModel(
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
-
-const NO_LISTS: CuratedLists = {
-  consumer: new Set(),
-  mobile: new Set(),
-  hosting: new Set(),
-  transit: new Set(),
-  education: new Set(),
-};
 
 /** A part that answers 0.5 for every network, filtering at `threshold`. */
 const neutral = (threshold: number): PartModel => ({
@@ -420,8 +459,10 @@ export function outOfFoldParts(
 
 /**
  * The thresholds of the model's parts: of the candidates, the pair whose
- * combined decision has the best F1 on the out-of-fold probabilities `p`
- * (ties: the better precision, then the first found). The spread part may
+ * combined decision on the out-of-fold probabilities `p` has the best
+ * recall among those holding TARGET_PRECISION, else the best F0.5 (losing a
+ * business costs more than keeping a household); ties: the better
+ * precision, then the first found. The spread part may
  * keep a network only where it leans against access (below 0.5), the open
  * part filter one only where it leans to access (0.5 and above).
  */
@@ -430,7 +471,16 @@ export function partThresholds(
   rules: Decision[],
   p: number[],
 ): { spread: number; open: number } {
-  let best = { spread: 0, open: 2, f1: -1, precision: -1 };
+  // Ranked by: holds the target precision, then recall where it does (F0.5,
+  // which weighs precision most, where none does), then precision.
+  let best = { spread: 0, open: 2, rank: [-1, -1, -1] };
+  const better = (a: number[], b: number[]) => {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] > b[i] + 1e-9) return true;
+      if (a[i] < b[i] - 1e-9) return false;
+    }
+    return false;
+  };
   for (let s = 0; s <= 10; s++) {
     for (let o = 10; o <= 19; o++) {
       const t = { spread: s / 20, open: o / 20 };
@@ -441,14 +491,14 @@ export function partThresholds(
         else if (f) fp++;
         else if (truth) fn++;
       });
-      const f1 = 2 * tp / (2 * tp + fp + fn);
       const precision = tp / (tp + fp || 1);
-      if (
-        f1 > best.f1 + 1e-9 ||
-        (f1 > best.f1 - 1e-9 && precision > best.precision + 1e-9)
-      ) {
-        best = { ...t, f1, precision };
-      }
+      const holds = precision >= TARGET_PRECISION ? 1 : 0;
+      const rank = [
+        holds,
+        holds ? tp / (tp + fn || 1) : 1.25 * tp / (1.25 * tp + fp + 0.25 * fn),
+        precision,
+      ];
+      if (better(rank, best.rank)) best = { ...t, rank };
     }
   }
   return { spread: best.spread, open: best.open };
@@ -469,7 +519,6 @@ export function nestedDecisions(
   for (let k = 0; k < FOLDS; k++) {
     const params = fitModel(
       examples.filter((e) => foldOf(e, by, seed) !== k),
-      0.5,
     );
     examples.forEach((e, i) => {
       if (foldOf(e, by, seed) !== k) return;
@@ -483,28 +532,41 @@ export function nestedDecisions(
   return out;
 }
 
-/** Of the labelled development networks the lists decide, the share right. */
-export function listAccuracy(
-  d: Awaited<ReturnType<typeof loadTrainingData>>,
-): number {
-  let right = 0, all = 0;
-  const l = d.lists;
-  for (const row of d.rows) {
-    if (row.split !== "dev") continue;
-    const asn = Number(row.asn);
-    const listed = l.consumer.has(asn) || l.mobile.has(asn)
+/**
+ * What a curated list is: filtered (consumer, mobile), kept (hosting,
+ * transit, education) or null (not listed).
+ */
+export function listedAs(lists: CuratedLists) {
+  return (asn: number): boolean | null =>
+    lists.consumer.has(asn) || lists.mobile.has(asn)
       ? true
-      : l.hosting.has(asn) || l.transit.has(asn) || l.education.has(asn)
+      : lists.hosting.has(asn) || lists.transit.has(asn) ||
+          lists.education.has(asn)
       ? false
       : null;
-    if (listed === null) continue;
-    all++;
-    if (listed === (row.label === "consumer_isp" || row.label === "mobile")) {
-      right++;
-    }
-  }
-  // Laplace: one wrong answer assumed beyond those seen.
-  return (right + 1) / (all + 2);
+}
+
+/**
+ * Of the labelled examples a list decides, the share it decides right where
+ * the rules and the model (out of fold: `decided(i)`) agree with it, and
+ * where they doubt it; Laplace-smoothed (one wrong answer assumed beyond
+ * those seen).
+ */
+function listConfidence(
+  examples: Example[],
+  listed: (asn: number) => boolean | null,
+  decided: (i: number) => boolean,
+) {
+  const count = { agreed: [0, 0], doubted: [0, 0] };
+  examples.forEach((e, i) => {
+    const list = listed(e.asn);
+    if (e.from === "list" || list === null) return;
+    const c = decided(i) === list ? count.agreed : count.doubted;
+    c[0] += list === e.filtered ? 1 : 0;
+    c[1]++;
+  });
+  const share = ([right, all]: number[]) => (right + 1) / (all + 2);
+  return { agreed: share(count.agreed), doubted: share(count.doubted) };
 }
 
 export { AsFeatureIndex };

@@ -44,16 +44,27 @@ Deno.test("the spread part keeps below its threshold, the open part filters at i
   assertEquals(combined(rules("name: Ministry", true), 0, t), true);
 });
 
-Deno.test("the thresholds are the pair with the best F1, ties the better precision", () => {
+Deno.test("the thresholds: the best recall at the target precision, else the best F0.5", () => {
   // Spread rule: three access (p 0.9, 0.6, 0.35), two not (0.3, 0.1).
   // No evidence: two access (0.9, 0.72), one not (0.75).
   const y = [true, true, true, false, false, true, true, false];
   const r = [spread, spread, spread, spread, spread, none, none, none];
   const p = [0.9, 0.6, 0.35, 0.3, 0.1, 0.9, 0.72, 0.75];
   // Keeping below 0.35 keeps both not-access networks and no access one.
-  // Filtering the open ones from 0.5 to 0.7 takes all three (F1 10/11 over
-  // all), at 0.8 one access network only (F1 8/9): the first of the ties.
-  assertEquals(partThresholds(y, r, p), { spread: 0.35, open: 0.5 });
+  // Filtering the open ones from 0.5 to 0.75 takes the not-access one too
+  // (precision 5/6 or 4/5); from 0.8 to 0.9 only the access one at 0.9:
+  // precision 1, recall 4/5, the first of the ties.
+  assertEquals(partThresholds(y, r, p), { spread: 0.35, open: 0.8 });
+  // Where no pair holds the target precision (a not-access spread network
+  // at 0.9 is always filtered), the best F0.5: filtering the open ones from
+  // 0.5 (all three: F1 0.80, F0.5 0.71) loses to filtering from 0.8 (the
+  // access one at 0.9 alone: F1 0.75, F0.5 0.75).
+  const mixed = [true, true, false, false, false, true, true, false];
+  const doubtful = [0.9, 0.6, 0.9, 0.3, 0.1, 0.9, 0.72, 0.75];
+  assertEquals(partThresholds(mixed, r, doubtful), {
+    spread: 0.35,
+    open: 0.8,
+  });
   // Every spread network is access: nothing kept. The open access networks
   // score 0.2 (never filtered); the not-access one 0.9, left out only at
   // 0.95.

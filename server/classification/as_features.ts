@@ -4,6 +4,7 @@
 // hosting in a few data-centre cities. Built once per database version and
 // cached in DATA_DIR, so a lookup is one Map probe.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { HOSTING } from "./name_words.ts";
 
 export interface AsFeatures {
   asn: number;
@@ -34,8 +35,22 @@ export interface AsFeatures {
   mixed: number;
   /** Mean distance (km) of its located IPv4 space from its centre. */
   radius: number;
-  /** Share of its IPv4 space in the pre-registry class B and C space. */
+  /**
+   * Share of its IPv4 space in early, pre-registry space: IANA's legacy /8s
+   * and the class B and C space handed out before the registries.
+   */
   legacy: number;
+  /**
+   * Share of its IPv4 space in early blocks of at least a /16 that sit in
+   * one place (one organisation's class A or B network, however large).
+   */
+  block: number;
+  /**
+   * How much its cities are data-centre cities: the space-weighted mean,
+   * over its cities, of the share of the other ASes there whose name says
+   * hosting, cloud or data centre (smoothed towards the overall share).
+   */
+  datacentre: number;
   /** Share of its IPv4 space in its largest range. */
   largest: number;
   /** Address-weighted mean size of its IPv4 ranges (sum size² / v4). */
@@ -68,6 +83,8 @@ export interface AsFeatureColumns {
   mixed: number[];
   radius: number[];
   legacy: number[];
+  block: number[];
+  datacentre: number[];
   largest: number[];
   rangeSize: number[];
   evenness: number[];
@@ -107,8 +124,11 @@ interface Acc {
   /** Coordinates of located samples and their weights, for the radius. */
   points: number[];
   legacy: number;
+  block: number;
   largest: number;
   squares: number;
+  /** Its name says hosting, cloud or data centre. */
+  hosting: boolean;
 }
 
 // Samples per range: start and middle, plus one per 4k addresses (at most
@@ -119,11 +139,67 @@ function v4Samples(size: number): number {
   return Math.min(256, Math.max(2, Math.ceil(size / SAMPLE_SPACING)));
 }
 
-/** 128.0.0.0-172.255.255.255 and 192.0.0.0/8: handed out before the registries. */
+/**
+ * The /8s IANA's IPv4 address space registry marks LEGACY (class A
+ * networks of early organisations: agencies, universities, companies).
+ */
+const LEGACY_A = new Set([
+  3,
+  4,
+  6,
+  7,
+  8,
+  9,
+  11,
+  12,
+  13,
+  15,
+  16,
+  17,
+  18,
+  19,
+  20,
+  21,
+  22,
+  25,
+  26,
+  28,
+  29,
+  30,
+  32,
+  33,
+  34,
+  35,
+  38,
+  40,
+  44,
+  45,
+  47,
+  48,
+  51,
+  52,
+  53,
+  54,
+  55,
+  56,
+  57,
+]);
+
+/**
+ * Handed out before the registries: the legacy /8s, 128.0.0.0-172.255.255.255
+ * and 192.0.0.0/8.
+ */
 function isLegacy(start: number): boolean {
   const a = start >>> 24;
-  return (a >= 128 && a < 173) || a === 192;
+  return LEGACY_A.has(a) || (a >= 128 && a < 173) || a === 192;
 }
+
+/** An early block: at least a /16 whose neighbouring samples rarely part. */
+const BLOCK_SIZE = 65536;
+const BLOCK_SPLIT = 0.2;
+
+/** Weight of the overall share in a city's data-centre share. */
+const DATACENTRE_PRIOR = 5;
 
 function v4Text(n: number): string {
   return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
@@ -168,8 +244,10 @@ export function buildAsFeatures(
         z: 0,
         points: [],
         legacy: 0,
+        block: 0,
         largest: 0,
         squares: 0,
+        hosting: false,
       };
       byAsn.set(asn, a);
     }
@@ -217,27 +295,34 @@ export function buildAsFeatures(
     return city;
   };
 
-  const { v4Start, v4End, v4Org, v6Start, v6End, v6Org, asns } = table;
+  const { v4Start, v4End, v4Org, v6Start, v6End, v6Org, asns, orgs } = table;
   for (let i = 0; i < v4Org.length; i++) {
     const asn = asns[v4Org[i]];
     if (!asn) continue;
     const a = acc(asn);
+    a.hosting ||= HOSTING.test(orgs[v4Org[i]] ?? "");
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
     a.ranges++;
-    if (isLegacy(v4Start[i])) a.legacy += size;
+    const legacy = isLegacy(v4Start[i]);
+    if (legacy) a.legacy += size;
     if (size > a.largest) a.largest = size;
     a.squares += size * size;
     const k = v4Samples(size);
-    let previous = -3;
+    let previous = -3, pairs = 0, split = 0;
     for (let s = 0; s < k; s++) {
       const at = v4Start[i] + Math.floor((size * s) / k);
       const city = sample(a, v4Text(at), 4, size / k);
       if (previous >= 0 && city >= 0) {
-        a.pairs += size;
-        if (city !== previous) a.split += size;
+        pairs++;
+        if (city !== previous) split++;
       }
       previous = city;
+    }
+    a.pairs += pairs * size;
+    a.split += split * size;
+    if (legacy && size >= BLOCK_SIZE && split <= BLOCK_SPLIT * pairs) {
+      a.block += size;
     }
   }
   const words = new Uint32Array(4);
@@ -277,6 +362,8 @@ export function buildAsFeatures(
     mixed: [],
     radius: [],
     legacy: [],
+    block: [],
+    datacentre: [],
     largest: [],
     rangeSize: [],
     evenness: [],
@@ -284,6 +371,7 @@ export function buildAsFeatures(
     covers: [],
   };
 
+  const datacentre = datacentreShares(byAsn);
   for (const [asn, a] of byAsn) {
     let country = "";
     let most = 0, located = 0;
@@ -312,6 +400,8 @@ export function buildAsFeatures(
     out.mixed.push(a.pairs ? Math.round((a.split / a.pairs) * 1e4) / 1e4 : 0);
     out.radius.push(Math.round(radiusKm(a)));
     out.legacy.push(a.v4 ? Math.round((a.legacy / a.v4) * 1e4) / 1e4 : 0);
+    out.block.push(a.v4 ? Math.round((a.block / a.v4) * 1e4) / 1e4 : 0);
+    out.datacentre.push(datacentre.get(asn) ?? 0);
     out.largest.push(a.v4 ? Math.round((a.largest / a.v4) * 1e4) / 1e4 : 0);
     out.rangeSize.push(a.v4 ? Math.round(a.squares / a.v4) : 0);
     let entropy = 0;
@@ -326,6 +416,39 @@ export function buildAsFeatures(
     const [tracks, covers] = overlap(a, country, cityTotal, cityCountry);
     out.tracks.push(tracks);
     out.covers.push(covers);
+  }
+  return out;
+}
+
+/**
+ * Each AS's data-centre footprint: over its sampled IPv4 space by city, the
+ * mean share of the other ASes in that city whose name says hosting (each
+ * city's share smoothed towards the overall one, so a city of two ASes says
+ * little).
+ */
+function datacentreShares(byAsn: Map<number, Acc>): Map<number, number> {
+  const ases: number[] = [], hosting: number[] = [];
+  let all = 0, named = 0;
+  for (const a of byAsn.values()) {
+    if (!a.byCity.size) continue;
+    all++;
+    if (a.hosting) named++;
+    for (const city of a.byCity.keys()) {
+      ases[city] = (ases[city] ?? 0) + 1;
+      if (a.hosting) hosting[city] = (hosting[city] ?? 0) + 1;
+    }
+  }
+  const overall = all ? named / all : 0;
+  const out = new Map<number, number>();
+  for (const [asn, a] of byAsn) {
+    let sum = 0, weight = 0;
+    for (const [city, n] of a.byCity) {
+      const others = ases[city] - 1;
+      const h = (hosting[city] ?? 0) - (a.hosting ? 1 : 0);
+      sum += n * (h + DATACENTRE_PRIOR * overall) / (others + DATACENTRE_PRIOR);
+      weight += n;
+    }
+    out.set(asn, weight ? Math.round((sum / weight) * 1e4) / 1e4 : 0);
   }
   return out;
 }
@@ -438,6 +561,8 @@ export class AsFeatureIndex {
       mixed: c.mixed[i],
       radius: c.radius[i],
       legacy: c.legacy[i],
+      block: c.block[i],
+      datacentre: c.datacentre[i],
       largest: c.largest[i],
       rangeSize: c.rangeSize[i],
       evenness: c.evenness[i],

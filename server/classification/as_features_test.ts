@@ -107,6 +107,62 @@ Deno.test("features measure early blocks and how far the space spreads", () => {
   assertEquals([one.radius, two.radius], [56, 0]);
   // 16 samples, one split among 15 pairs
   assertEquals(one.mixed, 0.0667);
+  // the early /16 parts in one pair of 15: an early block in one place
+  assertEquals([one.block, two.block], [1, 0]);
+});
+
+Deno.test("features: an early /8's block, and how much its cities host data centres", () => {
+  // AS 1: 17.0.0.0/16 (a legacy class A /8's space) in one city, "Hub";
+  // AS 2: 90.0.0.0/24 in Hub too; AS 3 and 4 hosting companies there;
+  // AS 5: 91.0.0.0/24 in a town no hosting company sits in.
+  const table: AsnTableData = {
+    v4Start: new Uint32Array([
+      ip(17, 0, 0, 0),
+      ip(90, 0, 0, 0),
+      ip(90, 0, 1, 0),
+      ip(90, 0, 2, 0),
+      ip(91, 0, 0, 0),
+    ]),
+    v4End: new Uint32Array([
+      ip(17, 0, 255, 255),
+      ip(90, 0, 0, 255),
+      ip(90, 0, 1, 255),
+      ip(90, 0, 2, 255),
+      ip(91, 0, 0, 255),
+    ]),
+    v4Org: new Uint32Array([0, 1, 2, 3, 4]),
+    v6Start: new Uint32Array(0),
+    v6End: new Uint32Array(0),
+    v6Org: new Uint32Array(0),
+    asns: new Uint32Array([1, 2, 3, 4, 5]),
+    orgs: [
+      "Old Company",
+      "Some Shop",
+      "Example Hosting",
+      "Example Cloud",
+      "Town Net",
+    ],
+    mmdb: [],
+  };
+  const located: PlaceSource = {
+    place(text) {
+      const town = text.startsWith("91.");
+      return {
+        country_code: "US",
+        region: "R",
+        city: town ? "Town" : "Hub",
+      };
+    },
+  };
+  const index = new AsFeatureIndex(buildAsFeatures(table, located));
+  const old = index.get(1)!, shop = index.get(2)!, town = index.get(5)!;
+  assertEquals([old.legacy, old.block, shop.block], [1, 1, 0]);
+  // Hub: of the three other networks there, two are named hosting (with the
+  // overall share, 2 of 5, weighing as five more networks: (2 + 2) / 8);
+  // the town has no other network (the overall share alone).
+  assertEquals(shop.datacentre, 0.5);
+  assertEquals(town.datacentre, 0.4);
+  ok(old.datacentre > town.datacentre);
 });
 
 Deno.test("features measure range sizes, evenness and how space follows the country's", () => {

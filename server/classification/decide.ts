@@ -67,6 +67,32 @@ export interface Evidence {
   peeringDb?: string;
 }
 
+/** No AS listed: the evidence alone. */
+export const NO_LISTS: CuratedLists = {
+  consumer: new Set(),
+  mobile: new Set(),
+  hosting: new Set(),
+  transit: new Set(),
+  education: new Set(),
+};
+
+/** The type and reason a curated list gives an AS, or null. */
+function listAnswer(
+  lists: CuratedLists,
+  asn: number,
+): [NetworkKind, string] | null {
+  if (lists.hosting.has(asn)) return ["hosting", "curated hosting AS"];
+  if (lists.education.has(asn)) {
+    return ["education", "curated research & education AS"];
+  }
+  if (lists.transit.has(asn)) {
+    return ["business", "curated transit/enterprise AS"];
+  }
+  if (lists.mobile.has(asn)) return ["mobile", "curated mobile AS"];
+  if (lists.consumer.has(asn)) return ["consumer_isp", "curated consumer AS"];
+  return null;
+}
+
 /** Features alone: an access network spread over a country, or null. */
 function accessSpread(
   f: AsFeatures | null,
@@ -106,23 +132,21 @@ export function classifyNetwork(
   const asn = e.asn;
   const org = e.org ?? "";
   const { lists } = e;
-  if (asn !== null) {
-    const c = m.listConfidence;
-    if (lists.hosting.has(asn)) {
-      return decision("hosting", "curated hosting AS", c);
-    }
-    if (lists.education.has(asn)) {
-      return decision("education", "curated research & education AS", c);
-    }
-    if (lists.transit.has(asn)) {
-      return decision("business", "curated transit/enterprise AS", c);
-    }
-    if (lists.mobile.has(asn)) {
-      return decision("mobile", "curated mobile AS", c);
-    }
-    if (lists.consumer.has(asn)) {
-      return decision("consumer_isp", "curated consumer AS", c);
-    }
+  const listed = asn === null ? null : listAnswer(lists, asn);
+  if (listed) {
+    // A list decides; where the evidence alone answers otherwise the
+    // answer says so, with the confidence measured for such disagreements
+    // (a network missing from the address databases has no evidence).
+    const [type, reason] = listed;
+    const filtered = type === "consumer_isp" || type === "mobile";
+    const own = f ? classifyNetwork(f, { ...e, lists: NO_LISTS }, m) : null;
+    return own === null || own.filtered === filtered
+      ? decision(type, reason, m.listConfidence)
+      : decision(
+        type,
+        `${reason}; model doubts it: ${own.reason}`,
+        m.listDoubtedConfidence,
+      );
   }
   // The rules decide; the fitted model says how likely their answer is
   // right (the probability it gives the answer the rules gave) and, when

@@ -32,6 +32,8 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   mixed: 0,
   radius: 0,
   legacy: 0,
+  block: 0,
+  datacentre: 0,
   largest: 1,
   rangeSize: 256,
   evenness: 0,
@@ -49,11 +51,20 @@ const ev = (asn: number, org: string, more: Partial<Evidence> = {}) => ({
 });
 
 Deno.test("curated lists decide first and say so", () => {
-  assertEquals(classify(small, ev(7922, "Comcast Cable")), {
+  assertEquals(classify(access, ev(7922, "Comcast Cable")), {
     type: "consumer_isp",
     filtered: true,
     reason: "curated consumer AS",
     confidence: listConfidence,
+  });
+  // Where the evidence alone answers otherwise, the list still decides and
+  // the answer says so, with the confidence measured for such answers.
+  assertEquals(classify(small, ev(7922, "Comcast Cable")), {
+    type: "consumer_isp",
+    filtered: true,
+    reason:
+      "curated consumer AS; model doubts it: no access evidence (1 cities)",
+    confidence: Math.round(MODEL.listDoubtedConfidence * 100) / 100,
   });
   assertEquals(classify(access, ev(21928, "T-Mobile")).type, "mobile");
   assertEquals(classify(access, ev(16509, "Amazon")).type, "hosting");
@@ -116,7 +127,7 @@ Deno.test("transit and multinationals spread over many countries are not access"
 });
 
 Deno.test("PTR evidence: static business kept, dynamic filtered", () => {
-  assertEquals(classify(small, ev(7922, "Comcast", { ptr: "static" })), {
+  assertEquals(classify(access, ev(7922, "Comcast", { ptr: "static" })), {
     type: "business",
     filtered: false,
     reason: "PTR looks static business (curated consumer AS)",
@@ -215,8 +226,8 @@ Deno.test("where the spread rule finds access, the model fitted there may keep t
     "mobile network: 312 cities in KZ",
   );
   // A national research network (CESNET's features in the bundled data):
-  // a tenth of its country's space, 23 cities, most of it in early blocks,
-  // each range in one city. The spread rule takes it for access; the
+  // a tenth of its country's space, 23 cities, most of it in early blocks
+  // of at least a /16, each range in one city. The spread rule takes it for access; the
   // shipped spread part keeps it and names why.
   const institution = features({
     v4: 849920,
@@ -230,6 +241,8 @@ Deno.test("where the spread rule finds access, the model fitted there may keep t
     mixed: 0.054,
     radius: 110,
     legacy: 0.8482,
+    block: 0.8482,
+    datacentre: 0.0236,
     largest: 0.1542,
     rangeSize: 92432,
     evenness: 0.8069,

@@ -3,7 +3,7 @@
 // function per feature) over the AS's features (address space, ranges,
 // cities, regions, countries, share of its country, share at home, largest
 // city, IPv6, ranges split between cities, geographic radius, IPv6 per /24,
-// early address blocks) and a few name words, one weak piece of evidence
+// early address blocks, data-centre cities) and a few name words, one weak piece of evidence
 // among many.
 // Its parameters are fitted by eval/fit_classifier.ts (`deno task
 // fit:classifier`) and shipped in model_params.json; an answer carries a
@@ -53,8 +53,13 @@ export interface ModelParams extends PartModel {
    * placed in a few cities).
    */
   open: PartModel;
-  /** Measured share of right answers of each curated list, on labels. */
+  /**
+   * Measured share of right answers of the curated lists on labelled
+   * networks, where the rules and the model (out of fold) agree with the
+   * list, and where they doubt it.
+   */
   listConfidence: number;
+  listDoubtedConfidence: number;
   /** What it was fitted on (documentation). */
   fitted: Record<string, number | string>;
 }
@@ -104,6 +109,8 @@ export const FEATURES = [
   "evenness",
   "tracks people",
   "covers people",
+  "early block",
+  "data-centre cities",
   "name: operator",
   "name: mobile",
   "name: hosting",
@@ -180,6 +187,8 @@ export function featureVector(
       0,
       0,
       0,
+      0,
+      0,
       ...words,
     ];
   }
@@ -205,6 +214,8 @@ export function featureVector(
     f.evenness,
     f.tracks,
     f.covers,
+    f.block,
+    f.datacentre,
     ...words,
   ];
 }
@@ -363,6 +374,14 @@ export function describeEvidence(
       return `addresses ${
         f.evenness < 0.5 ? "unevenly" : "evenly"
       } spread over ${grouped.format(f.cities)} cities`;
+    case "early block":
+      return `${
+        Math.round(f.block * 100)
+      }% of addresses in early blocks of one place`;
+    case "data-centre cities":
+      return `${
+        Math.round(f.datacentre * 100)
+      }% of networks in its cities named hosting or data centre`;
     case "tracks people":
     case "covers people":
       return `addresses ${f.tracks < 0.5 ? "not " : ""}where ${

@@ -26,6 +26,8 @@ const features: AsFeatures = {
   mixed: 0.4,
   radius: 180,
   legacy: 0,
+  block: 0,
+  datacentre: 0.05,
   largest: 0.2,
   rangeSize: 65536,
   evenness: 0.8,

@@ -9,27 +9,27 @@ const w = (source: string) =>
 
 export const NAME_CUES: [RegExp, NetworkType, string][] = [
   [
-    w("ministry|ministerio|minist[eè]re|government|gouvernement|department of defen[cs]e|DoD"),
+    w("ministry|ministries|ministerio|minist[eè]re|ministero|\\p{L}*ministerium|ministerstvo|ministarstvo|ministrstwo|ministrstvo|ministerie|bakanl[iı][gğ][iı]|government|gouvernement|gobierno|governo|regierung|department of defen[cs]e|DoD|armed forces|army|navy|air force|police|polizei|policia|pol[ií]cia|polizia|parliament|parlament|senado|senate|tribunal|poder judicial|bundesamt|landesamt|bundesanstalt|bundesrechenzentrum|informationstechnikzentrum|itzbund|anstalt des [oö]ffentlichen rechts|a[oö]e?r"),
     "government",
     "Ministry/Government",
   ],
   [
-    w("universit(?:y|ies|ät|at|é|e|a|ad|ade|eit|as)|college|school district|public schools|schools?|academy|hochschule|polytechnic|institute of technology|education(?:al)? network"),
+    w("universit(?:y|ies|ät|aet|at|é|e|a|à|ad|ade|eit|as|et|ario|aria|aire)|universidad|universidade|universit[aà]|universit[eé]|universiteit|universitet|uniwersytet|univerzit[ae]|univerza|yliopisto|egyetem|[üu]niversitesi|universitas|daigaku|college|coll[eè]ge|colegio|school district|public schools|schools?|academy|akademie|akademia|academia|\\p{L}*hochschule|polytechnic|politecnico|politechnika|polytechnique|institute of technology|instituto federal|instituto tecnol[oó]gico|escola|[eé]cole|lyc[eé]e|gymnasium|education(?:al)? network"),
     "education",
     "University/School",
   ],
   [
-    w("research|academic|forschung\\w*|ensino|pesquisa|scientific"),
+    w("research|academic|acad[eé]mica|acad[eé]mico|\\p{L}*forschung\\w*|forschungsnetz\\w*|recherche|investigaci[oó]n|investiga[cç][aã]o|ricerca|onderzoek|ensino|pesquisa|scientific|scientifique|cient[ií]fic[oa]|science|sciences|wissenschaft\\w*|nauk\\w*|nren|cnrs|csic|inria|fraunhofer|max[- ]planck"),
     "education",
     "research & education",
   ],
   [
-    w("hospital|klinikum|clinic|health(?:care)?|medical cent(?:er|re)"),
+    w("hospital|hospitais|hospitales|h[oô]pital|krankenhaus|klinikum|clinic|clinica|cl[ií]nica|health(?:care)?|medical cent(?:er|re)|sant[eé]|sa[uú]de"),
     "business",
     "Hospital/Health",
   ],
   [
-    w("bank|banka|banco|insurance|mutual|capital|financial|credit union"),
+    w("bank|banka|banco|banque|sparkasse|insurance|assurance|versicherung\\w*|seguros|mutual|capital|financial|credit union"),
     "business",
     "Bank/Finance",
   ],
@@ -39,13 +39,13 @@ export const NAME_CUES: [RegExp, NetworkType, string][] = [
     "company",
   ],
   [
-    w("county|city of|city council|borough council|municipality|municipal|kommune|gemeente|stadt|library|fire authority|sanitation district|comptroller|prosecutor|ministerio publico|metropolitan government|state of"),
+    w("county|city of|city council|borough council|municipality|municipal|municipio|munic[ií]pio|prefeitura|ayuntamiento|comune di|comune|provincia|provincie|regione|diputaci[oó]n|generalitat|junta de|gemeinde|landkreis|kommune|kommun|gemeente|stadt|library|biblioteca|biblioth[eè]que|fire authority|sanitation district|comptroller|prosecutor|ministerio publico|metropolitan government|state of"),
     "government",
     "public body",
   ],
 ];
 export const HOSTING = w(
-  "hosting|host|cloud|data ?cent(?:er|re)s?|datacenter|servers?|vps|colocation|cdn",
+  "hosting|host|cloud|data ?cent(?:er|re)s?|datacenter|datacentre|datacenters|rechenzentrum|rechenzentren|centro de datos|centro de dados|centre de donn[eé]es|servers?|vps|colocation|cdn",
 );
 export const OPERATOR_ARM = w(
   "business|enterprise|international transit|wholesale|global solutions|group services|global services|carrier",

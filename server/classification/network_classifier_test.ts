@@ -96,6 +96,8 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
       mixed: [],
       radius: [],
       legacy: [],
+      block: [],
+      datacentre: [],
       largest: [],
       rangeSize: [],
       evenness: [],

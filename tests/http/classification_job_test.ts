@@ -27,12 +27,12 @@ const COMCAST_DYNAMIC = "23.24.0.9"; // AS7922, PTR of a cable pool
 // AS394260 Verizon Connect: in no list, no access evidence (2 cities).
 const POOLED = [120, 121, 122, 123, 124].map((n) => `63.85.211.${n}`);
 const POOLED_UNNAMED = "63.85.211.125";
-// Answers the shipped model doubts (classification_confidence < 0.5; a refit
-// of model_params.json may move them): AS1101 SURF, a research network the
-// spread rule filters (0.45), and AS7506 GMO Internet, kept for want of
-// access evidence (0.48).
-const DOUBTFUL_FILTERED = "44.137.7.9";
-const DOUBTFUL_KEPT = "157.7.145.255";
+// An answer the shipped model doubts (classification_confidence < 0.5; a
+// refit of model_params.json may move it): AS34554 Antares
+// Kommunikationstechnik, a small ISP kept for want of access evidence
+// (0.47). The parts' thresholds (0.5 and up) never filter below 0.5, so a
+// doubted answer is a kept one.
+const DOUBTFUL_KEPT = "80.75.120.1";
 
 const dir = await Deno.makeTempDir({ prefix: "ipenrich-classify-" });
 const overridesPath = `${dir}/overrides.txt`;
@@ -187,9 +187,7 @@ Deno.test({
     await t.step(
       "rows the model doubts: kept by default, or filtered",
       async () => {
-        const csv =
-          `n,ip\nhosting,${DOUBTFUL_FILTERED}\ngmo,${DOUBTFUL_KEPT}\n` +
-          `curated,${COMCAST}`;
+        const csv = `n,ip\ndoubt,${DOUBTFUL_KEPT}\ncurated,${COMCAST}`;
         const run = async (options: Parameters<typeof startJob>[3]) => {
           const uploaded = await uploadOk(server, "doubt.csv", csv);
           const job = await startJob(server, uploaded, "ip", options);
@@ -202,16 +200,9 @@ Deno.test({
         };
         const kept = await run({ includeDomain: 0 });
         assertEquals(kept.done.lowConfidence, "keep");
-        assertEquals(Object.keys(kept.byN).sort(), ["gmo", "hosting"]);
-        assertEquals(kept.byN.hosting.network_type, "consumer_isp");
-        ok(
-          kept.byN.hosting.classification_reason.startsWith(
-            "low confidence, kept (access network: ",
-          ),
-          kept.byN.hosting.classification_reason,
-        );
-        ok(Number(kept.byN.hosting.classification_confidence) < 0.5);
-        assertEquals(kept.byN.gmo.network_type, "business");
+        assertEquals(Object.keys(kept.byN), ["doubt"]);
+        assertEquals(kept.byN.doubt.network_type, "business");
+        ok(Number(kept.byN.doubt.classification_confidence) < 0.5);
         assertEquals(kept.done.filteredIPs, 1);
 
         const filtered = await run({
@@ -219,26 +210,26 @@ Deno.test({
           lowConfidence: "filter",
         });
         assertEquals(filtered.done.lowConfidence, "filter");
-        assertEquals(filtered.done.filteredIPs, 3);
+        assertEquals(filtered.done.filteredIPs, 2);
         assertEquals(Object.keys(filtered.byN), []);
         const preview = await getJson<PreviewResponse>(
           server,
           `/api/jobs/${filtered.done.id}/preview?page=1&limit=50`,
         );
-        const gmo = preview.body.preview.find((r) => r.ip === DOUBTFUL_KEPT);
+        const doubt = preview.body.preview.find((r) => r.ip === DOUBTFUL_KEPT);
         ok(
-          gmo?.classificationReason?.startsWith(
+          doubt?.classificationReason?.startsWith(
             "low confidence, filtered (no access evidence",
           ),
-          gmo?.classificationReason ?? "",
+          doubt?.classificationReason ?? "",
         );
         // The keep list still wins over the choice.
         const listed = await run({
           includeDomain: 0,
           lowConfidence: "filter",
-          alwaysKeep: "AS7506",
+          alwaysKeep: "AS34554",
         });
-        assertEquals(Object.keys(listed.byN), ["gmo"]);
+        assertEquals(Object.keys(listed.byN), ["doubt"]);
       },
     );
 
