@@ -1,15 +1,21 @@
-// A job's download: the original columns untouched, then the enrichment
-// columns of the option groups chosen (in group order, each group's fields
-// in field-table order), then success and error; consumer-ISP rows left
-// out. The chunks' parts are in this format already (results/
-// chunk_output.ts), so the download is their bytes one after another.
+// A job's download: each original line exactly as stored, then the
+// enrichment columns of the option groups chosen (in group order, each
+// group's fields in field-table order), then success and error, in the
+// upload's dialect; consumer-ISP rows left out. The chunks' parts are in this
+// format already (results/chunk_output.ts), so the download is the header
+// line and their bytes one after another.
 import {
   ALWAYS,
   type EnrichmentField,
   FIELD_GROUPS,
   fieldsOfGroup,
 } from "../../shared/enrichment_fields.ts";
-import { neutraliseFormula } from "../csv/csv_rows.ts";
+import {
+  type Dialect,
+  encodeField,
+  headerBytes,
+  legacyDialect,
+} from "../csv/dialect.ts";
 import { errorText } from "../enrichment/types.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
@@ -32,6 +38,47 @@ export function outputHeader(job: JobRecord): string[] {
     "enrichment_success",
     "enrichment_error",
   ];
+}
+
+/** The job's dialect (a job stored before dialects were kept: its parts'). */
+export function dialectOf(job: JobRecord): Dialect {
+  return job.dialect ?? legacyDialect(job.headers);
+}
+
+const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/**
+ * The download's first line: the byte order mark when the upload had one,
+ * the header line as stored, names for the cells past it (column_4, ...),
+ * then the new columns' names, in the upload's dialect.
+ */
+export function csvHeader(job: JobRecord): Uint8Array {
+  const dialect = dialectOf(job);
+  const names = outputHeader(job).slice(dialect.headerCells);
+  const rest =
+    names.map((name) => dialect.delimiter + encodeField(name, dialect))
+      .join("") + dialect.newline;
+  const encoder = new TextEncoder();
+  const parts = [
+    dialect.bom ? UTF8_BOM : new Uint8Array(0),
+    headerBytes(dialect),
+    encoder.encode(rest),
+  ];
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+// Enrichment values that a spreadsheet would run as a formula.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Prefixes a quote to a cell a spreadsheet would read as a formula. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 /** An enrichment value as its output cell: a formula's shape neutralised. */

@@ -109,7 +109,7 @@ async function setUp(blobs: BlobStore | null = null) {
     size: text.length,
     headers: ["ip", "note"],
     rowCount: ROWS,
-    delimiter: ",",
+    dialect: null,
     createdAt: new Date().toISOString(),
     owner: null,
     chunks: chunkPlan,
@@ -121,7 +121,7 @@ async function setUp(blobs: BlobStore | null = null) {
       ipColumnName: "ip",
       ipColumnIndex: 0,
       headers: ["ip", "note"],
-      delimiter: ",",
+      dialect: null,
       totalIPs: ROWS,
       options: {
         geolocation: true,

@@ -4,6 +4,7 @@
 // composed when it is committed, by the same rules as the engine's lookups
 // (compose.ts), with the chunk's counters and a summary key per row.
 import type { Failure } from "../../shared/failures.ts";
+import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
@@ -77,7 +78,7 @@ export class RowResults {
   /** A row whose address has a place and organisation number. */
   add(
     rowIndex: number,
-    original: string[],
+    record: ChunkRecord,
     ip: string,
     place: number,
     network: number,
@@ -100,7 +101,12 @@ export class RowResults {
     if (enrichment.success) counters.successful++;
     else counters.failed++;
     if (enrichment.ispFiltered) counters.filtered++;
-    this.#batch.results.push({ rowIndex, original, enrichment });
+    this.#batch.results.push({
+      rowIndex,
+      original: record.cells,
+      line: record.line,
+      enrichment,
+    });
     // composeFinished reads the host name only for whether it is there.
     this.#batch.keys.push(
       place + 1 < 2 ** 28 && network + 1 < 2 ** 24
@@ -112,7 +118,7 @@ export class RowResults {
   /** A row whose address failed, with the reason. */
   addFailed(
     rowIndex: number,
-    original: string[],
+    record: ChunkRecord,
     ip: string,
     failure: Failure,
     ipUsed: string | null = null,
@@ -121,7 +127,12 @@ export class RowResults {
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
-    this.#batch.results.push({ rowIndex, original, enrichment });
+    this.#batch.results.push({
+      rowIndex,
+      original: record.cells,
+      line: record.line,
+      enrichment,
+    });
     this.#batch.keys.push(-1);
   }
 

@@ -3,6 +3,7 @@
 // front only, so checkpoints stay in order, while rows behind a slow
 // address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
+import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
@@ -33,7 +34,7 @@ export type HostSlots = (HostAnswer | Promise<HostAnswer>)[];
 /** One row on its way to a checkpoint. */
 export interface PendingRow {
   rowIndex: number;
-  row: string[];
+  row: ChunkRecord;
   /** The address as parsed. */
   ip: string;
   /** Numbers of its place and organisation (RowResults). */
@@ -106,8 +107,8 @@ export class RowWindow {
   }
 
   /** Adds a row read from `raw` (the row itself may still be on its way). */
-  push(row: QueuedRow, raw: string[]): void {
-    const bytes = rowBytes(raw);
+  push(row: QueuedRow, raw: ChunkRecord): void {
+    const bytes = rowBytes(raw.cells) + raw.line.bytes.length;
     const entry: Entry = { row };
     if (row instanceof Promise) row.then((done) => entry.row = done);
     this.#rows.push(entry);

@@ -1,14 +1,20 @@
 // What a chunk of a job leaves behind, built as its rows are finished: its
-// download part (the kept rows as CSV lines, the download's format, so a
-// download is its parts one after another), its rows as columns (preview,
+// download part (each kept row's line as stored in the upload, padded to the
+// header's width, then its new cells in the upload's dialect, so a download
+// is its header and its parts one after another), its rows as columns (preview,
 // live rows, Excel) and its counts (the summary and the preview's totals),
 // the same in both modes (job_results.ts stores them).
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
-import { csvField } from "../csv/csv_rows.ts";
+import { type Dialect, encodeField } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { outputCell, outputColumns, statusCells } from "../jobs/download.ts";
+import {
+  dialectOf,
+  outputCell,
+  outputColumns,
+  statusCells,
+} from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -44,7 +50,7 @@ export interface ChunkCounts {
 type NetCount = [string | null, string | null, string | null, boolean, number];
 
 export interface ChunkParts {
-  /** The kept rows as CSV lines, without the header. */
+  /** The kept rows' lines, without the header. */
   kept: Uint8Array[];
   keptBytes: number;
   columns: ResultColumns;
@@ -62,38 +68,86 @@ const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
 ]);
 
 /**
- * A kept row's output line after its original cells, as outputRow and
- * formatCsvRows (csv_rows.ts) write it: `texts` with, between each two, the
- * cell of a field of the row's own (`own`). Rows of one key have the same
- * texts, so a line costs its own cells only.
+ * A kept row's new cells after its original ones, as outputRow writes them:
+ * `texts` with, between each two, the cell of a field of the row's own
+ * (`own`). Rows of one key have the same texts, so a line costs its own
+ * cells only.
  */
 interface LineTail {
-  texts: string[];
+  texts: Uint8Array[];
   own: EnrichmentField[];
 }
+
+const cellText = (value: unknown, dialect: Dialect) =>
+  encodeField(String(outputCell(value)), dialect);
 
 function lineTail(
   columns: readonly EnrichmentField[],
   { enrichment: e }: StoredResult,
+  dialect: Dialect,
 ): LineTail {
-  const texts: string[] = [];
+  const texts: Uint8Array[] = [];
   const own: EnrichmentField[] = [];
+  const { delimiter } = dialect;
   let text = "";
   for (const column of columns) {
-    text += ",";
+    text += delimiter;
     if (OWN_FIELDS.has(column)) {
-      texts.push(text);
+      texts.push(encoder.encode(text));
       own.push(column);
       text = "";
-    } else text += csvField(outputCell(e[column]));
+    } else text += cellText(e[column], dialect);
   }
-  texts.push(`${text},${statusCells(e).map(csvField).join(",")}\r\n`);
+  for (const cell of statusCells(e)) {
+    text += delimiter + cellText(cell, dialect);
+  }
+  texts.push(encoder.encode(text));
   return { texts, own };
+}
+
+/** Bytes appended to one growing buffer. */
+class ByteSink {
+  #bytes = new Uint8Array(1 << 16);
+  length = 0;
+
+  #room(n: number): void {
+    if (this.length + n <= this.#bytes.length) return;
+    const bigger = new Uint8Array(
+      Math.max(this.#bytes.length * 2, this.length + n),
+    );
+    bigger.set(this.#bytes.subarray(0, this.length));
+    this.#bytes = bigger;
+  }
+
+  bytes(bytes: Uint8Array): void {
+    this.#room(bytes.length);
+    this.#bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  text(text: string): void {
+    this.#room(text.length * 3);
+    this.length += encoder.encodeInto(
+      text,
+      this.#bytes.subarray(this.length),
+    ).written;
+  }
+
+  /** The bytes so far (a copy the size of them); the sink starts over. */
+  take(): Uint8Array {
+    const bytes = this.#bytes.slice(0, this.length);
+    this.length = 0;
+    return bytes;
+  }
 }
 
 export class ChunkOutput {
   #columns: EnrichmentField[];
   #headerCount: number;
+  #dialect: Dialect;
+  #delimiter: Uint8Array;
+  #newline: Uint8Array;
+  #sink = new ByteSink();
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
   #keptRows = 0;
@@ -115,6 +169,9 @@ export class ChunkOutput {
   constructor(job: JobRecord) {
     this.#columns = outputColumns(job);
     this.#headerCount = job.headers.length;
+    this.#dialect = dialectOf(job);
+    this.#delimiter = encoder.encode(this.#dialect.delimiter);
+    this.#newline = encoder.encode(this.#dialect.newline);
   }
 
   get rows(): number {
@@ -128,7 +185,6 @@ export class ChunkOutput {
    * lines share those cells (lineTail).
    */
   add(results: StoredResult[], keys?: number[]): void {
-    let text = "";
     for (let i = 0; i < results.length; i++) {
       const result = results[i];
       const key = keys?.[i] ?? -1;
@@ -142,32 +198,46 @@ export class ChunkOutput {
       }
       if (result.enrichment.ispFiltered) continue;
       const tail = same
-        ? same.tail ??= lineTail(this.#columns, result)
-        : lineTail(this.#columns, result);
-      text += this.#line(result, tail);
+        ? same.tail ??= lineTail(this.#columns, result, this.#dialect)
+        : lineTail(this.#columns, result, this.#dialect);
+      this.#line(result, tail);
       this.#keptRows++;
     }
-    if (text) {
-      const bytes = encoder.encode(text);
+    if (this.#sink.length > 0) {
+      const bytes = this.#sink.take();
       this.#kept.push(bytes);
       this.#keptBytes += bytes.length;
     }
   }
 
-  /** A kept row's output line (outputRow, formatCsvRows). */
-  #line({ original, enrichment }: StoredResult, tail: LineTail): string {
-    let line = "";
-    for (let i = 0; i < this.#headerCount; i++) {
-      if (i > 0) line += ",";
-      line += csvField(original[i] ?? "");
+  /**
+   * A kept row's output line: its line as stored, padded to the header's
+   * width, then its new cells and its line end. (Rows of earlier versions,
+   * with no stored line, are written from their cells.)
+   */
+  #line({ original, line, enrichment }: StoredResult, tail: LineTail): void {
+    const sink = this.#sink;
+    const dialect = this.#dialect;
+    let fields = original.length;
+    if (line) sink.bytes(line.bytes);
+    else {
+      fields = Math.max(1, Math.min(fields, this.#headerCount));
+      for (let i = 0; i < fields; i++) {
+        if (i > 0) sink.bytes(this.#delimiter);
+        sink.text(encodeField(original[i] ?? "", dialect));
+      }
+    }
+    if (line) fields = line.fields;
+    for (let i = fields; i < this.#headerCount; i++) {
+      sink.bytes(this.#delimiter);
     }
     const { texts, own } = tail;
-    line += texts[0];
+    sink.bytes(texts[0]);
     for (let k = 0; k < own.length; k++) {
-      line += csvField(outputCell(enrichment[own[k]]));
-      line += texts[k + 1];
+      sink.text(cellText(enrichment[own[k]], dialect));
+      sink.bytes(texts[k + 1]);
     }
-    return line;
+    sink.bytes(line && line.end.length > 0 ? line.end : this.#newline);
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
-import { formatCsvRows } from "../csv/csv_rows.ts";
+import { formatRows } from "../csv/dialect.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import { outputColumns, outputHeader, outputRow } from "../jobs/download.ts";
 import { COUNT_CAP } from "../storage/preview_filters.ts";
@@ -69,7 +69,7 @@ const newJob = {
   ipColumnName: "ip",
   ipColumnIndex: 1,
   headers: ["name", "ip", "note"],
-  delimiter: ",",
+  dialect: null,
   totalIPs: 30,
   options: { geolocation: true, domain: true, company: true, network: true },
 };
@@ -127,7 +127,7 @@ Deno.test("the download is the chunks' kept rows in the download's format", () =
     const columns = outputColumns(done);
     assertEquals(
       text,
-      formatCsvRows([
+      formatRows([
         outputHeader(done),
         ...kept.map((r) => outputRow(done, columns, r)),
       ]),
@@ -302,6 +302,6 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   const text = new TextDecoder().decode(parts.kept[0]);
   assertEquals(
     text,
-    formatCsvRows(rows.map((r) => outputRow(job, outputColumns(job), r))),
+    formatRows(rows.map((r) => outputRow(job, outputColumns(job), r))),
   );
 });

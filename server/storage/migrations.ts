@@ -10,6 +10,7 @@ import {
   NAMED_RANGES,
 } from "../../shared/failures.ts";
 import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
+import { DIALECT_MIGRATION } from "../csv/dialect.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -200,6 +201,7 @@ ${FIELD_COLUMNS}
     PRIMARY KEY (job_id, chunk)
   ) WITHOUT ROWID;
   `,
+  DIALECT_MIGRATION,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -37,7 +37,7 @@ Deno.test("an older database gains classification_reason and always_keep", async
       ipColumnName: "ip",
       ipColumnIndex: 0,
       headers: ["ip"],
-      delimiter: ",",
+      dialect: null,
       totalIPs: 1,
       options: {
         geolocation: true,

@@ -5,10 +5,13 @@ import type { FailureKind } from "../../shared/failures.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import type { Row } from "./job_rows.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 
 export interface StoredResult {
   rowIndex: number;
   original: string[];
+  /** The row's line as stored in the upload (absent: rows of earlier versions). */
+  line?: SourceLine;
   enrichment: Enrichment;
 }
 

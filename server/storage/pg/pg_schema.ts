@@ -9,6 +9,7 @@ import type postgres from "postgres";
 import { transaction } from "./pg_connect.ts";
 import { ENRICHMENT_FIELD_TABLE } from "../../../shared/enrichment_fields.ts";
 import { PG_RDAP_CACHE_SCHEMA } from "./pg_rdap_cache.ts";
+import { DIALECT_MIGRATION } from "../../csv/dialect.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `  ${field.name} ${field.sql === "REAL" ? "double precision" : "text"},`
@@ -131,6 +132,7 @@ ${FIELD_COLUMNS}
   ALTER TABLE job_chunks ADD COLUMN kept_bytes bigint NOT NULL DEFAULT 0;
   ALTER TABLE job_chunks ADD COLUMN meta text;
   `,
+  DIALECT_MIGRATION,
 ];
 
 /**
