@@ -27,18 +27,29 @@ export const DELIMITERS = [",", ";", "\t", "|"];
 /** Records the delimiter is guessed from. */
 const GUESS_RECORDS = 20;
 
-/** The line end of the first line outside quotes ("\r\n" when none). */
+/**
+ * The line end of the first line outside quoted cells ("\r\n" when none).
+ * A quote opens a quoted cell only at a cell's start (after a delimiter of
+ * any kind, or a line's start); inside one, a doubled quote is a quote.
+ */
 function sniffNewline(sample: Uint8Array, quote: string): Newline {
   const q = quote ? quote.charCodeAt(0) : -1;
+  const starts = new Set(DELIMITERS.map((d) => d.charCodeAt(0)));
   let quoted = false;
+  let cellStart = true;
   for (let i = 0; i < sample.length; i++) {
     const b = sample[i];
-    if (b === q) quoted = !quoted;
-    else if (!quoted && b === 0x0a) return "\n";
-    else if (!quoted && b === 0x0d) {
+    if (quoted) {
+      if (b !== q) continue;
+      if (sample[i + 1] === q) i++;
+      else quoted = false;
+    } else if (b === q && cellStart) quoted = true;
+    else if (b === 0x0a) return "\n";
+    else if (b === 0x0d) {
       if (i + 1 >= sample.length) break;
       return sample[i + 1] === 0x0a ? "\r\n" : "\r";
     }
+    cellStart = !quoted && starts.has(b);
   }
   return "\r\n";
 }

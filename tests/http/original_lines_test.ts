@@ -94,15 +94,18 @@ Deno.test({
       },
     );
 
-    await t.step("an all-quoted LF file comes back quoted, with LF", async () => {
-      const header = '"ip","name"';
-      const lines = ['"8.8.8.8","a"', '"1.1.1.1","b, c"'];
-      const download = decoder.decode(
-        await enrichedBytes("quoted.csv", `${header}\n${lines.join("\n")}\n`),
-      );
-      ok(!download.includes("\r"), "no CR");
-      checkLines(download, header, lines, [0, 0], ",", "\n");
-    });
+    await t.step(
+      "an all-quoted LF file comes back quoted, with LF",
+      async () => {
+        const header = '"ip","name"';
+        const lines = ['"8.8.8.8","a"', '"1.1.1.1","b, c"'];
+        const download = decoder.decode(
+          await enrichedBytes("quoted.csv", `${header}\n${lines.join("\n")}\n`),
+        );
+        ok(!download.includes("\r"), "no CR");
+        checkLines(download, header, lines, [0, 0], ",", "\n");
+      },
+    );
 
     await t.step("short rows are padded to the header's width", async () => {
       const header = "ip,a,b";
