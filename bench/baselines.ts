@@ -6,7 +6,7 @@ import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
 import type { EnrichOptions } from "../server/enrichment/types.ts";
-import { readIpCells } from "./generate.ts";
+import { HEADER, IP_COLUMN, readIpCells } from "./generate.ts";
 
 export const JOB_OPTIONS: EnrichOptions = {
   geolocation: true,
@@ -58,8 +58,8 @@ export async function rawLookupLoop(path: string): Promise<Baseline> {
 }
 
 /**
- * Reads the CSV with the server's scanner, as a job reads a chunk (every
- * line's cells and bytes), and writes the lines back out.
+ * Reads the CSV with the server's scanner, as a job reads a chunk (each
+ * line's bytes and its address cell), and writes the lines back out.
  */
 export async function csvPass(
   path: string,
@@ -79,7 +79,7 @@ export async function csvPass(
     const batch of readChunkLines(path, dialect, {
       start: 0,
       end: size,
-    })
+    }, HEADER.indexOf(IP_COLUMN))
   ) {
     rows += batch.length;
     let size = 0;

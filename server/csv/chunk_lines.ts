@@ -1,6 +1,7 @@
 // The lines of one chunk of a stored upload (bytes cut at record ends by the
 // upload's reader), read with the upload's dialect by the same scanner that
-// cut them: each line's bytes as stored, and its cells.
+// cut them: each line's bytes as stored, and the one cell a job looks up
+// (the others stay bytes until a page shows them).
 import type { Dialect } from "./dialect.ts";
 import { LineScanner } from "./line_scanner.ts";
 
@@ -15,7 +16,8 @@ export interface SourceLine {
 }
 
 export interface ChunkRecord {
-  cells: string[];
+  /** The cell of the column asked for ("" when the line is shorter). */
+  cell: string;
   line: SourceLine;
 }
 
@@ -44,13 +46,14 @@ async function readRange(
 }
 
 /**
- * The records of bytes [start, end) of a stored upload, in batches (from
- * byte 0: the header line first).
+ * The records of bytes [start, end) of a stored upload with their cell of
+ * `column`, in batches (from byte 0: the header line first).
  */
 export async function* readChunkLines(
   path: string,
   dialect: Dialect,
   range: { start: number; end: number },
+  column: number,
 ): AsyncGenerator<ChunkRecord[]> {
   const buf = await readRange(path, range);
   const scanner = new LineScanner(dialect);
@@ -62,7 +65,7 @@ export async function* readChunkLines(
     end: number,
   ) =>
     batch.push({
-      cells: scanner.cells(),
+      cell: scanner.cell(column),
       line: {
         bytes: buf.subarray(start, contentEnd),
         end: buf.subarray(contentEnd, end),

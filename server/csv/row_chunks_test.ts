@@ -10,10 +10,10 @@ const decoder = new TextDecoder();
 
 /** Records of bytes [start, end) as [cells, line as stored]. */
 async function records(path: string, dialect: Dialect, range: RowChunk) {
-  const got: [string[], string][] = [];
-  for await (const batch of readChunkLines(path, dialect, range)) {
-    for (const { cells, line } of batch) {
-      got.push([cells, decoder.decode(line.bytes) + decoder.decode(line.end)]);
+  const got: [string, string][] = [];
+  for await (const batch of readChunkLines(path, dialect, range, 0)) {
+    for (const { cell, line } of batch) {
+      got.push([cell, decoder.decode(line.bytes) + decoder.decode(line.end)]);
     }
   }
   return got;
@@ -35,7 +35,7 @@ async function checkChunks(
     firstRow: 0,
     rows: 0,
   });
-  const got: [string[], string][] = [];
+  const got: [string, string][] = [];
   assertEquals(chunks[0].start, 0);
   for (const [i, chunk] of chunks.entries()) {
     assertEquals(chunk.firstRow, got.length, `chunk ${i} starts in order`);

@@ -179,7 +179,8 @@ class JobProcess {
     const dnsOn = job.options.domain;
     let sinceYield = 0;
     const dialect = job.dialect!;
-    for await (const rows of readChunkLines(path, dialect, range)) {
+    const column = job.ipColumnIndex;
+    for await (const rows of readChunkLines(path, dialect, range, column)) {
       for (const row of rows) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
@@ -209,11 +210,11 @@ class JobProcess {
 
   /** A row's cell read as logs hold it (rowOfCell) and looked up. */
   #lookUp(rowIndex: number, row: ChunkRecord): QueuedRow {
-    const { options, ipColumnIndex } = this.#job;
+    const { options } = this.#job;
     return rowOfCell(
       rowIndex,
       row,
-      row.cells[ipColumnIndex] ?? "",
+      row.cell,
       options.resolveHostnames ? this.#hostnames : null,
       (parsed, ipUsed) => this.#lookUpAddress(rowIndex, row, parsed, ipUsed),
     );

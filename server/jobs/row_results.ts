@@ -15,7 +15,7 @@ import type { Place } from "../enrichment/geo_provider.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import {
   type Counters,
-  type StoredResult,
+  type OutputRow,
   zeroCounters,
 } from "../storage/result_rows.ts";
 
@@ -24,7 +24,7 @@ export const NONE = -1;
 
 /** Rows committed together: results, and a summary key for each. */
 export interface RowBatch {
-  results: StoredResult[];
+  results: OutputRow[];
   /**
    * Per result: a number that is the same for two rows whose summary
    * counts are the same (their place, organisation and whether they have
@@ -101,12 +101,7 @@ export class RowResults {
     if (enrichment.success) counters.successful++;
     else counters.failed++;
     if (enrichment.ispFiltered) counters.filtered++;
-    this.#batch.results.push({
-      rowIndex,
-      original: record.cells,
-      line: record.line,
-      enrichment,
-    });
+    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
     // composeFinished reads the host name only for whether it is there.
     this.#batch.keys.push(
       place + 1 < 2 ** 28 && network + 1 < 2 ** 24
@@ -127,12 +122,7 @@ export class RowResults {
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
-    this.#batch.results.push({
-      rowIndex,
-      original: record.cells,
-      line: record.line,
-      enrichment,
-    });
+    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
     this.#batch.keys.push(-1);
   }
 

@@ -59,11 +59,9 @@ interface Entry {
   row: QueuedRow;
 }
 
-/** Bytes a row holds, roughly: its fields' characters and object headers. */
-export function rowBytes(row: string[]): number {
-  let bytes = 96;
-  for (const field of row) bytes += 24 + field.length;
-  return bytes;
+/** Bytes a row holds, roughly: its line, its cell and object headers. */
+function rowBytes(row: ChunkRecord): number {
+  return 160 + row.line.bytes.length + row.cell.length;
 }
 
 /**
@@ -108,7 +106,7 @@ export class RowWindow {
 
   /** Adds a row read from `raw` (the row itself may still be on its way). */
   push(row: QueuedRow, raw: ChunkRecord): void {
-    const bytes = rowBytes(raw.cells) + raw.line.bytes.length;
+    const bytes = rowBytes(raw);
     const entry: Entry = { row };
     if (row instanceof Promise) row.then((done) => entry.row = done);
     this.#rows.push(entry);

@@ -6,9 +6,10 @@
 // the same in both modes (job_results.ts stores them).
 import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
+import { ByteSink } from "../csv/byte_sink.ts";
 import { type Dialect, encodeField } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
-import type { StoredResult } from "../storage/result_rows.ts";
+import type { OutputRow } from "../storage/result_rows.ts";
 import {
   dialectOf,
   outputCell,
@@ -83,7 +84,7 @@ const cellText = (value: unknown, dialect: Dialect) =>
 
 function lineTail(
   columns: readonly EnrichmentField[],
-  { enrichment: e }: StoredResult,
+  { enrichment: e }: OutputRow,
   dialect: Dialect,
 ): LineTail {
   const texts: Uint8Array[] = [];
@@ -105,42 +106,6 @@ function lineTail(
   return { texts, own };
 }
 
-/** Bytes appended to one growing buffer. */
-class ByteSink {
-  #bytes = new Uint8Array(1 << 16);
-  length = 0;
-
-  #room(n: number): void {
-    if (this.length + n <= this.#bytes.length) return;
-    const bigger = new Uint8Array(
-      Math.max(this.#bytes.length * 2, this.length + n),
-    );
-    bigger.set(this.#bytes.subarray(0, this.length));
-    this.#bytes = bigger;
-  }
-
-  bytes(bytes: Uint8Array): void {
-    this.#room(bytes.length);
-    this.#bytes.set(bytes, this.length);
-    this.length += bytes.length;
-  }
-
-  text(text: string): void {
-    this.#room(text.length * 3);
-    this.length += encoder.encodeInto(
-      text,
-      this.#bytes.subarray(this.length),
-    ).written;
-  }
-
-  /** The bytes so far (a copy the size of them); the sink starts over. */
-  take(): Uint8Array {
-    const bytes = this.#bytes.slice(0, this.length);
-    this.length = 0;
-    return bytes;
-  }
-}
-
 export class ChunkOutput {
   #columns: EnrichmentField[];
   #headerCount: number;
@@ -151,7 +116,7 @@ export class ChunkOutput {
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
   #keptRows = 0;
-  #rows = new ColumnsBuilder();
+  #rows: ColumnsBuilder;
   /** Counts by dimension, code and key (a key and a code not joined into
    * one string: the strings repeat, their hashes are kept, a join's not). */
   #counts = new Map<TopDim | "kind", Map<string, Map<string, KeyCount>>>(
@@ -161,7 +126,7 @@ export class ChunkOutput {
   /** Rows counted by key (rows of one key count alike): one of them, n. */
   #byKey = new Map<
     number,
-    { row: StoredResult; n: number; tail: LineTail | null }
+    { row: OutputRow; n: number; tail: LineTail | null }
   >();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
@@ -172,6 +137,7 @@ export class ChunkOutput {
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
     this.#newline = encoder.encode(this.#dialect.newline);
+    this.#rows = new ColumnsBuilder(this.#dialect);
   }
 
   get rows(): number {
@@ -184,7 +150,7 @@ export class ChunkOutput {
    * organisation's values, so they are counted once, n times, and their
    * lines share those cells (lineTail).
    */
-  add(results: StoredResult[], keys?: number[]): void {
+  add(results: OutputRow[], keys?: number[]): void {
     for (let i = 0; i < results.length; i++) {
       const result = results[i];
       const key = keys?.[i] ?? -1;
@@ -215,16 +181,16 @@ export class ChunkOutput {
    * width, then its new cells and its line end. (Rows of earlier versions,
    * with no stored line, are written from their cells.)
    */
-  #line({ original, line, enrichment }: StoredResult, tail: LineTail): void {
+  #line({ original, line, enrichment }: OutputRow, tail: LineTail): void {
     const sink = this.#sink;
     const dialect = this.#dialect;
-    let fields = original.length;
+    let fields = original?.length ?? 0;
     if (line) sink.bytes(line.bytes);
     else {
       fields = Math.max(1, Math.min(fields, this.#headerCount));
       for (let i = 0; i < fields; i++) {
         if (i > 0) sink.bytes(this.#delimiter);
-        sink.text(encodeField(original[i] ?? "", dialect));
+        sink.text(encodeField(original?.[i] ?? "", dialect));
       }
     }
     if (line) fields = line.fields;
@@ -262,7 +228,7 @@ export class ChunkOutput {
     return keys[at] ??= JSON.stringify([+success, +filtered, type]);
   }
 
-  #count({ enrichment: e }: StoredResult, n: number): void {
+  #count({ enrichment: e }: OutputRow, n: number): void {
     const filtered = e.ispFiltered ? 1 : 0;
     this.#bump(
       "kind",

@@ -10,8 +10,17 @@ import type { SourceLine } from "../csv/chunk_lines.ts";
 export interface StoredResult {
   rowIndex: number;
   original: string[];
-  /** The row's line as stored in the upload (absent: rows of earlier versions). */
+  enrichment: Enrichment;
+}
+
+/**
+ * A finished row as a chunk's output takes it: its line as stored in the
+ * upload, or (rows of earlier versions, stored as cells) its cells.
+ */
+export interface OutputRow {
+  rowIndex: number;
   line?: SourceLine;
+  original?: string[];
   enrichment: Enrichment;
 }
 

@@ -5,7 +5,13 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 // @ts-types="npm:@types/papaparse@^5.3"
 import Papa from "papaparse";
-import { startJob, upload, uploadOk, waitForJob } from "../helpers/client.ts";
+import {
+  getJson,
+  startJob,
+  upload,
+  uploadOk,
+  waitForJob,
+} from "../helpers/client.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startServer } from "../helpers/server.ts";
 
@@ -13,10 +19,13 @@ const server = await startServer();
 
 const decoder = new TextDecoder();
 
+let lastJob = 0;
+
 async function enrichedBytes(name: string, content: Uint8Array | string) {
   const uploaded = await uploadOk(server, name, content as string);
   const job = await startJob(server, uploaded, "ip");
   assertEquals((await waitForJob(server, job.id)).status, "completed");
+  lastJob = job.id;
   const response = await sessionFetch(
     `${server.url}/api/jobs/${job.id}/download`,
   );
@@ -91,6 +100,16 @@ Deno.test({
         assertEquals(tails[0].country_code, "US");
         assertEquals(tails[2].country_code, "US");
         assertEquals(tails[3].enrichment_success, "false");
+        // The live rows read each line's cells in the file's dialect.
+        const { body } = await getJson<{
+          results: { originalData: Record<string, string> }[];
+        }>(server, `/api/jobs/${lastJob}/recent-results?since=0&limit=10`);
+        assertEquals(body.results.map((r) => r.originalData), [
+          { ip: "8.8.8.8", name: "Zoë", note: "a;b" },
+          { ip: "1.1.1.1", name: "Ærø", note: "" },
+          { ip: "9.9.9.9", name: "x", note: 'multi\r\nline "q"' },
+          { ip: "10.0.0.1", name: "", note: "" },
+        ]);
       },
     );
 
