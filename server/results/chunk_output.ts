@@ -4,18 +4,13 @@
 // is its header and its parts one after another), its rows as columns (preview,
 // live rows, Excel) and its counts (the summary and the preview's totals),
 // the same in both modes (job_results.ts stores them).
-import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
-import { type Dialect, encodeField } from "../csv/dialect.ts";
+import { type Dialect, encodeField, formatRows } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
-import {
-  dialectOf,
-  outputCell,
-  outputColumns,
-  statusCells,
-} from "../jobs/download.ts";
+import type { Enrichment } from "../enrichment/types.ts";
+import { dialectOf, type OutputCell, outputCells } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -61,53 +56,41 @@ export interface ChunkParts {
 
 const encoder = new TextEncoder();
 
-/** Output columns whose values are a row's own, not its key's. */
-const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
-  "hostname",
-  "domain",
-  "ip_used",
-]);
-
 /**
- * A kept row's new cells after its original ones, as outputRow writes them:
- * `texts` with, between each two, the cell of a field of the row's own
- * (`own`). Rows of one key have the same texts, so a line costs its own
- * cells only.
+ * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
+ * between each two, the cell of the row's own (`own`). Rows of one key have
+ * the same texts, so a line costs its own cells only.
  */
 interface LineTail {
   texts: Uint8Array[];
-  own: EnrichmentField[];
+  own: OutputCell[];
 }
 
-const cellText = (value: unknown, dialect: Dialect) =>
-  encodeField(String(outputCell(value)), dialect);
+const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
+  encodeField(String(cell.value(e)), dialect);
 
 function lineTail(
-  columns: readonly EnrichmentField[],
+  cells: readonly OutputCell[],
   { enrichment: e }: OutputRow,
   dialect: Dialect,
 ): LineTail {
   const texts: Uint8Array[] = [];
-  const own: EnrichmentField[] = [];
-  const { delimiter } = dialect;
+  const own: OutputCell[] = [];
   let text = "";
-  for (const column of columns) {
-    text += delimiter;
-    if (OWN_FIELDS.has(column)) {
+  for (const cell of cells) {
+    text += dialect.delimiter;
+    if (cell.own) {
       texts.push(encoder.encode(text));
-      own.push(column);
+      own.push(cell);
       text = "";
-    } else text += cellText(e[column], dialect);
-  }
-  for (const cell of statusCells(e)) {
-    text += delimiter + cellText(cell, dialect);
+    } else text += cellText(cell, e, dialect);
   }
   texts.push(encoder.encode(text));
   return { texts, own };
 }
 
 export class ChunkOutput {
-  #columns: EnrichmentField[];
+  #cells: OutputCell[];
   #headerCount: number;
   #dialect: Dialect;
   #delimiter: Uint8Array;
@@ -132,7 +115,7 @@ export class ChunkOutput {
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#columns = outputColumns(job);
+    this.#cells = outputCells(job);
     this.#headerCount = job.headers.length;
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
@@ -164,8 +147,8 @@ export class ChunkOutput {
       }
       if (result.enrichment.ispFiltered) continue;
       const tail = same
-        ? same.tail ??= lineTail(this.#columns, result, this.#dialect)
-        : lineTail(this.#columns, result, this.#dialect);
+        ? same.tail ??= lineTail(this.#cells, result, this.#dialect)
+        : lineTail(this.#cells, result, this.#dialect);
       this.#line(result, tail);
       this.#keptRows++;
     }
@@ -184,23 +167,24 @@ export class ChunkOutput {
   #line({ original, line, enrichment }: OutputRow, tail: LineTail): void {
     const sink = this.#sink;
     const dialect = this.#dialect;
-    let fields = original?.length ?? 0;
-    if (line) sink.bytes(line.bytes);
-    else {
-      fields = Math.max(1, Math.min(fields, this.#headerCount));
-      for (let i = 0; i < fields; i++) {
-        if (i > 0) sink.bytes(this.#delimiter);
-        sink.text(encodeField(original?.[i] ?? "", dialect));
-      }
+    let fields: number;
+    if (line) {
+      sink.bytes(line.bytes);
+      fields = line.fields;
+    } else {
+      const cells = original?.slice(0, this.#headerCount) ?? [];
+      if (cells.length === 0) cells.push("");
+      const text = formatRows([cells], dialect);
+      sink.text(text.slice(0, text.length - dialect.newline.length));
+      fields = cells.length;
     }
-    if (line) fields = line.fields;
     for (let i = fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
     const { texts, own } = tail;
     sink.bytes(texts[0]);
     for (let k = 0; k < own.length; k++) {
-      sink.text(cellText(enrichment[own[k]], dialect));
+      sink.text(cellText(own[k], enrichment, dialect));
       sink.bytes(texts[k + 1]);
     }
     sink.bytes(line && line.end.length > 0 ? line.end : this.#newline);
