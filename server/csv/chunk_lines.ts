@@ -2,6 +2,7 @@
 // upload's reader), read with the upload's dialect by the same scanner that
 // cut them: each line's bytes as stored, and the one cell a job looks up
 // (the others stay bytes until a page shows them).
+import { readInto } from "../read_into.ts";
 import type { Dialect } from "./dialect.ts";
 import { LineScanner } from "./line_scanner.ts";
 
@@ -29,17 +30,10 @@ async function readRange(
   path: string,
   { start, end }: { start: number; end: number },
 ): Promise<Uint8Array> {
-  const bytes = new Uint8Array(end - start);
   const file = await Deno.open(path, { read: true });
   try {
     await file.seek(start, Deno.SeekMode.Start);
-    let at = 0;
-    while (at < bytes.length) {
-      const count = await file.read(bytes.subarray(at));
-      if (count === null) break;
-      at += count;
-    }
-    return bytes.subarray(0, at);
+    return await readInto(file, new Uint8Array(end - start));
   } finally {
     file.close();
   }
