@@ -69,7 +69,7 @@ try {
     ipColumnName: IP_COLUMN,
     ipColumnIndex: HEADER.indexOf(IP_COLUMN),
     headers: HEADER,
-    delimiter: ",",
+    dialect: null,
     totalIPs: rows,
     options: JOB_OPTIONS,
   });

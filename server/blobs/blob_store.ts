@@ -69,6 +69,22 @@ export class BlobStoreError extends Error {
   }
 }
 
+/**
+ * A blob store that could not be reached (no connection, or server errors
+ * that did not pass) for as long as requests are tried again.
+ */
+export class BlobStoreUnreachable extends Error {
+  constructor(
+    readonly store: string,
+    readonly request: string,
+    readonly seconds: number,
+    readonly reason: string,
+  ) {
+    super(`${store}: ${request} failed for ${seconds} s: ${reason}`);
+    this.name = "BlobStoreUnreachable";
+  }
+}
+
 export class BlobNotFound extends Error {
   constructor(key: string) {
     super(`no blob "${key}"`);

@@ -3,11 +3,13 @@
 // S3-compatible server accepts. A body that outgrows one part is sent as a
 // multipart upload, so a large upload is never held in memory whole.
 import { AwsClient } from "aws4fetch";
+import { logWarn } from "../log.ts";
 import {
   type BlobInfo,
   BlobNotFound,
   type BlobStore,
   BlobStoreError,
+  BlobStoreUnreachable,
   BlobTooLarge,
   type ByteRange,
   bytesOf,
@@ -26,12 +28,20 @@ export interface S3Settings {
   /** Bytes per multipart part; S3 requires at least 5 MiB but for the last. */
   partSize?: number;
   /**
-   * Times a request S3 answered with a server error (5xx, "please try
-   * again") or 429 is sent again, waits doubling from 50 ms: aws4fetch's
-   * default, 10, is some 50 s in all.
+   * Milliseconds a request is tried again while S3 cannot be reached or
+   * answers "try again" (500, 502, 503, 504, 429), waits doubling from
+   * RETRY_FIRST_MS to RETRY_MAX_MS (default RETRY_MS).
    */
-  retries?: number;
+  retryMs?: number;
 }
+
+/** How long a store that does not answer is waited for: a restart's time. */
+const RETRY_MS = 60_000;
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5_000;
+
+/** Answers that pass by themselves; a full store (507) or a refusal do not. */
+const TRY_AGAIN = new Set([429, 500, 502, 503, 504]);
 
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
@@ -40,6 +50,7 @@ export class S3BlobStore implements BlobStore {
   #name: string;
   #bucketUrl: string;
   #partSize: number;
+  #retryMs: number;
 
   constructor(settings: S3Settings) {
     this.#client = new AwsClient({
@@ -47,8 +58,10 @@ export class S3BlobStore implements BlobStore {
       secretAccessKey: settings.secretAccessKey,
       region: settings.region,
       service: "s3",
-      ...(settings.retries !== undefined && { retries: settings.retries }),
+      // Tried again here (#fetch), connection failures too.
+      retries: 0,
     });
+    this.#retryMs = settings.retryMs ?? RETRY_MS;
     const endpoint = settings.endpoint.replace(/\/+$/, "");
     this.#name = `S3 at ${endpoint}`;
     this.#bucketUrl = `${endpoint}/${encodeURIComponent(settings.bucket)}`;
@@ -60,15 +73,54 @@ export class S3BlobStore implements BlobStore {
     return `${this.#bucketUrl}/${path}${query}`;
   }
 
-  /** Sends a request; an error that stands after aws4fetch's retries throws. */
+  /** A request as its errors name it: method and key. */
+  #request(url: string, init: RequestInit): string {
+    const path = url.slice(this.#bucketUrl.length + 1).split("?")[0];
+    return `${init.method ?? "GET"} ${decodeURIComponent(path)}`;
+  }
+
+  /**
+   * Sends a request, trying it again with growing waits while S3 cannot be
+   * reached or answers "try again", for up to `retryMs`; then throws
+   * BlobStoreUnreachable. Any other answer is returned as it is.
+   */
+  async #fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const started = Date.now();
+    for (let wait = RETRY_FIRST_MS;; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+      let reason: string;
+      try {
+        const response = await this.#client.fetch(url, init);
+        if (!TRY_AGAIN.has(response.status)) return response;
+        reason = `it answered ${response.status}`;
+        await response.body?.cancel();
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+      const request = this.#request(url, init);
+      if (Date.now() + wait - started > this.#retryMs) {
+        throw new BlobStoreUnreachable(
+          this.#name,
+          request,
+          Math.round((Date.now() - started) / 1000),
+          reason,
+        );
+      }
+      logWarn(
+        `${this.#name}: ${request}: blob store failed (${reason}), trying ` +
+          `again in ${wait} ms`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Sends a request (#fetch); an answer other than `ok` throws. */
   async #send(url: string, init: RequestInit, ok: number[] = [200]) {
-    const response = await this.#client.fetch(url, init);
+    const response = await this.#fetch(url, init);
     if (ok.includes(response.status)) return response;
     const text = await response.text();
-    const path = url.slice(this.#bucketUrl.length + 1).split("?")[0];
     throw new BlobStoreError(
       this.#name,
-      `${init.method ?? "GET"} ${decodeURIComponent(path)}`,
+      this.#request(url, init),
       response.status,
       xmlValues(text, "Code")[0] ?? "",
       (xmlValues(text, "Message")[0] ?? text).slice(0, 300),
@@ -163,7 +215,7 @@ export class S3BlobStore implements BlobStore {
         range.end === undefined ? "" : range.end - 1
       }`;
     }
-    const response = await this.#client.fetch(this.#url(key), { headers });
+    const response = await this.#fetch(this.#url(key), { headers });
     if (response.status === 404) {
       await response.body?.cancel();
       throw new BlobNotFound(key);
@@ -184,9 +236,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async head(key: string): Promise<BlobInfo | null> {
-    const response = await this.#client.fetch(this.#url(key), {
-      method: "HEAD",
-    });
+    const response = await this.#fetch(this.#url(key), { method: "HEAD" });
     await response.body?.cancel();
     if (response.status === 404) return null;
     if (response.status !== 200) {

@@ -1,13 +1,15 @@
 // S3's errors as a loopback server speaking S3's error documents gives them:
-// a server error is asked again (aws4fetch's retries) before it stands; what stands
-// names the store, the request, and S3's code and message, and says when
-// the store is full (MinIO's XMinioStorageFull, 507).
+// a server error or a store that cannot be reached is asked again, with
+// growing waits, before it stands; a full store (MinIO's XMinioStorageFull,
+// 507) or a refusal stands at once. What stands names the store, the request,
+// and S3's code and message, in plain words.
 import {
   deepStrictEqual as assertEquals,
+  match,
   ok,
   rejects,
 } from "node:assert/strict";
-import { BlobStoreError } from "./blob_store.ts";
+import { BlobStoreError, BlobStoreUnreachable } from "./blob_store.ts";
 import { S3BlobStore } from "./s3_blobs.ts";
 import { jobStoppedMessage } from "../jobs/stop_message.ts";
 
@@ -39,7 +41,7 @@ async function withServer(
         region: "us-east-1",
         accessKeyId: "k",
         secretAccessKey: "s",
-        retries: 3,
+        retryMs: 1000,
       }),
       () => puts,
     );
@@ -65,7 +67,8 @@ Deno.test("S3: an error that stands says what it was, and a full store says so",
     async (store, puts) => {
       const error = await store.put("results/1/0.csv", body()).catch((e) => e);
       ok(error instanceof BlobStoreError, String(error));
-      assertEquals(puts(), 4);
+      assertEquals(puts(), 1); // full does not pass by itself
+
       assertEquals(error.full, true);
       ok(error.store.startsWith("S3 at http://127.0.0.1:"));
       assertEquals(
@@ -88,10 +91,10 @@ Deno.test("S3: an error that stands says what it was, and a full store says so",
         );
         assertEquals(
           jobStoppedMessage(error, "/data"),
-          `Processing stopped: the blob store (${error.store}) did not take ` +
-            "the job's results (it answered 403 AccessDenied: AccessDenied " +
-            "& more): check that it has room and works, then press " +
-            "Restart; rows saved so far are kept",
+          `The blob store (${error.store}) refused access (403 ` +
+            "AccessDenied): check S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY " +
+            "and the bucket's permissions, then press Restart; rows saved " +
+            "so far are kept",
         );
         return true;
       },
@@ -116,5 +119,59 @@ Deno.test("a full disk, or another error, as a stopped job says it", () => {
   assertEquals(
     jobStoppedMessage(new Error("boom"), "/d"),
     "Processing stopped: boom",
+  );
+});
+
+/** A loopback port nothing listens on (yet). */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+const storeAt = (port: number, retryMs: number) =>
+  new S3BlobStore({
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket: "b",
+    region: "us-east-1",
+    accessKeyId: "k",
+    secretAccessKey: "s",
+    retryMs,
+  });
+
+Deno.test("S3: a store that cannot be reached is waited for, and may come back", async () => {
+  const port = freePort();
+  const store = storeAt(port, 10_000);
+  const put = store.put("results/1/0.csv", body());
+  let server: Deno.HttpServer | null = null;
+  // It comes back once the store has tried and failed.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server = Deno.serve(
+    { hostname: "127.0.0.1", port, onListen: () => {} },
+    async (request) => {
+      await request.arrayBuffer();
+      return new Response(null, { status: 200 });
+    },
+  );
+  try {
+    assertEquals(await put, 3);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("S3: one that stays away stops the job in plain words", async () => {
+  const store = storeAt(freePort(), 400);
+  const error = await store.put("results/1/0.csv", body()).catch((e) => e);
+  ok(error instanceof BlobStoreUnreachable, String(error));
+  assertEquals(error.request, "PUT results/1/0.csv");
+  match(
+    jobStoppedMessage(error, "/data"),
+    new RegExp(
+      `^Processing stopped: the blob store \\(S3 at http://127\\.0\\.0\\.1:\\d+\\) ` +
+        "could not be reached for 0 s \\(.+\\): check that it runs, then " +
+        "press Restart; rows saved so far are kept$",
+    ),
   );
 });

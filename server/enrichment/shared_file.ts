@@ -1,18 +1,12 @@
 // Reads a file into a SharedArrayBuffer so the main thread and every job
 // worker use one copy of the databases (hundreds of MB) instead of one each.
+import { readInto } from "../read_into.ts";
 
 export async function readShared(path: string): Promise<Uint8Array> {
   const file = await Deno.open(path, { read: true });
   try {
     const { size } = await file.stat();
-    const bytes = new Uint8Array(new SharedArrayBuffer(size));
-    let offset = 0;
-    while (offset < size) {
-      const n = await file.read(bytes.subarray(offset));
-      if (n === null) break;
-      offset += n;
-    }
-    return bytes.subarray(0, offset);
+    return await readInto(file, new Uint8Array(new SharedArrayBuffer(size)));
   } finally {
     file.close();
   }

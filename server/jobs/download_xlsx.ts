@@ -9,7 +9,7 @@ import type { JobResults } from "../results/job_results.ts";
 import {
   attachment,
   downloadName,
-  outputColumns,
+  outputCells,
   outputHeader,
   outputRow,
 } from "./download.ts";
@@ -61,7 +61,7 @@ export function xlsxDownload(
   // A streaming workbook writes sheets in order: the summary goes first.
   addSummarySheet(workbook, summary, job.dataVersion);
   const sheet = workbook.addWorksheet("Enriched");
-  const columns = outputColumns(job);
+  const columns = outputCells(job);
   (async () => {
     sheet.addRow(outputHeader(job)).commit();
     for await (const page of results.keptPages(job)) {

@@ -18,7 +18,7 @@ Deno.test("uploads no job used are removed after a day, others stay", async () =
       size: 11,
       headers: ["ip"],
       rowCount: 1,
-      delimiter: ",",
+      dialect: null,
       createdAt: name.startsWith("old") ? old : recent,
       owner: null,
     });
@@ -29,7 +29,7 @@ Deno.test("uploads no job used are removed after a day, others stay", async () =
     ipColumnName: "ip",
     ipColumnIndex: 0,
     headers: ["ip"],
-    delimiter: ",",
+    dialect: null,
     totalIPs: 1,
     options: { geolocation: true, domain: false, company: true, network: true },
   });

@@ -1,6 +1,7 @@
 // A row between reading and its checkpoint, and the host names of a job's
 // cells resolved forward, once each.
 import type { Failure } from "../../shared/failures.ts";
+import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import {
   type ForwardAnswer,
   resolveHostname,
@@ -15,7 +16,7 @@ const HOSTNAME_LIMIT = 100_000;
 
 export const failedRow = (
   rowIndex: number,
-  row: string[],
+  row: ChunkRecord,
   ip: string,
   failure: Failure,
   ipUsed: string | null,
@@ -57,7 +58,7 @@ export class HostnameCache {
  */
 export function rowOfCell(
   rowIndex: number,
-  row: string[],
+  row: ChunkRecord,
   cell: string,
   hostnames: HostnameCache | null,
   lookUp: (parsed: ParsedIp, ipUsed: string | null) => PendingRow,

@@ -5,7 +5,7 @@
 // in pending_row.ts, the rows in flight in row_window.ts, registration
 // lookups in registration_slots.ts.)
 import { join } from "node:path";
-import { readCsvRange } from "../csv/csv_range.ts";
+import { type ChunkRecord, readChunkLines } from "../csv/chunk_lines.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
@@ -178,7 +178,9 @@ class JobProcess {
     // Rows arrive a file chunk at a time: no promise per row.
     const dnsOn = job.options.domain;
     let sinceYield = 0;
-    for await (const rows of readCsvRange(path, job.delimiter, range)) {
+    const dialect = job.dialect!;
+    const column = job.ipColumnIndex;
+    for await (const rows of readChunkLines(path, dialect, range, column)) {
       for (const row of rows) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
@@ -207,12 +209,12 @@ class JobProcess {
   }
 
   /** A row's cell read as logs hold it (rowOfCell) and looked up. */
-  #lookUp(rowIndex: number, row: string[]): QueuedRow {
-    const { options, ipColumnIndex } = this.#job;
+  #lookUp(rowIndex: number, row: ChunkRecord): QueuedRow {
+    const { options } = this.#job;
     return rowOfCell(
       rowIndex,
       row,
-      row[ipColumnIndex] ?? "",
+      row.cell,
       options.resolveHostnames ? this.#hostnames : null,
       (parsed, ipUsed) => this.#lookUpAddress(rowIndex, row, parsed, ipUsed),
     );
@@ -221,7 +223,7 @@ class JobProcess {
   /** An address looked up (its host name maybe pending). */
   #lookUpAddress(
     rowIndex: number,
-    row: string[],
+    row: ChunkRecord,
     parsed: ParsedIp,
     ipUsed: string | null,
   ): PendingRow {

@@ -4,6 +4,7 @@
 // The job is one chunk, run as both modes run chunks (run_chunk.ts).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { COMMA } from "../csv/dialect.ts";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
@@ -43,7 +44,7 @@ async function jobOver(ips: string[]) {
     ipColumnName: "ip",
     ipColumnIndex: 0,
     headers: ["ip", "n"],
-    delimiter: ",",
+    dialect: COMMA,
     totalIPs: ips.length,
     options: OPTIONS,
   });

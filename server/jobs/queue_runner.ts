@@ -48,9 +48,6 @@ export interface QueueRunnerOptions {
   chunkSizes: ChunkSizes;
 }
 
-/** Waits between tries of a blob store that does not answer: 63 s in all. */
-const BLOB_RETRY_MS = [1000, 2000, 4000, 8000, 16000, 32000];
-
 /** The change announced on the bus: small, the job is re-read from storage. */
 const change = (job: JobRecord) => ({
   status: job.status,
@@ -297,31 +294,10 @@ export class QueueRunner implements JobControl {
 
   /**
    * Copies the upload from the blob store when this machine lacks it; true
-   * when the upload is here (then or already). A blob store that does not
-   * answer (S3 restarting) is tried again for about a minute, the chunk
-   * held meanwhile, before the error stands.
+   * when the upload is here (then or already). A store that does not answer
+   * is waited for by the store itself (S3BlobStore), the chunk held.
    */
   async #fetchUpload(fileName: string): Promise<boolean> {
-    for (let attempt = 0;; attempt++) {
-      try {
-        return await this.#copyUpload(fileName);
-      } catch (error) {
-        if (attempt >= BLOB_RETRY_MS.length) {
-          throw new Error(
-            `the uploaded file could not be fetched from the blob store: ${
-              (error as Error).message
-            }`,
-          );
-        }
-        logError(`upload ${fileName}: blob store failed, trying again:`, error);
-        await new Promise((resolve) =>
-          setTimeout(resolve, BLOB_RETRY_MS[attempt])
-        );
-      }
-    }
-  }
-
-  async #copyUpload(fileName: string): Promise<boolean> {
     const { blobs, uploadsDir } = this.options;
     const path = join(uploadsDir, fileName);
     if (await Deno.stat(path).then(() => true, () => false)) return true;

@@ -4,6 +4,7 @@
 // composed when it is committed, by the same rules as the engine's lookups
 // (compose.ts), with the chunk's counters and a summary key per row.
 import type { Failure } from "../../shared/failures.ts";
+import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
@@ -14,7 +15,7 @@ import type { Place } from "../enrichment/geo_provider.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import {
   type Counters,
-  type StoredResult,
+  type OutputRow,
   zeroCounters,
 } from "../storage/result_rows.ts";
 
@@ -23,7 +24,7 @@ export const NONE = -1;
 
 /** Rows committed together: results, and a summary key for each. */
 export interface RowBatch {
-  results: StoredResult[];
+  results: OutputRow[];
   /**
    * Per result: a number that is the same for two rows whose summary
    * counts are the same (their place, organisation and whether they have
@@ -77,7 +78,7 @@ export class RowResults {
   /** A row whose address has a place and organisation number. */
   add(
     rowIndex: number,
-    original: string[],
+    record: ChunkRecord,
     ip: string,
     place: number,
     network: number,
@@ -100,7 +101,7 @@ export class RowResults {
     if (enrichment.success) counters.successful++;
     else counters.failed++;
     if (enrichment.ispFiltered) counters.filtered++;
-    this.#batch.results.push({ rowIndex, original, enrichment });
+    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
     // composeFinished reads the host name only for whether it is there.
     this.#batch.keys.push(
       place + 1 < 2 ** 28 && network + 1 < 2 ** 24
@@ -112,7 +113,7 @@ export class RowResults {
   /** A row whose address failed, with the reason. */
   addFailed(
     rowIndex: number,
-    original: string[],
+    record: ChunkRecord,
     ip: string,
     failure: Failure,
     ipUsed: string | null = null,
@@ -121,7 +122,7 @@ export class RowResults {
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
-    this.#batch.results.push({ rowIndex, original, enrichment });
+    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
     this.#batch.keys.push(-1);
   }
 

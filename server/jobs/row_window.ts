@@ -3,6 +3,7 @@
 // front only, so checkpoints stay in order, while rows behind a slow
 // address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
+import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
@@ -33,7 +34,7 @@ export type HostSlots = (HostAnswer | Promise<HostAnswer>)[];
 /** One row on its way to a checkpoint. */
 export interface PendingRow {
   rowIndex: number;
-  row: string[];
+  row: ChunkRecord;
   /** The address as parsed. */
   ip: string;
   /** Numbers of its place and organisation (RowResults). */
@@ -58,11 +59,9 @@ interface Entry {
   row: QueuedRow;
 }
 
-/** Bytes a row holds, roughly: its fields' characters and object headers. */
-export function rowBytes(row: string[]): number {
-  let bytes = 96;
-  for (const field of row) bytes += 24 + field.length;
-  return bytes;
+/** Bytes a row holds, roughly: its line, its cell and object headers. */
+function rowBytes(row: ChunkRecord): number {
+  return 160 + row.line.bytes.length + row.cell.length;
 }
 
 /**
@@ -106,7 +105,7 @@ export class RowWindow {
   }
 
   /** Adds a row read from `raw` (the row itself may still be on its way). */
-  push(row: QueuedRow, raw: string[]): void {
+  push(row: QueuedRow, raw: ChunkRecord): void {
     const bytes = rowBytes(raw);
     const entry: Entry = { row };
     if (row instanceof Promise) row.then((done) => entry.row = done);

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Engine } from "../enrichment/engine.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
-import { chunksOfStoredCsv } from "../routes/csv_upload_reader.ts";
+import { countStoredCsv } from "../routes/csv_upload_reader.ts";
 import { CUT_ROWS, type RowChunk } from "../csv/row_chunks.ts";
 import type {
   ChunkProgress,
@@ -161,8 +161,9 @@ function evenRuns(cuts: RowChunk[], n: number, total: number): RowChunk[] {
 
 /**
  * The job's chunks, planned when it has none: runs of the cuts its upload's
- * reader noted, or for an upload stored before cuts were noted, read again.
- * The upload must be in `uploadsDir`.
+ * reader noted. A job stored before dialects were kept has its upload read
+ * again once, here, for its dialect (and its cuts, when the upload has
+ * none). The upload must be in `uploadsDir`.
  */
 export async function planJobChunks(
   store: JobStore,
@@ -173,12 +174,15 @@ export async function planJobChunks(
 ): Promise<ChunkProgress[]> {
   const planned = await chunks.chunks(job.id);
   if (planned.length > 0) return planned;
-  const cuts = (await store.getUpload(job.fileName))?.chunks ??
-    await chunksOfStoredCsv(
+  let cuts = (await store.getUpload(job.fileName))?.chunks;
+  if (!job.dialect || !cuts) {
+    const counted = await countStoredCsv(
       join(uploadsDir, job.fileName),
-      job.delimiter,
       CUT_ROWS,
     );
+    cuts ??= counted.chunks;
+    if (!job.dialect) await store.setDialect(job.id, counted.dialect);
+  }
   return await chunks.planChunks(
     job.id,
     groupCuts(cuts, sizes, job.options.domain).map((range, chunk) => ({

@@ -1,14 +1,16 @@
 // What a chunk of a job leaves behind, built as its rows are finished: its
-// download part (the kept rows as CSV lines, the download's format, so a
-// download is its parts one after another), its rows as columns (preview,
+// download part (each kept row's line as stored in the upload, padded to the
+// header's width, then its new cells in the upload's dialect, so a download
+// is its header and its parts one after another), its rows as columns (preview,
 // live rows, Excel) and its counts (the summary and the preview's totals),
 // the same in both modes (job_results.ts stores them).
-import { type EnrichmentField } from "../../shared/enrichment_fields.ts";
 import { failureMessage } from "../../shared/failures.ts";
-import { csvField } from "../csv/csv_rows.ts";
+import { ByteSink } from "../csv/byte_sink.ts";
+import { type Dialect, encodeField, formatRows } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
-import type { StoredResult } from "../storage/result_rows.ts";
-import { outputCell, outputColumns, statusCells } from "../jobs/download.ts";
+import type { OutputRow } from "../storage/result_rows.ts";
+import type { Enrichment } from "../enrichment/types.ts";
+import { dialectOf, type OutputCell, outputCells } from "../jobs/download.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -45,7 +47,7 @@ export interface ChunkCounts {
 type NetCount = [string | null, string | null, string | null, boolean, number];
 
 export interface ChunkParts {
-  /** The kept rows as CSV lines, without the header. */
+  /** The kept rows' lines, without the header. */
   kept: Uint8Array[];
   /** The chunk's distinct addresses (distinct_addresses.ts). */
   addresses: Uint8Array;
@@ -57,50 +59,50 @@ export interface ChunkParts {
 
 const encoder = new TextEncoder();
 
-/** Output columns whose values are a row's own, not its key's. */
-const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
-  "hostname",
-  "domain",
-  "ip_used",
-]);
-
 /**
- * A kept row's output line after its original cells, as outputRow and
- * formatCsvRows (csv_rows.ts) write it: `texts` with, between each two, the
- * cell of a field of the row's own (`own`). Rows of one key have the same
- * texts, so a line costs its own cells only.
+ * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
+ * between each two, the cell of the row's own (`own`). Rows of one key have
+ * the same texts, so a line costs its own cells only.
  */
 interface LineTail {
-  texts: string[];
-  own: EnrichmentField[];
+  texts: Uint8Array[];
+  own: OutputCell[];
 }
 
+const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
+  encodeField(String(cell.value(e)), dialect);
+
 function lineTail(
-  columns: readonly EnrichmentField[],
-  { enrichment: e }: StoredResult,
+  cells: readonly OutputCell[],
+  { enrichment: e }: OutputRow,
+  dialect: Dialect,
 ): LineTail {
-  const texts: string[] = [];
-  const own: EnrichmentField[] = [];
+  const texts: Uint8Array[] = [];
+  const own: OutputCell[] = [];
   let text = "";
-  for (const column of columns) {
-    text += ",";
-    if (OWN_FIELDS.has(column)) {
-      texts.push(text);
-      own.push(column);
+  for (const cell of cells) {
+    text += dialect.delimiter;
+    if (cell.own) {
+      texts.push(encoder.encode(text));
+      own.push(cell);
       text = "";
-    } else text += csvField(outputCell(e[column]));
+    } else text += cellText(cell, e, dialect);
   }
-  texts.push(`${text},${statusCells(e).map(csvField).join(",")}\r\n`);
+  texts.push(encoder.encode(text));
   return { texts, own };
 }
 
 export class ChunkOutput {
-  #columns: EnrichmentField[];
+  #cells: OutputCell[];
   #headerCount: number;
+  #dialect: Dialect;
+  #delimiter: Uint8Array;
+  #newline: Uint8Array;
+  #sink = new ByteSink();
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
   #keptRows = 0;
-  #rows = new ColumnsBuilder();
+  #rows: ColumnsBuilder;
   /** Counts by dimension, code and key (a key and a code not joined into
    * one string: the strings repeat, their hashes are kept, a join's not). */
   #counts = new Map<TopDim | "kind", Map<string, Map<string, KeyCount>>>(
@@ -111,14 +113,18 @@ export class ChunkOutput {
   /** Rows counted by key (rows of one key count alike): one of them, n. */
   #byKey = new Map<
     number,
-    { row: StoredResult; n: number; tail: LineTail | null }
+    { row: OutputRow; n: number; tail: LineTail | null }
   >();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#columns = outputColumns(job);
+    this.#cells = outputCells(job);
     this.#headerCount = job.headers.length;
+    this.#dialect = dialectOf(job);
+    this.#delimiter = encoder.encode(this.#dialect.delimiter);
+    this.#newline = encoder.encode(this.#dialect.newline);
+    this.#rows = new ColumnsBuilder(this.#dialect);
   }
 
   get rows(): number {
@@ -131,8 +137,7 @@ export class ChunkOutput {
    * organisation's values, so they are counted once, n times, and their
    * lines share those cells (lineTail).
    */
-  add(results: StoredResult[], keys?: number[]): void {
-    let text = "";
+  add(results: OutputRow[], keys?: number[]): void {
     for (let i = 0; i < results.length; i++) {
       const result = results[i];
       const key = keys?.[i] ?? -1;
@@ -148,32 +153,47 @@ export class ChunkOutput {
       }
       if (result.enrichment.ispFiltered) continue;
       const tail = same
-        ? same.tail ??= lineTail(this.#columns, result)
-        : lineTail(this.#columns, result);
-      text += this.#line(result, tail);
+        ? same.tail ??= lineTail(this.#cells, result, this.#dialect)
+        : lineTail(this.#cells, result, this.#dialect);
+      this.#line(result, tail);
       this.#keptRows++;
     }
-    if (text) {
-      const bytes = encoder.encode(text);
+    if (this.#sink.length > 0) {
+      const bytes = this.#sink.take();
       this.#kept.push(bytes);
       this.#keptBytes += bytes.length;
     }
   }
 
-  /** A kept row's output line (outputRow, formatCsvRows). */
-  #line({ original, enrichment }: StoredResult, tail: LineTail): string {
-    let line = "";
-    for (let i = 0; i < this.#headerCount; i++) {
-      if (i > 0) line += ",";
-      line += csvField(original[i] ?? "");
+  /**
+   * A kept row's output line: its line as stored, padded to the header's
+   * width, then its new cells and its line end. (Rows of earlier versions,
+   * with no stored line, are written from their cells.)
+   */
+  #line({ original, line, enrichment }: OutputRow, tail: LineTail): void {
+    const sink = this.#sink;
+    const dialect = this.#dialect;
+    let fields: number;
+    if (line) {
+      sink.bytes(line.bytes);
+      fields = line.fields;
+    } else {
+      const cells = original?.slice(0, this.#headerCount) ?? [];
+      if (cells.length === 0) cells.push("");
+      const text = formatRows([cells], dialect);
+      sink.text(text.slice(0, text.length - dialect.newline.length));
+      fields = cells.length;
+    }
+    for (let i = fields; i < this.#headerCount; i++) {
+      sink.bytes(this.#delimiter);
     }
     const { texts, own } = tail;
-    line += texts[0];
+    sink.bytes(texts[0]);
     for (let k = 0; k < own.length; k++) {
-      line += csvField(outputCell(enrichment[own[k]]));
-      line += texts[k + 1];
+      sink.text(cellText(own[k], enrichment, dialect));
+      sink.bytes(texts[k + 1]);
     }
-    return line;
+    sink.bytes(line && line.end.length > 0 ? line.end : this.#newline);
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
@@ -199,14 +219,14 @@ export class ChunkOutput {
   }
 
   /** A row's kind key and code (ChunkMeta.kinds). */
-  #kindOf({ enrichment: e }: StoredResult): [string, string] {
+  #kindOf({ enrichment: e }: OutputRow): [string, string] {
     return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
     ];
   }
 
-  #count(row: StoredResult, n: number): void {
+  #count(row: OutputRow, n: number): void {
     const e = row.enrichment;
     const filtered = e.ispFiltered ? 1 : 0;
     this.#bump("kind", ...this.#kindOf(row), n);

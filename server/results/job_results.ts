@@ -1,7 +1,7 @@
 // A job's results, stored once, as part files in the blob store (the data
 // directory, or S3 when several machines share the work), one set per chunk as
 // Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept rows as
-// the download's CSV lines; `{chunk}.rows`, every row as columns
+// the download's lines; `{chunk}.rows`, every row as columns
 // (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
 // its counts by key for the summary (top_counts.ts) and for searches
 // (search_counts.ts); `{chunk}.addrs`, its distinct addresses
@@ -16,8 +16,7 @@
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
 import type { BlobStore } from "../blobs/blob_store.ts";
-import { formatCsvRows } from "../csv/csv_rows.ts";
-import { outputHeader } from "../jobs/download.ts";
+import { csvHeader } from "../jobs/download.ts";
 import type {
   ChunkOutputRecord,
   ChunkProgressStore,
@@ -357,9 +356,7 @@ export class JobResults {
   /** The download: its header, then every stored chunk's kept rows. */
   async csvBody(job: JobRecord): Promise<ReadableStream<Uint8Array>> {
     const outputs = (await this.outputs(job.id)).filter((o) => o.keptBytes > 0);
-    const header = new TextEncoder().encode(
-      formatCsvRows([outputHeader(job)]),
-    );
+    const header = csvHeader(job);
     let headerSent = false;
     let part: ReadableStreamDefaultReader<Uint8Array> | null = null;
     const blobs = this.blobs;

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
-import { formatCsvRows } from "../csv/csv_rows.ts";
+import { COMMA, formatRows } from "../csv/dialect.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
-import { outputColumns, outputHeader, outputRow } from "../jobs/download.ts";
+import { outputCells, outputHeader, outputRow } from "../jobs/download.ts";
 import { COUNT_CAP } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
@@ -69,7 +69,7 @@ const newJob = {
   ipColumnName: "ip",
   ipColumnIndex: 1,
   headers: ["name", "ip", "note"],
-  delimiter: ",",
+  dialect: null,
   totalIPs: 30,
   options: { geolocation: true, domain: true, company: true, network: true },
 };
@@ -85,29 +85,20 @@ Deno.test("every field comes back from a chunk's columns as it went in", () => {
     },
     { rowIndex: 8, original: ["10.0.0.1"], enrichment: failed },
   ];
-  const builder = new ColumnsBuilder();
+  const builder = new ColumnsBuilder(COMMA);
   for (const r of rows) builder.add(r);
   const built = builder.build();
   const columns = decodeColumns(encodeColumns(built));
   assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
-  // As versions before JoinedText kept them: a plain array per column.
-  const values = ({ text, ends }: JoinedText) =>
-    [...ends].map((end, k) => {
-      const before = k === 0 ? 0 : ends[k - 1];
-      return end < 0 ? null : text.slice(before < 0 ? ~before : before, end);
-    });
-  const arrays = {
-    ...built,
-    cells: values(built.cells),
-    ip: values(built.ip),
-    ipUsed: values(built.ipUsed),
-    // Group by group, each group's fields in turn.
-    text: built.text.map(values).flatMap((field, f, fields) =>
-      f === 0 ? field.flatMap((_, g) => fields.map((each) => each[g])) : []
-    ),
+  // As the version before lines kept them: the cells, joined.
+  const { lines: _, lineEnds: _ends, dialect: _dialect, ...rest } = built;
+  const cells: JoinedText = {
+    text: "8.8.8.810.0.0.1",
+    ends: Int32Array.from([7, 7, 15]),
   };
-  assertEquals(arrays.cells, ["8.8.8.8", "", "10.0.0.1"]);
-  const old = decodeColumns(serialize(arrays));
+  const old = decodeColumns(
+    serialize({ ...rest, cells, cellStart: Int32Array.from([0, 2, 3]) }),
+  );
   assertEquals([0, 1].map((i) => resultAt(old, i)), rows);
 });
 
@@ -124,10 +115,10 @@ Deno.test("the download is the chunks' kept rows in the download's format", () =
     assertEquals(done.status, "completed");
     const text = await new Response(await results.csvBody(done)).text();
     const kept = rows.filter((r) => !r.enrichment.ispFiltered);
-    const columns = outputColumns(done);
+    const columns = outputCells(done);
     assertEquals(
       text,
-      formatCsvRows([
+      formatRows([
         outputHeader(done),
         ...kept.map((r) => outputRow(done, columns, r)),
       ]),
@@ -302,6 +293,6 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   const text = new TextDecoder().decode(parts.kept[0]);
   assertEquals(
     text,
-    formatCsvRows(rows.map((r) => outputRow(job, outputColumns(job), r))),
+    formatRows(rows.map((r) => outputRow(job, outputCells(job), r))),
   );
 });

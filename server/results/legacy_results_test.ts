@@ -24,7 +24,7 @@ const newJob = {
   ipColumnName: "ip",
   ipColumnIndex: 0,
   headers: ["ip", "n"],
-  delimiter: ",",
+  dialect: null,
   totalIPs: 3,
   options: { geolocation: true, domain: false, company: true, network: true },
 };

@@ -1,8 +1,9 @@
 // A chunk's result rows as columns, the form a chunk's rows are kept in
-// beside its download part (job_results.ts). Rows of one place and
-// organisation share every value but their own (address, host name, domain,
-// ip_used): those values are kept once per group of rows, numbers in typed
-// arrays. Structured-clone serialisable (node:v8), so a chunk is written and
+// beside its download part (job_results.ts). Each row's line is kept as the
+// upload stored it, its cells read only when a page shows the row. Rows of
+// one place and organisation share every value but their own (address, host
+// name, domain, ip_used): those values are kept once per group of rows,
+// numbers in typed arrays. Structured-clone serialisable (node:v8), so a chunk is written and
 // read in one call and a preview page builds only the rows it shows. Values
 // of text (cells, addresses, each of a group's fields) are kept as one string
 // a field and where each value ends, so reading a chunk copies a few strings,
@@ -12,8 +13,11 @@
 import { deserialize, serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import type { FailureKind } from "../../shared/failures.ts";
+import { ByteSink } from "../csv/byte_sink.ts";
+import { type Dialect, formatRows } from "../csv/dialect.ts";
+import { LineScanner } from "../csv/line_scanner.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
-import type { StoredResult } from "../storage/result_rows.ts";
+import type { OutputRow, StoredResult } from "../storage/result_rows.ts";
 
 /** Fields of a row's own; the others follow its place and organisation. */
 const ROW_FIELDS = ["hostname", "domain"] as const;
@@ -44,9 +48,15 @@ export interface JoinedText {
 export interface ResultColumns {
   count: number;
   rowIndex: Float64Array;
-  /** Original cells, all rows', and which cell each row starts at (count + 1). */
-  cells: JoinedText;
-  cellStart: Int32Array;
+  /**
+   * Each row's line as stored, one after another, and where each ends;
+   * read in `dialect`. (Versions before kept `cells` and `cellStart`.)
+   */
+  lines: Uint8Array;
+  lineEnds: Int32Array;
+  dialect: Pick<Dialect, "delimiter" | "quote" | "newline">;
+  cells?: JoinedText;
+  cellStart?: Int32Array;
   ip: JoinedText;
   ipUsed: JoinedText;
   /** ROW_FIELDS, a text id per row each. */
@@ -99,26 +109,11 @@ function joinedRange(joined: JoinedText, from: number, to: number): string[] {
   return values;
 }
 
-/** Columns as versions before JoinedText kept them: plain arrays. */
-interface ArrayColumns {
-  cells: string[];
-  ip: string[];
-  ipUsed: (string | null)[];
-  text: (string | null)[];
-}
-
-function joinAll(values: (string | null)[]): JoinedText {
-  const joiner = new TextJoiner();
-  for (const value of values) joiner.push(value);
-  return joiner.build();
-}
-
 /** Collects a chunk's rows, in order, into columns. */
 export class ColumnsBuilder {
   #rowIndex: number[] = [];
-  #cells = new TextJoiner();
-  #cellCount = 0;
-  #cellStart: number[] = [0];
+  #lines = new ByteSink();
+  #lineEnds: number[] = [];
   #ip = new TextJoiner();
   #ipUsed = new TextJoiner();
   #own: number[][] = ROW_FIELDS.map(() => []);
@@ -132,6 +127,9 @@ export class ColumnsBuilder {
   #ids = new Map<string, number>();
   /** Groups by row key (RowBatch.keys, jobs/row_results.ts). */
   #groups = new Map<number, number>();
+
+  /** `dialect`: the job's, its lines' and a line written from cells. */
+  constructor(readonly dialect: Dialect) {}
 
   get count(): number {
     return this.#rowIndex.length;
@@ -147,7 +145,7 @@ export class ColumnsBuilder {
     return id;
   }
 
-  #newGroup({ enrichment: e }: StoredResult): number {
+  #newGroup({ enrichment: e }: OutputRow): number {
     const values = e as unknown as Values;
     this.#flags.push(
       (e.success ? SUCCESS : 0) | (e.ispFiltered ? FILTERED : 0),
@@ -170,12 +168,19 @@ export class ColumnsBuilder {
    * Adds a row. `key` (RowBatch.keys, jobs/row_results.ts, -1: none): rows of one
    * key share their place's and organisation's values, kept once.
    */
-  add(result: StoredResult, key = -1): void {
-    const { rowIndex, original, enrichment: e } = result;
+  add(result: OutputRow, key = -1): void {
+    const { rowIndex, line, original, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
-    for (const cell of original) this.#cells.push(cell);
-    this.#cellCount += original.length;
-    this.#cellStart.push(this.#cellCount);
+    if (line) this.#lines.bytes(line.bytes);
+    else {
+      this.#lines.text(
+        formatRows([original ?? []], this.dialect).slice(
+          0,
+          -this.dialect.newline.length,
+        ),
+      );
+    }
+    this.#lineEnds.push(this.#lines.length);
     this.#ip.push(e.ip);
     this.#ipUsed.push(e.ip_used);
     for (let f = 0; f < ROW_FIELDS.length; f++) {
@@ -193,8 +198,13 @@ export class ColumnsBuilder {
     return {
       count: this.#rowIndex.length,
       rowIndex: Float64Array.from(this.#rowIndex),
-      cells: this.#cells.build(),
-      cellStart: Int32Array.from(this.#cellStart),
+      lines: this.#lines.take(),
+      lineEnds: Int32Array.from(this.#lineEnds),
+      dialect: {
+        delimiter: this.dialect.delimiter,
+        quote: this.dialect.quote,
+        newline: this.dialect.newline,
+      },
       ip: this.#ip.build(),
       ipUsed: this.#ipUsed.build(),
       own: this.#own.map((column) => Int32Array.from(column)),
@@ -213,22 +223,34 @@ export function encodeColumns(columns: ResultColumns): Uint8Array {
   return serialize(columns);
 }
 
-/** A chunk's columns; also as versions before JoinedText kept them. */
+/** A chunk's columns (also as the version before lines kept its cells). */
 export function decodeColumns(bytes: Uint8Array): ResultColumns {
-  const columns = deserialize(bytes) as ResultColumns | ArrayColumns;
-  if (!Array.isArray(columns.cells)) return columns as ResultColumns;
-  const old = columns as ArrayColumns;
-  return {
-    ...(columns as unknown as ResultColumns),
-    cells: joinAll(old.cells),
-    ip: joinAll(old.ip),
-    ipUsed: joinAll(old.ipUsed),
-    text: GROUP_TEXT.map((_, f) =>
-      joinAll(
-        old.text.filter((_, k) => k % GROUP_TEXT.length === f),
-      )
-    ),
-  };
+  return deserialize(bytes) as ResultColumns;
+}
+
+/** A scanner per chunk's columns read, for the lines of the rows shown. */
+const scanners = new WeakMap<ResultColumns, LineScanner>();
+
+/** Row `i`'s original cells, from its line (or as kept before lines). */
+function originalCells(columns: ResultColumns, i: number): string[] {
+  if (columns.cells && columns.cellStart) {
+    return joinedRange(
+      columns.cells,
+      columns.cellStart[i],
+      columns.cellStart[i + 1],
+    );
+  }
+  let scanner = scanners.get(columns);
+  if (!scanner) {
+    scanners.set(columns, scanner = new LineScanner(columns.dialect));
+  }
+  const line = columns.lines.subarray(
+    i === 0 ? 0 : columns.lineEnds[i - 1],
+    columns.lineEnds[i],
+  );
+  let cells: string[] = [""];
+  scanner.scan(line, 0, true, () => cells = scanner.cells());
+  return cells;
 }
 
 const text = (columns: ResultColumns, id: number) =>
@@ -304,11 +326,7 @@ export function resultAt(columns: ResultColumns, i: number): StoredResult {
   enrichment.ip_used = joinedAt(columns.ipUsed, i);
   return {
     rowIndex: columns.rowIndex[i],
-    original: joinedRange(
-      columns.cells,
-      columns.cellStart[i],
-      columns.cellStart[i + 1],
-    ),
+    original: originalCells(columns, i),
     enrichment,
   };
 }

@@ -7,7 +7,7 @@ function read(chunks: Uint8Array[]) {
   const stored: Uint8Array[] = [];
   const reader = new CsvUploadReader(
     (bytes) => stored.push(bytes),
-    undefined,
+    {},
     Infinity,
     MB,
   );
@@ -24,7 +24,9 @@ Deno.test("counts rows across chunk borders and widens the header", () => {
     "ip;name\n1.1.1.1;a;extra\n8.8.8.8;b\n",
   );
   const { counted, text } = read([bytes.slice(0, 11), bytes.slice(11)]);
-  assertEquals(counted.delimiter, ";");
+  assertEquals(counted.dialect.delimiter, ";");
+  assertEquals(counted.dialect.newline, "\n");
+  assertEquals(counted.dialect.bom, false);
   assertEquals(counted.headerRow, ["ip", "name"]);
   assertEquals(counted.headers, ["ip", "name", "column_3"]);
   assertEquals(counted.rowCount, 2);
@@ -61,7 +63,7 @@ Deno.test("withExtraColumns names cells past the header", () => {
 function refusal(text: string, maxRowBytes = MB): Error | null {
   const reader = new CsvUploadReader(
     () => {},
-    undefined,
+    {},
     Infinity,
     maxRowBytes,
   );
@@ -114,4 +116,34 @@ Deno.test("the row limit passes rows that are only many", () => {
   const rows = "8.8.8.8,a\n".repeat(300_000); // 3 MB in short rows
   assertEquals(refusal(`ip,n\n${rows}`), null);
   match(String(refusal(`ip\n"${"x".repeat(2 * MB)}`)), /line 2 is longer/);
+});
+
+Deno.test("malformed quoting is refused, naming its line", () => {
+  match(
+    String(refusal('ip,n\n8.8.8.8,1\n""""8.8.8.8"""",4\n1.1.1.1,2\n')),
+    /^UploadFormatError: Line 3 has a quote \("\) in the middle of a quoted cell/,
+  );
+  match(
+    String(refusal('ip,n\r\n8.8.8.8,"a\r\nb"x\r\n')),
+    /Line 3 has a quote/,
+  );
+  match(
+    String(refusal('ip,n\n8.8.8.8,1\n\n1.1.1.1,"open\n2.2.2.2,3\n')),
+    /^UploadFormatError: A quote \("\) opened on line 4 never closes/,
+  );
+  // Doubled quotes inside a quoted cell, and a quote inside an unquoted one.
+  assertEquals(refusal('ip,n\n"8.8.8.8","say ""hi"""\n1.1.1.1,a"b\n'), null);
+});
+
+Deno.test("a semicolon file with a byte order mark: its dialect, BOM not stored", () => {
+  const bytes = new TextEncoder().encode(
+    "\uFEFFip;city\r\n8.8.8.8;Zürich\r\n",
+  );
+  const { counted, text } = read([bytes.slice(0, 2), bytes.slice(2)]);
+  assertEquals(counted.dialect.delimiter, ";");
+  assertEquals(counted.dialect.newline, "\r\n");
+  assertEquals(counted.dialect.bom, true);
+  assertEquals(counted.dialect.headerCells, 2);
+  assertEquals(counted.headers, ["ip", "city"]);
+  assertEquals(text, "ip;city\r\n8.8.8.8;Zürich\r\n");
 });

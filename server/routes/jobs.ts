@@ -97,7 +97,7 @@ export function jobRoutes(
       ipColumnName: body.ipColumnName,
       ipColumnIndex,
       headers: upload.headers,
-      delimiter: upload.delimiter,
+      dialect: upload.dialect,
       totalIPs: upload.rowCount,
       options: {
         geolocation: body.includeGeolocation,

@@ -201,7 +201,7 @@ export function receiveCsvUpload(
       closed.catch(() => {});
       const reader = new CsvUploadReader(
         (bytes) => out.write(bytes),
-        decoded.delimiter,
+        decoded.fixed,
         limits.chunkRows,
         limits.maxRowBytes,
       );

@@ -133,7 +133,7 @@ export function uploadRoutes(
     try {
       await store.addUpload({
         ...upload,
-        delimiter: received.delimiter,
+        dialect: received.dialect,
         chunks,
         createdAt: new Date().toISOString(),
         // Only this session may start a job from it (canUseUpload).

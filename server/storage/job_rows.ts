@@ -1,5 +1,6 @@
 // Rows of the uploads and jobs tables as records, and a job's wire form.
 import type { Job, JobStatus } from "../../shared/wire.ts";
+import { type Dialect, parseDialect } from "../csv/dialect.ts";
 import type { RowChunk } from "../csv/row_chunks.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 
@@ -11,8 +12,9 @@ export interface UploadRecord {
   size: number;
   headers: string[];
   rowCount: number;
-  /** Field separator detected while the file streamed in. */
-  delimiter: string;
+  /** How the file writes its table, found as it streamed in (null: an
+   * upload stored before dialects were kept). */
+  dialect: Dialect | null;
   createdAt: string;
   /** Session id of the uploader; null for uploads from before sessions. */
   owner: string | null;
@@ -26,7 +28,8 @@ export interface NewJob {
   ipColumnName: string;
   ipColumnIndex: number;
   headers: string[];
-  delimiter: string;
+  /** The upload's dialect (null: found when the job is first queued). */
+  dialect: Dialect | null;
   totalIPs: number;
   options: EnrichOptions;
   /** AS numbers and CIDRs to keep even when filtered (already checked). */
@@ -41,7 +44,11 @@ export interface NewJob {
 export interface JobRecord extends Job {
   ipColumnIndex: number;
   headers: string[];
-  delimiter: string;
+  /**
+   * The upload's dialect; null for a job stored before dialects were kept,
+   * until it is queued (jobs/run_chunk.ts planJobChunks).
+   */
+  dialect: Dialect | null;
   options: EnrichOptions;
   alwaysKeep: string | null;
   owner: string | null;
@@ -56,7 +63,7 @@ export function toUpload(row: Row): UploadRecord {
     size: Number(row.size),
     headers: JSON.parse(String(row.headers)),
     rowCount: Number(row.row_count),
-    delimiter: String(row.delimiter),
+    dialect: parseDialect(row.dialect),
     createdAt: String(row.created_at),
     owner: ownerOf(row),
     ...(row.row_chunks == null
@@ -88,7 +95,7 @@ export function toJob(row: Row): JobRecord {
     ipColumnName: String(row.ip_column_name),
     ipColumnIndex: Number(row.ip_column_index),
     headers: JSON.parse(String(row.headers)),
-    delimiter: String(row.delimiter),
+    dialect: parseDialect(row.dialect),
     createdAt: String(row.created_at),
     completedAt: row.completed_at === null ? null : String(row.completed_at),
     error: row.error === null ? null : String(row.error),
@@ -124,7 +131,7 @@ export function toWireJob(job: JobRecord): Job {
   const {
     ipColumnIndex: _i,
     headers: _h,
-    delimiter: _d,
+    dialect: _d,
     options: _o,
     alwaysKeep: _k,
     owner: _owner,

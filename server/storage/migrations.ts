@@ -10,6 +10,7 @@ import {
   NAMED_RANGES,
 } from "../../shared/failures.ts";
 import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
+import { DIALECT_MIGRATION } from "../csv/dialect.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `    ${field.name} ${field.sql},`
@@ -205,6 +206,7 @@ ${FIELD_COLUMNS}
   `ALTER TABLE job_chunks ADD COLUMN kinds TEXT;`,
   // The databases a job runs on (their versions in one line).
   `ALTER TABLE jobs ADD COLUMN data_version TEXT;`,
+  DIALECT_MIGRATION,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -5,10 +5,22 @@ import type { FailureKind } from "../../shared/failures.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import type { Row } from "./job_rows.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 
 export interface StoredResult {
   rowIndex: number;
   original: string[];
+  enrichment: Enrichment;
+}
+
+/**
+ * A finished row as a chunk's output takes it: its line as stored in the
+ * upload, or (rows of earlier versions, stored as cells) its cells.
+ */
+export interface OutputRow {
+  rowIndex: number;
+  line?: SourceLine;
+  original?: string[];
   enrichment: Enrichment;
 }
 

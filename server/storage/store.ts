@@ -13,6 +13,7 @@ import {
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
+import type { Dialect } from "../csv/dialect.ts";
 
 const now = () => new Date().toISOString();
 
@@ -72,15 +73,16 @@ export class Store {
   addUpload(upload: UploadRecord): void {
     this.#sql(
       `INSERT INTO uploads (file_name, original_file_name, size, headers,
-        row_count, delimiter, created_at, owner, row_chunks)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        row_count, delimiter, dialect, created_at, owner, row_chunks)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       upload.fileName,
       upload.originalFileName,
       upload.size,
       JSON.stringify(upload.headers),
       upload.rowCount,
-      upload.delimiter,
+      upload.dialect?.delimiter ?? ",",
+      upload.dialect ? JSON.stringify(upload.dialect) : null,
       upload.createdAt,
       upload.owner,
       upload.chunks ? JSON.stringify(upload.chunks) : null,
@@ -112,11 +114,11 @@ export class Store {
     const at = now();
     const { lastInsertRowid } = this.#sql(
       `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
-        ip_column_name, ip_column_index, headers, delimiter,
+        ip_column_name, ip_column_index, headers, delimiter, dialect,
         include_geolocation, include_domain, include_company, include_network,
         resolve_hostnames, always_keep, created_at, updated_at, owner,
         include_registration, low_confidence, data_version)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       job.fileName,
       job.originalFileName,
@@ -124,7 +126,8 @@ export class Store {
       job.ipColumnName,
       job.ipColumnIndex,
       JSON.stringify(job.headers),
-      job.delimiter,
+      job.dialect?.delimiter ?? ",",
+      job.dialect ? JSON.stringify(job.dialect) : null,
       Number(job.options.geolocation),
       Number(job.options.domain),
       Number(job.options.company),
@@ -185,6 +188,14 @@ export class Store {
         WHERE id = ? AND status IN (${marks})`,
     ).run(to, error, now(), ...(ends ? [now()] : []), id, ...from);
     return Number(changes) > 0;
+  }
+
+  /** Keeps the dialect found for a job stored before dialects were. */
+  setDialect(id: number, dialect: Dialect): void {
+    this.#sql("UPDATE jobs SET dialect = ? WHERE id = ?").run(
+      JSON.stringify(dialect),
+      id,
+    );
   }
 
   /** Adds a run's RDAP outcomes to the job's (a resumed job adds on). */

@@ -7,6 +7,7 @@ import {
   ok,
   rejects,
 } from "node:assert/strict";
+import { COMMA } from "../csv/dialect.ts";
 import type { Failure } from "../../shared/failures.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
@@ -33,7 +34,7 @@ export const newJob = (fileName = "a.csv", owner?: string): NewJob => ({
   ipColumnName: "ip",
   ipColumnIndex: 1,
   headers: ["name", "ip"],
-  delimiter: ";",
+  dialect: { ...COMMA, delimiter: ";", header: "bmFtZTtpcA==", headerCells: 2 },
   totalIPs: 5,
   options: { geolocation: true, domain: false, company: true, network: false },
   owner,
@@ -102,7 +103,7 @@ export function storeContract(
       size: 1234,
       headers: ["ip", "x"],
       rowCount: 9,
-      delimiter: ",",
+      dialect: null,
       createdAt: "2020-01-01T00:00:00.000Z",
       owner: "session-1",
     };
@@ -128,7 +129,7 @@ export function storeContract(
       lowConfidence: "keep",
     });
     assertEquals(job.owner, null);
-    assertEquals(job.delimiter, ";");
+    assertEquals(job.dialect, newJob().dialect);
     assertEquals(job.ipColumnIndex, 1);
     assertEquals([job.processedIPs, job.totalIPs], [0, 5]);
     assertEquals(await s.getJob(job.id), job);

@@ -5,6 +5,7 @@
 // answer directly or with a promise, so the SQLite adapter implements it
 // unchanged and callers `await` whatever comes back.
 import type { JobStatus, RegistrationLookups } from "../../shared/wire.ts";
+import type { Dialect } from "../csv/dialect.ts";
 import type { JobRecord, NewJob, UploadRecord } from "./job_rows.ts";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -33,6 +34,8 @@ export interface JobStore {
     from: JobStatus[],
     error?: string | null,
   ): Awaitable<boolean>;
+  /** Keeps the dialect found for a job stored before dialects were. */
+  setDialect(id: number, dialect: Dialect): Awaitable<void>;
   /** Adds to the job's counts of how its RDAP lookups ended. */
   addRegistrationLookups(
     id: number,

@@ -21,7 +21,7 @@ const newJob = {
   ipColumnName: "ip",
   ipColumnIndex: 0,
   headers: ["ip"],
-  delimiter: ",",
+  dialect: null,
   totalIPs: 3,
   options: { geolocation: true, domain: false, company: true, network: true },
 };

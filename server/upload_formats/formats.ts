@@ -1,13 +1,13 @@
-// Which kind of file an upload is, and the CSV bytes inside it. Every
-// format comes out as CSV text, so the row reader, the jobs and the
-// downloads stay as they are for CSV.
+// Which kind of file an upload is, and the table inside it. Compressed and
+// .xlsx files come out as CSV text; CSV and tab-separated text are stored
+// as they came, their lines what the download keeps.
 import { READ_CHUNK, sliceChunks } from "./bounded_chunks.ts";
 import { gunzipCsv } from "./gzip.ts";
-import { tsvToCsv } from "./tsv.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
 import { unzipSingleCsv } from "./zip.ts";
 import { UploadFormatError } from "./limits.ts";
 import { ACCEPTED_EXTENSIONS } from "../../shared/upload_files.ts";
+import type { Dialect } from "../csv/dialect.ts";
 
 export type UploadFormat = "csv" | "tsv" | "gzip" | "zip" | "xlsx";
 
@@ -51,8 +51,8 @@ export function unsupportedFormat(fileName: string): UploadFormatError {
 export interface DecodedUpload {
   /** The CSV (or TSV) text as bytes. */
   bytes: ReadableStream<Uint8Array>;
-  /** The field separator when the format fixes it; else detect it. */
-  delimiter?: string;
+  /** What the format fixes of the dialect; the rest is found. */
+  fixed?: Partial<Pick<Dialect, "delimiter" | "quote">>;
 }
 
 export interface DecodeLimits {
@@ -87,7 +87,8 @@ function decodedTable(
     case "csv":
       return { bytes: source };
     case "tsv":
-      return { bytes: source.pipeThrough(tsvToCsv()), delimiter: "," };
+      // Tab-separated text has no quoting: a quote is part of its cell.
+      return { bytes: source, fixed: { delimiter: "\t", quote: "" } };
     case "gzip":
       return { bytes: gunzipCsv(source, maxUncompressedBytes) };
     case "zip":
@@ -95,7 +96,7 @@ function decodedTable(
     case "xlsx":
       return {
         bytes: xlsxFirstSheetCsv(source, maxUncompressedBytes, maxRowBytes),
-        delimiter: ",",
+        fixed: { delimiter: ",", quote: '"' },
       };
   }
 }

@@ -88,7 +88,7 @@ async function decode(name: string, bytes: Uint8Array, limit = 10 * MB) {
   const decoded = decodeUpload(format, stream, limits(limit));
   return {
     format,
-    delimiter: decoded.delimiter,
+    fixed: decoded.fixed,
     text: await new Response(decoded.bytes).text(),
   };
 }
@@ -108,7 +108,7 @@ async function refusal(
 
 Deno.test(".csv.gz decodes while streaming", async () => {
   const result = await decode("visitors.csv.gz", await gzip(strToU8(CSV)));
-  assertEquals(result, { format: "gzip", delimiter: undefined, text: CSV });
+  assertEquals(result, { format: "gzip", fixed: undefined, text: CSV });
 });
 
 Deno.test("a gzip bomb is refused after the limit, not after the file", async () => {
@@ -159,7 +159,7 @@ Deno.test(".zip with one CSV inside, beside folders and metadata", async () => {
   });
   assertEquals(await decode("export.zip", zip), {
     format: "zip",
-    delimiter: undefined,
+    fixed: undefined,
     text: CSV,
   });
 });
@@ -189,12 +189,12 @@ Deno.test("a zip with two CSV files or none is refused", async () => {
   );
 });
 
-Deno.test(".tsv becomes CSV, a quote or comma in a cell kept as it was", async () => {
+Deno.test(".tsv is kept as it is: tab-separated, with no quoting", async () => {
   const tsv = 'ip\tname\r\n81.2.69.142\t"a", b\n8.8.8.8\tc';
   assertEquals(await decode("log.tsv", strToU8(tsv)), {
     format: "tsv",
-    delimiter: ",",
-    text: 'ip,name\r\n81.2.69.142,"""a"", b"\r\n8.8.8.8,c\r\n',
+    fixed: { delimiter: "\t", quote: "" },
+    text: tsv,
   });
 });
 
@@ -220,7 +220,7 @@ Deno.test(".xlsx: the first sheet as CSV, values as text", async () => {
   const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
   assertEquals(await decode("book.xlsx", bytes), {
     format: "xlsx",
-    delimiter: ",",
+    fixed: { delimiter: ",", quote: '"' },
     text: "ip,visits,seen,note\r\n" +
       '81.2.69.142,3,2025-01-02T03:04:05,"a, b"\r\n' +
       "8.8.8.8,2,,bold text\r\n" +

@@ -8,7 +8,7 @@
 // the sheet before the shared strings, as exceljs itself writes them, it
 // lost the strings on some runs.)
 import { SaxesParser, type SaxesTagPlain } from "saxes";
-import { formatCsvRows } from "../csv/csv_rows.ts";
+import { formatRows } from "../csv/dialect.ts";
 import { tooLargeDecompressed, UploadFormatError } from "./limits.ts";
 import { rowTooLong } from "./row_limit.ts";
 import { dateStyles, firstSheet, sharedStrings } from "./xlsx_parts.ts";
@@ -162,7 +162,7 @@ export function xlsxFirstSheetCsv(
           return;
         }
         any = true;
-        controller.enqueue(encoder.encode(formatCsvRows(next.value)));
+        controller.enqueue(encoder.encode(formatRows(next.value)));
       } catch (error) {
         controller.error(
           error instanceof UploadFormatError ? error : new UploadFormatError(

@@ -3,6 +3,8 @@
 // @ts-types="npm:@types/papaparse@^5.3"
 import Papa from "papaparse";
 import type { Job, UploadResult } from "../../shared/wire.ts";
+import { sniffDialect } from "../../server/csv/dialect.ts";
+import { LineScanner } from "../../server/csv/line_scanner.ts";
 import { sessionFetch } from "./cookie_jar.ts";
 import type { RunningServer } from "./server.ts";
 
@@ -132,6 +134,35 @@ export async function downloadText(
     throw new Error(`download: ${response.status} ${await response.text()}`);
   }
   return await response.text();
+}
+
+/**
+ * The records of a job's download, read in the dialect the server found in
+ * `uploaded` (the bytes sent; a UTF-16 upload's download, stored as UTF-8,
+ * in the dialect of its own bytes).
+ */
+export async function downloadRecords(
+  server: Pick<RunningServer, "url">,
+  id: number,
+  uploaded?: Uint8Array,
+): Promise<string[][]> {
+  const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
+  if (response.status !== 200) {
+    throw new Error(`download: ${response.status} ${await response.text()}`);
+  }
+  const withoutBom = (bytes: Uint8Array) =>
+    bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+      ? bytes.subarray(3)
+      : bytes;
+  const bytes = withoutBom(new Uint8Array(await response.arrayBuffer()));
+  const utf16 = uploaded && (uploaded[0] === 0xff || uploaded[0] === 0xfe);
+  const like = uploaded && !utf16 ? withoutBom(uploaded) : bytes;
+  const scanner = new LineScanner(
+    sniffDialect(like.subarray(0, 65536), like.length <= 65536, false),
+  );
+  const records: string[][] = [];
+  scanner.scan(bytes, 0, true, () => records.push(scanner.cells()));
+  return records;
 }
 
 export function parseCsv(text: string): string[][] {

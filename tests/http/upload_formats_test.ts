@@ -4,7 +4,12 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { strToU8, Zip, ZipDeflate, zipSync } from "fflate";
-import { startJob, upload, waitForJob } from "../helpers/client.ts";
+import {
+  downloadText,
+  startJob,
+  upload,
+  waitForJob,
+} from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
 
 const server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
@@ -82,12 +87,24 @@ Deno.test({
       assertEquals(body.sampleRows, [["81.2.69.142", "a"], ["8.8.8.8", "b"]]);
     });
 
-    await t.step(".tsv is stored as CSV, quoted where needed", async () => {
-      const tsv = 'ip\tnote\n81.2.69.142\t"quoted", with comma\n';
-      const { body, text } = await stored(await upload(server, "log.tsv", tsv));
-      assertEquals(text, 'ip,note\r\n81.2.69.142,"""quoted"", with comma"\r\n');
-      assertEquals(body.sampleRows, [["81.2.69.142", '"quoted", with comma']]);
-    });
+    await t.step(
+      ".tsv is stored as it came and comes back tab-separated",
+      async () => {
+        const tsv = 'ip\tnote\n8.8.8.8\t"quoted", with comma\n';
+        const { body, text } = await stored(
+          await upload(server, "log.tsv", tsv),
+        );
+        assertEquals(text, tsv);
+        assertEquals(body.sampleRows, [["8.8.8.8", '"quoted", with comma']]);
+        const job = await waitForJob(
+          server,
+          (await startJob(server, body, "ip")).id,
+        );
+        const [header, line] = (await downloadText(server, job.id)).split("\n");
+        ok(header.startsWith("ip\tnote\tcountry\t"), header);
+        ok(line.startsWith('8.8.8.8\t"quoted", with comma\tUnited States\t'));
+      },
+    );
 
     await t.step(".xlsx: the first sheet", async () => {
       const workbook = new ExcelJS.Workbook();

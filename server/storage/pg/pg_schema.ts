@@ -9,6 +9,7 @@ import type postgres from "postgres";
 import { transaction } from "./pg_connect.ts";
 import { ENRICHMENT_FIELD_TABLE } from "../../../shared/enrichment_fields.ts";
 import { PG_RDAP_CACHE_SCHEMA } from "./pg_rdap_cache.ts";
+import { DIALECT_MIGRATION } from "../../csv/dialect.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `  ${field.name} ${field.sql === "REAL" ? "double precision" : "text"},`
@@ -136,6 +137,7 @@ ${FIELD_COLUMNS}
   `ALTER TABLE job_chunks ADD COLUMN kinds text;`,
   // The databases a job runs on (their versions in one line).
   `ALTER TABLE jobs ADD COLUMN data_version text;`,
+  DIALECT_MIGRATION,
 ];
 
 /**

@@ -19,6 +19,7 @@ import type { ChunkProgressStore } from "../chunk_progress.ts";
 import type { JobStore } from "../store_interface.ts";
 import { PgChunkProgress } from "./pg_chunks.ts";
 import { migratePg, partitionName } from "./pg_schema.ts";
+import type { Dialect } from "../../csv/dialect.ts";
 
 const ENCODED_JOB_COLUMNS = ["original_file_name", "ip_column_name"];
 const encodeText = (text: string) => JSON.stringify(text);
@@ -70,7 +71,8 @@ export class PgStore implements JobStore {
         size: upload.size,
         headers: JSON.stringify(upload.headers),
         row_count: upload.rowCount,
-        delimiter: upload.delimiter,
+        delimiter: upload.dialect?.delimiter ?? ",",
+        dialect: upload.dialect ? JSON.stringify(upload.dialect) : null,
         created_at: upload.createdAt,
         owner: upload.owner,
         row_chunks: upload.chunks ? JSON.stringify(upload.chunks) : null,
@@ -114,7 +116,8 @@ export class PgStore implements JobStore {
         ip_column_name: encodeText(job.ipColumnName),
         ip_column_index: job.ipColumnIndex,
         headers: JSON.stringify(job.headers),
-        delimiter: job.delimiter,
+        delimiter: job.dialect?.delimiter ?? ",",
+        dialect: job.dialect ? JSON.stringify(job.dialect) : null,
         include_geolocation: Number(job.options.geolocation),
         include_domain: Number(job.options.domain),
         include_company: Number(job.options.company),
@@ -167,6 +170,11 @@ export class PgStore implements JobStore {
         completed_at = ${ends ? at : null}
         WHERE id = ${id} AND status IN ${this.sql(from)} RETURNING id`;
     return rows.length > 0;
+  }
+
+  async setDialect(id: number, dialect: Dialect): Promise<void> {
+    await this.sql`UPDATE jobs SET dialect = ${JSON.stringify(dialect)}
+      WHERE id = ${id}`;
   }
 
   async addRegistrationLookups(

@@ -1,0 +1,39 @@
+// Bytes appended to one growing buffer: a chunk's download lines and its
+// rows' lines are built this way, a copy per piece rather than an array per
+// row.
+const encoder = new TextEncoder();
+
+export class ByteSink {
+  #bytes = new Uint8Array(1 << 16);
+  length = 0;
+
+  #room(n: number): void {
+    if (this.length + n <= this.#bytes.length) return;
+    const bigger = new Uint8Array(
+      Math.max(this.#bytes.length * 2, this.length + n),
+    );
+    bigger.set(this.#bytes.subarray(0, this.length));
+    this.#bytes = bigger;
+  }
+
+  bytes(bytes: Uint8Array): void {
+    this.#room(bytes.length);
+    this.#bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  text(text: string): void {
+    this.#room(text.length * 3);
+    this.length += encoder.encodeInto(
+      text,
+      this.#bytes.subarray(this.length),
+    ).written;
+  }
+
+  /** The bytes so far (a copy the size of them); the sink starts over. */
+  take(): Uint8Array {
+    const bytes = this.#bytes.slice(0, this.length);
+    this.length = 0;
+    return bytes;
+  }
+}
