@@ -1,7 +1,7 @@
 // HMAC-SHA256 signatures, computed in this thread (node:crypto) and compared
 // in constant time. Every request's session cookie is checked: Web Crypto's
 // sign and verify run on a thread pool, and while a job kept both cores busy
-// that hop alone put a few ms on a request (bench/RESULTS.md, issue 11).
+// that hop alone put a few ms on a request.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 const encoder = new TextEncoder();

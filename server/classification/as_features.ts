@@ -132,8 +132,8 @@ interface Acc {
 }
 
 // Samples per range: start and middle, plus one per 4k addresses (at most
-// 256) so a few huge ranges of a cable operator still show its spread.
-// (one per 4k since issue 23: finer samples show how a pool splits by city)
+// 256) so a few huge ranges of a cable operator still show its spread, and
+// how an address pool splits by city.
 const SAMPLE_SPACING = 4096;
 function v4Samples(size: number): number {
   return Math.min(256, Math.max(2, Math.ceil(size / SAMPLE_SPACING)));

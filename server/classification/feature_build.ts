@@ -1,8 +1,7 @@
 // Builds the AS features on a thread of its own. The build (a server's first
 // start on a database version) makes a few hundred MB of short-lived objects,
 // and a V8 heap that grew to hold them stays that size: the HTTP thread's
-// would keep some 90 MB more for the server's life (bench/RESULTS.md, issue
-// 11 third pass). A worker's memory goes back to the system when it ends,
+// would keep that memory for the server's life. A worker's memory goes back to the system when it ends,
 // given the server's V8 flags (server/v8_flags.ts).
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import type { AsFeatureColumns } from "./as_features.ts";

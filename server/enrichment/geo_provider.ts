@@ -105,8 +105,7 @@ const CACHED_PLACES = 32_768;
  * is built once and kept by its pointer, unless `cachePlaces` is false: a
  * job looks each distinct address up once, so the cache saved a job little
  * time, while its places, kept long enough to reach V8's old generation,
- * raised the server's peak (bench/RESULTS.md: issue 11, ~150 MB; issue 21,
- * 2% of the job threads' CPU for ~45 MB).
+ * raised the server's peak memory far more than they saved CPU.
  */
 class Tree {
   readonly ipVersion: number;

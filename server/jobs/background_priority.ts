@@ -1,7 +1,7 @@
 // The job threads (embedded mode: each runs and commits chunks) run at a
 // lower CPU priority than the HTTP thread. A job keeps both cores of a small machine
 // busy; at equal priority a request waited behind it for a scheduler slice,
-// several milliseconds at the 99th percentile (bench/RESULTS.md, issue 11).
+// several milliseconds at the 99th percentile.
 // With nothing else to run, a job still gets every core it can use.
 import { setPriority } from "node:os";
 
