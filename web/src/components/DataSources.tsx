@@ -6,6 +6,7 @@
 
 import type { DatabaseInfo } from "../../../shared/wire.ts";
 import { useServerConfig } from "../api/config.ts";
+import { TableHead } from "./ScrollTable.tsx";
 
 const DAY_MS = 86_400_000;
 
@@ -47,15 +48,15 @@ export function DataSources({ jobVersion }: { jobVersion?: string | null }) {
         </p>
       )}
       <table>
-        <thead>
-          <tr>
-            <th>Data</th>
-            <th>Database</th>
-            <th>Version</th>
-            <th>Built</th>
-            <th>Source and licence</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            "Data",
+            "Database",
+            "Version",
+            "Built",
+            "Source and licence",
+          ]}
+        />
         <tbody>
           {databases.map((d) => (
             <tr key={`${d.name} ${d.file ?? d.version}`}>

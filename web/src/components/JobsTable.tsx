@@ -7,6 +7,7 @@ import type { Job } from "../../../shared/wire.ts";
 import { downloadUrl } from "../api/jobs.ts";
 import { formatDate, percentOf } from "../lib/format.ts";
 import { FileName } from "./FileName.tsx";
+import { ScrollTable } from "./ScrollTable.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 interface Props {
@@ -19,56 +20,40 @@ interface Props {
 
 export function JobsTable({ jobs, onCancel, onRestart, restartingId }: Props) {
   return (
-    <div
-      className="overflow-auto"
-      tabIndex={0}
-      role="region"
-      aria-label="Jobs"
+    <ScrollTable
+      label="Jobs"
+      tableClassName="striped jobs-table stacked-on-phone"
+      columns={["Filename", "Date", "Status", "Progress", "Actions"]}
     >
-      <table className="striped jobs-table stacked-on-phone">
-        <thead>
-          <tr>
-            <th scope="col">Filename</th>
-            <th scope="col">Date</th>
-            <th scope="col">Status</th>
-            <th scope="col">Progress</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => (
-            <tr
-              key={job.id}
-              className={job.status === "processing"
-                ? "row-processing"
-                : undefined}
-              data-job-id={job.id}
-            >
-              <td data-label="Filename" className="file-name">
-                <FileName name={job.originalFileName || job.fileName} />
-              </td>
-              <td data-label="Date">{formatDate(job.createdAt)}</td>
-              <td data-label="Status">
-                <StatusBadge status={job.status} />
-              </td>
-              <td data-label="Progress">
-                {job.totalIPs > 0
-                  ? `${percentOf(job.processedIPs, job.totalIPs)}%`
-                  : "N/A"}
-              </td>
-              <td data-label="Actions">
-                <JobActions
-                  job={job}
-                  onCancel={() => onCancel(job)}
-                  onRestart={() => onRestart(job)}
-                  restarting={restartingId === job.id}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+      {jobs.map((job) => (
+        <tr
+          key={job.id}
+          className={job.status === "processing" ? "row-processing" : undefined}
+          data-job-id={job.id}
+        >
+          <td data-label="Filename" className="file-name">
+            <FileName name={job.originalFileName || job.fileName} />
+          </td>
+          <td data-label="Date">{formatDate(job.createdAt)}</td>
+          <td data-label="Status">
+            <StatusBadge status={job.status} />
+          </td>
+          <td data-label="Progress">
+            {job.totalIPs > 0
+              ? `${percentOf(job.processedIPs, job.totalIPs)}%`
+              : "N/A"}
+          </td>
+          <td data-label="Actions">
+            <JobActions
+              job={job}
+              onCancel={() => onCancel(job)}
+              onRestart={() => onRestart(job)}
+              restarting={restartingId === job.id}
+            />
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 

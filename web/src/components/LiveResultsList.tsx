@@ -4,6 +4,9 @@
 import { useEffect, useRef } from "react";
 import type { ResultRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
+import { ScrollTable } from "./ScrollTable.tsx";
+
+const COLUMNS = ["IP ADDRESS", "DOMAIN", "COMPANY", "LOCATION", "ISP"];
 
 function ipClass(row: ResultRow): string {
   if (!row.success) return "ip-failed";
@@ -24,61 +27,50 @@ export function LiveResultsList({ rows }: { rows: ResultRow[] }) {
   return (
     <section aria-labelledby="live-results-title">
       <h3 id="live-results-title">Live Results</h3>
-      <div
+      <ScrollTable
+        label="Live results list"
         className="live-results"
-        ref={scroller}
-        tabIndex={0}
-        role="region"
-        aria-label="Live results list"
+        scrollRef={scroller}
+        tableClassName="striped"
+        columns={COLUMNS}
       >
-        <table className="striped">
-          <thead>
+        {rows.length === 0
+          ? (
             <tr>
-              <th scope="col">IP ADDRESS</th>
-              <th scope="col">DOMAIN</th>
-              <th scope="col">COMPANY</th>
-              <th scope="col">LOCATION</th>
-              <th scope="col">ISP</th>
+              <td colSpan={COLUMNS.length} className="muted">
+                Waiting for results...
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0
-              ? (
-                <tr>
-                  <td colSpan={5} className="muted">Waiting for results...</td>
-                </tr>
-              )
-              : rows.map((row) => {
-                const enrichment = row.enrichmentData ?? {};
-                const ip = enrichment.ip || row.originalData?.ip || "-";
-                return (
-                  <tr key={row.id}>
-                    <td className={`ip ${ipClass(row)}`}>{ip}</td>
-                    {row.success
-                      ? (
-                        <>
-                          <td>{orDash(enrichment.domain)}</td>
-                          <td>{orDash(enrichment.company)}</td>
-                          <td>
-                            {formatLocation(
-                              enrichment.city,
-                              enrichment.country,
-                            )}
-                          </td>
-                          <td>{orDash(enrichment.isp)}</td>
-                        </>
-                      )
-                      : (
-                        <td colSpan={4} className="ip-failed">
-                          {row.error || "Lookup failed"}
-                        </td>
-                      )}
-                  </tr>
-                );
-              })}
-          </tbody>
-        </table>
-      </div>
+          )
+          : rows.map((row) => {
+            const enrichment = row.enrichmentData ?? {};
+            const ip = enrichment.ip || row.originalData?.ip || "-";
+            return (
+              <tr key={row.id}>
+                <td className={`ip ${ipClass(row)}`}>{ip}</td>
+                {row.success
+                  ? (
+                    <>
+                      <td>{orDash(enrichment.domain)}</td>
+                      <td>{orDash(enrichment.company)}</td>
+                      <td>
+                        {formatLocation(
+                          enrichment.city,
+                          enrichment.country,
+                        )}
+                      </td>
+                      <td>{orDash(enrichment.isp)}</td>
+                    </>
+                  )
+                  : (
+                    <td colSpan={COLUMNS.length - 1} className="ip-failed">
+                      {row.error || "Lookup failed"}
+                    </td>
+                  )}
+              </tr>
+            );
+          })}
+      </ScrollTable>
       <p className="muted">
         <small>
           Showing {rows.length}{" "}

@@ -4,7 +4,19 @@
 
 import type { PreviewRow } from "../../../shared/wire.ts";
 import { formatLocation, orDash } from "../lib/format.ts";
+import { ScrollTable } from "./ScrollTable.tsx";
 import { networkTypeLabel } from "./summary/labels.ts";
+
+const COLUMNS = [
+  "IP Address",
+  "Domain",
+  "Company",
+  "Location",
+  "ISP",
+  "Network Type",
+  "ISP Filtered",
+  "ASN",
+] as const;
 
 /** Why the row got its type, and how sure the answer is. */
 function reasonTitle(row: PreviewRow): string | undefined {
@@ -30,51 +42,34 @@ export function ResultsPreviewTable(
   },
 ) {
   return (
-    <div
-      className="overflow-auto"
-      tabIndex={0}
-      role="region"
-      aria-label="Results preview"
+    <ScrollTable
+      label="Results preview"
+      tableClassName="striped results-table stacked-on-phone"
+      columns={COLUMNS}
     >
-      <table className="striped results-table stacked-on-phone">
-        <thead>
+      {rows.length === 0
+        ? (
           <tr>
-            <th scope="col">IP Address</th>
-            <th scope="col">Domain</th>
-            <th scope="col">Company</th>
-            <th scope="col">Location</th>
-            <th scope="col">ISP</th>
-            <th scope="col">Network Type</th>
-            <th scope="col">ISP Filtered</th>
-            <th scope="col">ASN</th>
+            <td colSpan={COLUMNS.length} className="muted">{emptyText}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0
-            ? (
-              <tr>
-                <td colSpan={8} className="muted">{emptyText}</td>
+        )
+        : rows.map((row, index) =>
+          row.success
+            ? <EnrichedRow key={index} row={row} />
+            : (
+              <tr key={index} className="failed-row">
+                <td data-label="IP Address" className="ip text-error">
+                  {orDash(row.ip)}
+                </td>
+                <td data-label="Result" colSpan={COLUMNS.length - 1}>
+                  <strong className="text-error">Failed:</strong>{" "}
+                  {row.error ?? "Lookup failed"}{" "}
+                  <span className="muted">(kept in the download)</span>
+                </td>
               </tr>
             )
-            : rows.map((row, index) =>
-              row.success
-                ? <EnrichedRow key={index} row={row} />
-                : (
-                  <tr key={index} className="failed-row">
-                    <td data-label="IP Address" className="ip text-error">
-                      {orDash(row.ip)}
-                    </td>
-                    <td data-label="Result" colSpan={7}>
-                      <strong className="text-error">Failed:</strong>{" "}
-                      {row.error ?? "Lookup failed"}{" "}
-                      <span className="muted">(kept in the download)</span>
-                    </td>
-                  </tr>
-                )
-            )}
-        </tbody>
-      </table>
-    </div>
+        )}
+    </ScrollTable>
   );
 }
 

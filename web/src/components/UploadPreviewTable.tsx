@@ -2,6 +2,8 @@
 // column highlighted, so the user sees which values will be looked up. The
 // table scrolls inside its own box: the page never scrolls sideways.
 
+import { ScrollRegion } from "./ScrollTable.tsx";
+
 interface Props {
   headers: readonly string[];
   rows: readonly (readonly string[])[];
@@ -23,12 +25,7 @@ export function UploadPreviewTable({ headers, rows, column }: Props) {
           up
         </small>
       </figcaption>
-      <div
-        className="table-scroll"
-        tabIndex={0}
-        role="region"
-        aria-label="First rows of the file"
-      >
+      <ScrollRegion className="table-scroll" label="First rows of the file">
         <table>
           <thead>
             <tr>
@@ -56,7 +53,7 @@ export function UploadPreviewTable({ headers, rows, column }: Props) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </figure>
   );
 }

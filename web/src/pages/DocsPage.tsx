@@ -11,6 +11,7 @@ import {
   NETWORK_TYPES,
 } from "../../../shared/network_types.ts";
 import { useUploadSizes } from "../api/config.ts";
+import { ScrollTable } from "../components/ScrollTable.tsx";
 import { usePageTitle } from "../lib/use_page_title.ts";
 import { useScrollToHash } from "../lib/use_scroll_to_hash.ts";
 
@@ -123,35 +124,21 @@ export function DocsPage() {
       </article>
       <article id="columns">
         <h2>Columns added to your file</h2>
-        <div
-          className="overflow-auto"
-          tabIndex={0}
-          role="region"
-          aria-label="Columns added to your file"
+        <ScrollTable
+          label="Columns added to your file"
+          columns={["Column", "Option", "Example", "Meaning"]}
         >
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Column</th>
-                <th scope="col">Option</th>
-                <th scope="col">Example</th>
-                <th scope="col">Meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ENRICHMENT_FIELD_TABLE.map((field: FieldSpec) => (
-                <tr key={field.name}>
-                  <td>
-                    <code>{field.name}</code>
-                  </td>
-                  <td>{GROUP_OPTION[field.group]}</td>
-                  <td>{String(field.example)}</td>
-                  <td>{field.description ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {ENRICHMENT_FIELD_TABLE.map((field: FieldSpec) => (
+            <tr key={field.name}>
+              <td>
+                <code>{field.name}</code>
+              </td>
+              <td>{GROUP_OPTION[field.group]}</td>
+              <td>{String(field.example)}</td>
+              <td>{field.description ?? ""}</td>
+            </tr>
+          ))}
+        </ScrollTable>
         <p>
           Every row also gets <code>enrichment_success</code> and{" "}
           <code>enrichment_error</code>: why a row has no data (not an address,

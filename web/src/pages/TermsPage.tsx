@@ -2,6 +2,7 @@
 // attribution they ask for. Prerendered, so it reads without JavaScript.
 
 import { Link } from "react-router";
+import { TableHead } from "../components/ScrollTable.tsx";
 import { usePageTitle } from "../lib/use_page_title.ts";
 
 export function TermsPage() {
@@ -28,13 +29,7 @@ export function TermsPage() {
       <article id="data-licences">
         <h2>Data licences</h2>
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Data</th>
-              <th scope="col">Source</th>
-              <th scope="col">Licence</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Data", "Source", "Licence"]} />
           <tbody>
             <tr>
               <td>Country, region, city, latitude, longitude</td>
