@@ -5,6 +5,7 @@
 // tests/http/hostile_input_test.ts.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { UploadResult } from "../../shared/wire.ts";
+import { answerOf } from "../../tests/helpers/http.ts";
 import { startTestApp, type TestApp, uploadRequest } from "./test_app.ts";
 
 function assertCleanError(status: number, body: unknown, what: string) {
@@ -27,17 +28,13 @@ async function call(
   body?: string,
   type = "application/json",
 ) {
-  const response = await test.app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": type },
-    body,
-  });
-  const text = await response.text();
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text);
-  } catch { /* not JSON */ }
-  return { status: response.status, body: json, headers: response.headers };
+  return answerOf(
+    await test.app.request(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": type },
+      body,
+    }),
+  );
 }
 
 Deno.test({

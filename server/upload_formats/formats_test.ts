@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import ExcelJS from "exceljs";
-import { strToU8, Zip, ZipDeflate, zipSync } from "fflate";
+import { strToU8, zipSync } from "fflate";
 import {
   decodeUpload,
   detectUploadFormat,
@@ -10,7 +10,12 @@ import {
 import { READ_CHUNK } from "./bounded_chunks.ts";
 import { maxUncompressedMb, MB, UploadFormatError } from "./limits.ts";
 import { SharedStrings } from "./xlsx_parts.ts";
-import { sharedStringsXlsx } from "../../tests/helpers/hostile_files.ts";
+import {
+  gzipText,
+  repeatedLinesGzip,
+  sharedStringsXlsx,
+  zipBomb,
+} from "../../tests/helpers/hostile_files.ts";
 
 const CSV = "ip,name\r\n81.2.69.142,a\r\n8.8.8.8,b\r\n";
 
@@ -30,51 +35,9 @@ function counted(bytes: Uint8Array, chunk = 16 * 1024) {
   return { stream, stats };
 }
 
-async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const out = new Blob([bytes as BlobPart]).stream().pipeThrough(
-    new CompressionStream("gzip"),
-  );
-  return new Uint8Array(await new Response(out).arrayBuffer());
-}
-
-/** `mb` megabytes of one repeated byte, made and compressed a MB at a time. */
-function repeatedMb(mb: number): ReadableStream<Uint8Array> {
-  const one = new Uint8Array(MB).fill(49);
-  let left = mb;
-  return new ReadableStream({
-    pull(controller) {
-      if (left-- > 0) controller.enqueue(one);
-      else controller.close();
-    },
-  });
-}
-
-async function gzipBomb(mb: number): Promise<Uint8Array> {
-  const out = repeatedMb(mb).pipeThrough(
-    new CompressionStream("gzip") as unknown as TransformStream<
-      Uint8Array,
-      Uint8Array
-    >,
-  );
-  return new Uint8Array(await new Response(out).arrayBuffer());
-}
-
-/** A zip written as a stream (sizes in a data descriptor after the data). */
-function zipBomb(mb: number): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const zip = new Zip((error, data) => {
-    if (error) throw error;
-    parts.push(data);
-  });
-  const entry = new ZipDeflate("bomb.csv", { level: 9 });
-  zip.add(entry);
-  const one = new Uint8Array(MB).fill(49);
-  for (let i = 0; i < mb; i++) entry.push(one, i === mb - 1);
-  zip.end();
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  parts.reduce((at, p) => (all.set(p, at), at + p.byteLength), 0);
-  return all;
-}
+/** `mb` MB of one byte over and over as a gzip, about 1,000 times smaller. */
+const gzipBomb = (mb: number) =>
+  repeatedLinesGzip(`${"1".repeat(MB - 1)}\n`, mb);
 
 const limits = (maxUncompressedBytes: number, maxRowBytes = MB) => ({
   maxUncompressedBytes,
@@ -107,7 +70,7 @@ async function refusal(
 }
 
 Deno.test(".csv.gz decodes while streaming", async () => {
-  const result = await decode("visitors.csv.gz", await gzip(strToU8(CSV)));
+  const result = await decode("visitors.csv.gz", await gzipText(CSV));
   assertEquals(result, { format: "gzip", fixed: undefined, text: CSV });
 });
 
@@ -144,7 +107,7 @@ Deno.test("what a file expands to comes in small chunks, every format", async ()
 });
 
 Deno.test("a damaged gzip file says so", async () => {
-  const good = await gzip(strToU8(CSV.repeat(50)));
+  const good = await gzipText(CSV.repeat(50));
   const damaged = good.slice(0, good.byteLength / 2);
   const { message } = await refusal("gzip", damaged, MB);
   match(message, /not a valid gzip file/);

@@ -1,7 +1,7 @@
-// Small files that expand to a lot (issue 22): gzips of hundreds of MiB of
+// Small files that expand to a lot: gzips and zips of hundreds of MiB of
 // short lines, and an .xlsx with millions of shared strings. The tests and
 // the benchmark upload them and read the server's peak memory from /proc.
-import { zipSync } from "fflate";
+import { Zip, ZipDeflate, zipSync } from "fflate";
 
 const MIB = 1024 * 1024;
 
@@ -18,6 +18,27 @@ async function gzipped(text: ReadableStream<Uint8Array>): Promise<Uint8Array> {
 /** `text` as a gzip file. */
 export function gzipText(text: string): Promise<Uint8Array> {
   return gzipped(new Blob([text]).stream());
+}
+
+/**
+ * A zip whose one CSV expands to `mib` MiB of 63-digit lines (one endless
+ * line would meet MAX_ROW_BYTES first), written as a stream: its sizes
+ * follow the data, so only decompressing finds how large it is.
+ */
+export function zipBomb(mib: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const zip = new Zip((error, data) => {
+    if (error) throw error;
+    parts.push(data);
+  });
+  const entry = new ZipDeflate("bomb.csv", { level: 9 });
+  zip.add(entry);
+  const block = new TextEncoder().encode(`${"1".repeat(63)}\n`.repeat(16384));
+  for (let i = 0; i < mib; i++) entry.push(block, i === mib - 1);
+  zip.end();
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  parts.reduce((at, p) => (all.set(p, at), at + p.byteLength), 0);
+  return all;
 }
 
 /** A gzip of "ip\n" and then `mib` MiB of `line` repeated. */

@@ -1,5 +1,6 @@
-// call(): one request to a real server, the answer parsed as JSON; as the
-// test process's visitor (its session cookie is sent and kept).
+// call(): one request to a real server, the answer parsed as JSON where it
+// is JSON; as the test process's visitor (its session cookie is sent and
+// kept).
 import { sessionFetch } from "./cookie_jar.ts";
 import type { RunningServer } from "./server.ts";
 
@@ -27,11 +28,22 @@ export async function call<T = unknown>(
       ? json
       : JSON.stringify(json),
   });
+  return answerOf<T>(response);
+}
+
+/** A response's status, headers and body: parsed JSON, else its text. */
+export async function answerOf<T = unknown>(
+  response: Response,
+): Promise<Answer<T>> {
   const text = await response.text();
+  let body: unknown = text === "" ? null : text;
+  try {
+    body = JSON.parse(text);
+  } catch { /* not JSON */ }
   return {
     status: response.status,
     headers: response.headers,
-    body: (text === "" ? null : JSON.parse(text)) as T,
+    body: body as T,
   };
 }
 

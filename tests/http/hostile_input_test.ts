@@ -20,7 +20,7 @@ import {
   repeatedLinesGzip,
   sharedStringsXlsx,
 } from "../helpers/hostile_files.ts";
-import { NO_DNS } from "../helpers/http.ts";
+import { call, NO_DNS } from "../helpers/http.ts";
 import { startRdapServer } from "../helpers/rdap_server.ts";
 import { startServer, usingPostgres } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
@@ -32,25 +32,6 @@ const server = await startServer({
     MAX_UPLOAD_MB: "10",
   },
 });
-
-async function call(
-  method: string,
-  path: string,
-  body?: string,
-  type = "application/json",
-) {
-  const response = await sessionFetch(`${server.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": type },
-    body,
-  });
-  const text = await response.text();
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text);
-  } catch { /* not JSON */ }
-  return { status: response.status, body: json, headers: response.headers };
-}
 
 function rss(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
@@ -200,7 +181,7 @@ Deno.test({
         const job = await startJob(server, wide, "ip");
         assertEquals((await waitForJob(server, job.id)).status, "completed");
         const xlsx = await call(
-          "GET",
+          server,
           `/api/jobs/${job.id}/download?format=xlsx`,
         );
         assertEquals(xlsx.status, 422);

@@ -3,43 +3,19 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
-import { strToU8, Zip, ZipDeflate, zipSync } from "fflate";
+import { strToU8, zipSync } from "fflate";
 import {
   downloadText,
   startJob,
   upload,
   waitForJob,
 } from "../helpers/client.ts";
+import { gzipText, zipBomb } from "../helpers/hostile_files.ts";
 import { startServer } from "../helpers/server.ts";
 
 const server = await startServer({ env: { MAX_UPLOAD_MB: "1" } });
 const uploads = join(server.dataDir, "uploads");
 const CSV = "ip,name\r\n81.2.69.142,a\r\n8.8.8.8,b\r\n";
-
-async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const out = new Blob([bytes as BlobPart]).stream().pipeThrough(
-    new CompressionStream("gzip"),
-  );
-  return new Uint8Array(await new Response(out).arrayBuffer());
-}
-
-/** A zip whose one CSV expands to `mb` MB (sizes after the data). */
-function zipBomb(mb: number): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const zip = new Zip((error, data) => {
-    if (error) throw error;
-    parts.push(data);
-  });
-  const entry = new ZipDeflate("bomb.csv", { level: 9 });
-  zip.add(entry);
-  // Lines of 63 digits: one endless line would meet MAX_ROW_BYTES first.
-  const one = new TextEncoder().encode(`${"1".repeat(63)}\n`.repeat(16384));
-  for (let i = 0; i < mb; i++) entry.push(one, i === mb - 1);
-  zip.end();
-  return new Uint8Array(
-    parts.flatMap((part) => [...part]),
-  );
-}
 
 async function stored(response: Response) {
   const body = await response.json();
@@ -60,7 +36,7 @@ Deno.test({
       ".csv.gz is stored decompressed and a job completes",
       async () => {
         const { body, text } = await stored(
-          await upload(server, "visitors.csv.gz", await gzip(strToU8(CSV))),
+          await upload(server, "visitors.csv.gz", await gzipText(CSV)),
         );
         assertEquals(text, CSV);
         assertEquals(body.headers, ["ip", "name"]);

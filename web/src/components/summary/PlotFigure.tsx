@@ -1,10 +1,12 @@
 // One chart: Observable Plot draws it in the browser at the container's
 // width (and again when that changes); the server render and a browser
-// without JavaScript get the caption, the text alternative and the table.
+// without JavaScript get the caption, the text alternative and the chart's
+// data as a table, captioned with the chart's title.
 
-import { type ReactNode, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
+import { type Column, DataTable } from "./DataTable.tsx";
 
-interface Props {
+interface Props<T> {
   title: string;
   /** The chart's text alternative: a sentence with its main figures. */
   description: string;
@@ -12,10 +14,13 @@ interface Props {
   draw: (width: number) => Promise<Element>;
   /** Redraws when this changes (the data's identity). */
   data: unknown;
-  table: ReactNode;
+  columns: Column<T>[];
+  rows: readonly T[];
 }
 
-export function PlotFigure({ title, description, draw, data, table }: Props) {
+export function PlotFigure<T>(
+  { title, description, draw, data, columns, rows }: Props<T>,
+) {
   const box = useRef<HTMLDivElement>(null);
   const drawRef = useRef(draw);
   drawRef.current = draw;
@@ -56,7 +61,7 @@ export function PlotFigure({ title, description, draw, data, table }: Props) {
       <figcaption>{title}</figcaption>
       <div className="summary-plot" ref={box} />
       <p className="summary-alt">{description}</p>
-      {table}
+      <DataTable caption={title} columns={columns} rows={rows} />
     </figure>
   );
 }

@@ -87,52 +87,32 @@ export function SummaryPanel(
           description={describeBars(companies, "top companies")}
           data={summary.topCompanies}
           draw={(width) => drawBars(companies, width, "#1d5fbf")}
-          table={
-            <DataTable
-              caption="Top companies (kept rows)"
-              columns={barColumns("Company")}
-              rows={companies}
-            />
-          }
+          columns={barColumns("Company")}
+          rows={companies}
         />
         <PlotFigure
           title="Top countries"
           description={describeBars(countries, "top countries")}
           data={summary.topCountries}
           draw={(width) => drawBars(countries, width, "#1b7f3b")}
-          table={
-            <DataTable
-              caption="Top countries"
-              columns={COUNTRY_COLUMNS}
-              rows={summary.topCountries}
-            />
-          }
+          columns={COUNTRY_COLUMNS}
+          rows={summary.topCountries}
         />
         <PlotFigure
           title="Network types (kept and left out)"
           description={describeBars(types, "network types")}
           data={summary.networkTypes}
           draw={(width) => drawBars(types, width, "#9a6700")}
-          table={
-            <DataTable
-              caption="Network types (kept and left out)"
-              columns={NETWORK_TYPE_COLUMNS}
-              rows={summary.networkTypes}
-            />
-          }
+          columns={NETWORK_TYPE_COLUMNS}
+          rows={summary.networkTypes}
         />
         <PlotFigure
           title="Rows by country"
           description={mapDescription}
           data={summary.topCountries}
           draw={(width) => drawWorldMap(summary.topCountries, width)}
-          table={
-            <DataTable
-              caption="Rows by country"
-              columns={COUNTRY_COLUMNS}
-              rows={summary.topCountries}
-            />
-          }
+          columns={COUNTRY_COLUMNS}
+          rows={summary.topCountries}
         />
       </div>
       {summary.failedByReason.length > 0 && (
