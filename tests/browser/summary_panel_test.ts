@@ -167,6 +167,20 @@ Deno.test(
         assert.deepEqual(errors, []);
         await page.close();
       }
+
+      // No companies: the chart says so, with no axis of "0.000000" ticks.
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${server.addr.port}/?empty`);
+      const first = page.locator('.summary-plot [role="img"]').first();
+      await first.waitFor({ timeout: 20_000 });
+      assert.equal(
+        await first.getAttribute("aria-label"),
+        "No top companies yet.",
+      );
+      assert.deepEqual(await first.locator("text").allTextContents(), [
+        "No rows",
+      ]);
+      await page.close();
     } finally {
       await browser.close();
       await server.shutdown();

@@ -8,6 +8,9 @@ import { createRoot } from "react-dom/client";
 import { SummaryPanel } from "../../src/components/summary/SummaryPanel.tsx";
 import { FIXTURE } from "./fixture.ts";
 
+// ?empty: a summary with no companies (every row left out or failed).
+const empty = new URLSearchParams(location.search).has("empty");
+
 createRoot(document.getElementById("root")!).render(
-  <SummaryPanel summary={FIXTURE} />,
+  <SummaryPanel summary={empty ? { ...FIXTURE, topCompanies: [] } : FIXTURE} />,
 );

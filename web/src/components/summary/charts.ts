@@ -13,6 +13,16 @@ export async function drawBars(
   color: string,
 ): Promise<Element> {
   const Plot = await import("@observablehq/plot");
+  // No bars: no axis either (an empty domain labels its ticks "0.000000").
+  if (bars.length === 0) {
+    return Plot.plot({
+      width,
+      height: 40,
+      axis: null,
+      style: { fontSize: "12px", background: "transparent", color: "inherit" },
+      marks: [Plot.text(["No rows"], { frameAnchor: "middle" })],
+    });
+  }
   const { marginLeft, maxChars } = barLayout(width, bars.map((b) => b.label));
   return Plot.plot({
     width,
