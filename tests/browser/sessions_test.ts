@@ -64,6 +64,12 @@ Deno.test("two visitors each see only their own jobs", OPTIONS, async () => {
       await page.goto(`${server.url}/results/${own}`);
       await page.getByRole("heading", { name: "Enrichment Results" })
         .waitFor({ timeout: 30_000 });
+      // The history's "Continue Monitoring" address says the same.
+      await page.goto(`${server.url}/?jobId=${other}`);
+      await page.getByRole("heading", {
+        name: `Job ${other} is not available here`,
+      }).waitFor({ timeout: 30_000 });
+      assert.equal(await page.getByText(/Could not load job/).count(), 0);
     }
     const page = alice.pages()[0];
     for (const width of [1280, 375]) {

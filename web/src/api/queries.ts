@@ -34,7 +34,13 @@ export function jobQuery(id: number) {
   return queryOptions({
     queryKey: ["/api/jobs", id] as const,
     queryFn: () => getJson<Job>(`/api/jobs/${id}`, "Failed to get job status"),
+    retry: retryUnlessNotFound,
   });
+}
+
+/** A job that is not there will not appear on asking again. */
+function retryUnlessNotFound(failures: number, error: Error): boolean {
+  return !isNotFound(error) && failures < 3;
 }
 
 /** The preview's filters, applied by the server (empty: every row). */
@@ -75,8 +81,7 @@ export function jobPreviewQuery(
         `/api/jobs/${id}/preview?${search}`,
         "Failed to get results preview",
       ),
-    // A job that is not there will not appear on asking again.
-    retry: (failures, error) => !isNotFound(error) && failures < 3,
+    retry: retryUnlessNotFound,
     placeholderData: (previous) => previous,
   });
 }

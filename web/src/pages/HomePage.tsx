@@ -7,9 +7,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { Job, UploadResult } from "../../../shared/wire.ts";
+import { isNotFound } from "../api/http.ts";
 import { useJob } from "../api/jobs.ts";
 import { ConfigurationOptions } from "../components/ConfigurationOptions.tsx";
 import { HomeCards } from "../components/HomeCards.tsx";
+import { JobNotHere } from "../components/JobNotHere.tsx";
 import { ProcessingView } from "../components/ProcessingView.tsx";
 import { FlowTitle } from "../components/FlowTitle.tsx";
 import { UploadCard } from "../components/UploadCard.tsx";
@@ -38,6 +40,10 @@ export function HomePage() {
     step.name === "upload" ? jobId : null,
     5000,
   );
+
+  // Another session's job (or none): the words the results page has.
+  const notHere = jobId !== null && step.name === "upload" &&
+    linkedJob.isError && isNotFound(linkedJob.error);
 
   const showResults = useCallback(
     (id: number) => navigate(`/results/${id}`, { replace: true }),
@@ -87,12 +93,14 @@ export function HomePage() {
   return (
     <>
       <FlowTitle step={step.name === "upload" ? 1 : 2} />
-      {jobId !== null && step.name === "upload" && linkedJob.isError && (
+      {notHere && <JobNotHere jobId={jobId} />}
+      {jobId !== null && step.name === "upload" && linkedJob.isError &&
+        !notHere && (
         <p className="notice notice-error" role="alert">
           Could not load job {jobId}: {linkedJob.error.message}
         </p>
       )}
-      {step.name === "upload" && (
+      {step.name === "upload" && !notHere && (
         <UploadCard
           onUploaded={(upload) => setStep({ name: "config", upload })}
         />
