@@ -96,15 +96,15 @@ export class ChunkWriter {
     this.#last = this.#last.then(async () => {
       if (this.#error) return;
       try {
-        if (parts) await this.results.putParts(job.id, chunk, parts);
+        const meta = parts && await this.results.putParts(job.id, chunk, parts);
         const { announce, completed } = await this.chunks.commitChunk({
           jobId: job.id,
           chunk,
           run: this.run,
           counters,
           worker: this.worker,
-          output: parts
-            ? { keptBytes: parts.keptBytes, meta: parts.meta }
+          output: parts && meta
+            ? { keptBytes: parts.keptBytes, meta }
             : undefined,
           kinds,
           last,

@@ -32,6 +32,8 @@ export interface ChunkMeta {
   rows: number;
   keptRows: number;
   kinds: KeyCount[];
+  /** Where each section of its `.idx` ends (job_results.ts SECTIONS). */
+  index?: number[];
 }
 
 /**
