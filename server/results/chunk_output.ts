@@ -94,6 +94,35 @@ function lineTail(
   return { texts, own };
 }
 
+/** What a row is counted by (the summary, the kinds, the search counts). */
+type CountFacts = Pick<
+  Enrichment,
+  | "success"
+  | "ispFiltered"
+  | "network_type"
+  | "failure"
+  | "company"
+  | "asn"
+  | "country"
+  | "country_code"
+  | "city"
+>;
+
+const countFacts = (e: Enrichment): CountFacts => ({
+  success: e.success,
+  ispFiltered: e.ispFiltered,
+  network_type: e.network_type,
+  failure: e.failure,
+  company: e.company,
+  asn: e.asn,
+  country: e.country,
+  country_code: e.country_code,
+  city: e.city,
+});
+
+/** Line tails kept for rows of a key seen again, at most. */
+const TAILS_KEPT = 1024;
+
 export class ChunkOutput {
   #cells: OutputCell[];
   #headerCount: number;
@@ -112,11 +141,13 @@ export class ChunkOutput {
   );
   #nets = new Map<string, NetCount>();
   #addresses = new Set<string>();
-  /** Rows counted by key (rows of one key count alike): one of them, n. */
-  #byKey = new Map<
-    number,
-    { row: OutputRow; n: number; tail: LineTail | null }
-  >();
+  /**
+   * Rows counted by key (rows of one key count alike): what they are
+   * counted by, and n. Kept until the chunk's end, so only those fields.
+   */
+  #byKey = new Map<number, { facts: CountFacts; n: number }>();
+  /** Recent keys' line tails (rows of one key share them). */
+  #tails = new Map<number, LineTail>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -146,17 +177,22 @@ export class ChunkOutput {
       this.#rows.add(result, key);
       const address = addressOf(result.enrichment);
       if (address !== null) this.#addresses.add(address);
-      let same = null;
-      if (key < 0) this.#count(result, 1);
+      const e = result.enrichment;
+      if (key < 0) this.#count(e, 1);
       else {
-        same = this.#byKey.get(key);
+        const same = this.#byKey.get(key);
         if (same) same.n++;
-        else this.#byKey.set(key, same = { row: result, n: 1, tail: null });
+        else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
       }
-      if (result.enrichment.ispFiltered) continue;
-      const tail = same
-        ? same.tail ??= lineTail(this.#cells, result, this.#dialect)
-        : lineTail(this.#cells, result, this.#dialect);
+      if (e.ispFiltered) continue;
+      let tail = key < 0 ? undefined : this.#tails.get(key);
+      if (!tail) {
+        tail = lineTail(this.#cells, result, this.#dialect);
+        if (key >= 0) {
+          if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
+          this.#tails.set(key, tail);
+        }
+      }
       this.#line(result, tail);
       this.#keptRows++;
     }
@@ -221,17 +257,16 @@ export class ChunkOutput {
   }
 
   /** A row's kind key and code (ChunkMeta.kinds). */
-  #kindOf({ enrichment: e }: OutputRow): [string, string] {
+  #kindOf(e: CountFacts): [string, string] {
     return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
     ];
   }
 
-  #count(row: OutputRow, n: number): void {
-    const e = row.enrichment;
+  #count(e: CountFacts, n: number): void {
     const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump("kind", ...this.#kindOf(row), n);
+    this.#bump("kind", ...this.#kindOf(e), n);
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -269,16 +304,17 @@ export class ChunkOutput {
       else counts.set(id, [key, code, n]);
     };
     for (const [key, code, n] of this.#all("kind")) add(key, code, n);
-    for (const { row, n } of this.#byKey.values()) {
-      add(...this.#kindOf(row), n);
+    for (const { facts, n } of this.#byKey.values()) {
+      add(...this.#kindOf(facts), n);
     }
     return [...counts.values()];
   }
 
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
-    for (const { row, n } of this.#byKey.values()) this.#count(row, n);
+    for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
+    this.#tails.clear();
     const search = new SearchCountsBuilder();
     for (const net of this.#nets.values()) search.add(...net);
     return {
