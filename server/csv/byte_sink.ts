@@ -22,6 +22,15 @@ export class ByteSink {
     this.length += bytes.length;
   }
 
+  /** Bytes [start, end) of `from`, copied without a view of them. */
+  range(from: Uint8Array, start: number, end: number): void {
+    this.#room(end - start);
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) to[at++] = from[i];
+    this.length = at;
+  }
+
   text(text: string): void {
     this.#room(text.length * 3);
     this.length += encoder.encodeInto(

@@ -101,7 +101,7 @@ export class RowResults {
     if (enrichment.success) counters.successful++;
     else counters.failed++;
     if (enrichment.ispFiltered) counters.filtered++;
-    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
+    this.#batch.results.push({ rowIndex, line: record, enrichment });
     // composeFinished reads the host name only for whether it is there.
     this.#batch.keys.push(
       place + 1 < 2 ** 28 && network + 1 < 2 ** 24
@@ -122,7 +122,7 @@ export class RowResults {
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
-    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
+    this.#batch.results.push({ rowIndex, line: record, enrichment });
     this.#batch.keys.push(-1);
   }
 

@@ -61,7 +61,7 @@ interface Entry {
 
 /** Bytes a row holds, roughly: its line, its cell and object headers. */
 function rowBytes(row: ChunkRecord): number {
-  return 160 + row.line.bytes.length + row.cell.length;
+  return 160 + row.end - row.start + row.cell.length;
 }
 
 /**

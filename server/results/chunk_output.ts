@@ -213,7 +213,7 @@ export class ChunkOutput {
     const dialect = this.#dialect;
     let fields: number;
     if (line) {
-      sink.bytes(line.bytes);
+      sink.range(line.buf, line.start, line.contentEnd);
       fields = line.fields;
     } else {
       const cells = original?.slice(0, this.#headerCount) ?? [];
@@ -231,7 +231,9 @@ export class ChunkOutput {
       sink.text(cellText(own[k], enrichment, dialect));
       sink.bytes(texts[k + 1]);
     }
-    sink.bytes(line && line.end.length > 0 ? line.end : this.#newline);
+    if (line && line.end > line.contentEnd) {
+      sink.range(line.buf, line.contentEnd, line.end);
+    } else sink.bytes(this.#newline);
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {

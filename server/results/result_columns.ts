@@ -171,7 +171,7 @@ export class ColumnsBuilder {
   add(result: OutputRow, key = -1): void {
     const { rowIndex, line, original, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
-    if (line) this.#lines.bytes(line.bytes);
+    if (line) this.#lines.range(line.buf, line.start, line.contentEnd);
     else {
       this.#lines.text(
         formatRows([original ?? []], this.dialect).slice(
