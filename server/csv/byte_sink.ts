@@ -32,11 +32,26 @@ export class ByteSink {
   }
 
   text(text: string): void {
-    this.#room(text.length * 3);
-    this.length += encoder.encodeInto(
-      text,
-      this.#bytes.subarray(this.length),
-    ).written;
+    const n = text.length;
+    this.#room(n * 3);
+    // ASCII as is (most cells), else the encoder from the start.
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) {
+        this.length += encoder.encodeInto(text, to.subarray(this.length))
+          .written;
+        return;
+      }
+      to[at++] = c;
+    }
+    this.length = at;
+  }
+
+  /** A copy of the bytes from `start` on. */
+  copy(start: number): Uint8Array {
+    return this.#bytes.slice(start, this.length);
   }
 
   /** The bytes so far (a copy the size of them); the sink starts over. */

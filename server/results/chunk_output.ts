@@ -64,7 +64,7 @@ const encoder = new TextEncoder();
 /**
  * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
  * between each two, the cell of the row's own (`own`). Rows of one key have
- * the same texts, so a line costs its own cells only.
+ * the same texts, so a line of a key seen before costs its own cells only.
  */
 interface LineTail {
   texts: Uint8Array[];
@@ -73,26 +73,6 @@ interface LineTail {
 
 const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
   encodeField(String(cell.value(e)), dialect);
-
-function lineTail(
-  cells: readonly OutputCell[],
-  { enrichment: e }: OutputRow,
-  dialect: Dialect,
-): LineTail {
-  const texts: Uint8Array[] = [];
-  const own: OutputCell[] = [];
-  let text = "";
-  for (const cell of cells) {
-    text += dialect.delimiter;
-    if (cell.own) {
-      texts.push(encoder.encode(text));
-      own.push(cell);
-      text = "";
-    } else text += cellText(cell, e, dialect);
-  }
-  texts.push(encoder.encode(text));
-  return { texts, own };
-}
 
 /** What a row is counted by (the summary, the kinds, the search counts). */
 type CountFacts = Pick<
@@ -146,8 +126,11 @@ export class ChunkOutput {
    * counted by, and n. Kept until the chunk's end, so only those fields.
    */
   #byKey = new Map<number, { facts: CountFacts; n: number }>();
-  /** Recent keys' line tails (rows of one key share them). */
-  #tails = new Map<number, LineTail>();
+  /**
+   * Recent keys' line tails (rows of one key share them), null for a key
+   * seen once: its tail is kept when it is seen again.
+   */
+  #tails = new Map<number, LineTail | null>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -168,7 +151,7 @@ export class ChunkOutput {
    * Adds finished rows, in input order. `keys` (RowBatch.keys,
    * jobs/row_results.ts): rows of one key share their place's and
    * organisation's values, so they are counted once, n times, and their
-   * lines share those cells (lineTail).
+   * lines share those cells (LineTail).
    */
   add(results: OutputRow[], keys?: number[]): void {
     for (let i = 0; i < results.length; i++) {
@@ -185,15 +168,7 @@ export class ChunkOutput {
         else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
       }
       if (e.ispFiltered) continue;
-      let tail = key < 0 ? undefined : this.#tails.get(key);
-      if (!tail) {
-        tail = lineTail(this.#cells, result, this.#dialect);
-        if (key >= 0) {
-          if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
-          this.#tails.set(key, tail);
-        }
-      }
-      this.#line(result, tail);
+      this.#line(result, key);
       this.#keptRows++;
     }
     if (this.#sink.length > 0) {
@@ -208,7 +183,7 @@ export class ChunkOutput {
    * width, then its new cells and its line end. (Rows of earlier versions,
    * with no stored line, are written from their cells.)
    */
-  #line({ original, line, enrichment }: OutputRow, tail: LineTail): void {
+  #line({ original, line, enrichment }: OutputRow, key: number): void {
     const sink = this.#sink;
     const dialect = this.#dialect;
     let fields: number;
@@ -225,15 +200,45 @@ export class ChunkOutput {
     for (let i = fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
-    const { texts, own } = tail;
-    sink.bytes(texts[0]);
-    for (let k = 0; k < own.length; k++) {
-      sink.text(cellText(own[k], enrichment, dialect));
-      sink.bytes(texts[k + 1]);
-    }
+    this.#tail(enrichment, key);
     if (line && line.end > line.contentEnd) {
       sink.range(line.buf, line.contentEnd, line.end);
     } else sink.bytes(this.#newline);
+  }
+
+  /** A kept row's new cells: its key's kept tail, or written and kept. */
+  #tail(e: Enrichment, key: number): void {
+    const sink = this.#sink;
+    const dialect = this.#dialect;
+    const kept = key < 0 ? undefined : this.#tails.get(key);
+    if (kept) {
+      sink.bytes(kept.texts[0]);
+      for (let k = 0; k < kept.own.length; k++) {
+        sink.text(cellText(kept.own[k], e, dialect));
+        sink.bytes(kept.texts[k + 1]);
+      }
+      return;
+    }
+    // A key seen once before: its tail is kept from this line's bytes.
+    const tail = kept === null ? { texts: [], own: [] } as LineTail : null;
+    if (kept === undefined && key >= 0) {
+      if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
+      this.#tails.set(key, null);
+    }
+    let from = sink.length;
+    for (const cell of this.#cells) {
+      sink.bytes(this.#delimiter);
+      if (cell.own && tail) {
+        tail.texts.push(sink.copy(from));
+        tail.own.push(cell);
+      }
+      sink.text(cellText(cell, e, dialect));
+      if (cell.own) from = sink.length;
+    }
+    if (tail) {
+      tail.texts.push(sink.copy(from));
+      this.#tails.set(key, tail);
+    }
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
