@@ -145,7 +145,10 @@ class JobProcess {
       return null;
     }
     this.#job = job;
-    this.#rows = new RowResults(job.options);
+    this.#rows = new RowResults(
+      job.options,
+      (row, key) => this.#writer.addRow(row, key),
+    );
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#lowConfidence = new LowConfidenceRows(
@@ -381,7 +384,6 @@ class JobProcess {
     }
     if (lookups) rows.addLookups(lookups);
     this.#writer.write(
-      rows.take(),
       rows.counters,
       false,
       this.#ctx.onProgress,
@@ -409,7 +411,6 @@ class JobProcess {
     // The last checkpoint (maybe empty) ends the chunk: its parts stored,
     // then it is done.
     this.#writer.write(
-      this.#rows.take(),
       this.#rows.counters,
       true,
       this.#ctx.onProgress,

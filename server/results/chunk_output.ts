@@ -100,6 +100,9 @@ const countFacts = (e: Enrichment): CountFacts => ({
   city: e.city,
 });
 
+/** Bytes of kept lines gathered into one piece of the download part. */
+const KEPT_PIECE = 1 << 20;
+
 /** Line tails kept for rows of a key seen again, at most. */
 const TAILS_KEPT = 1024;
 
@@ -148,34 +151,39 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds finished rows, in input order. `keys` (RowBatch.keys,
-   * jobs/row_results.ts): rows of one key share their place's and
-   * organisation's values, so they are counted once, n times, and their
-   * lines share those cells (LineTail).
+   * Adds finished rows, in input order. `keys` (RowSink, jobs/row_results.ts):
+   * rows of one key share their place's and organisation's values, so they
+   * are counted once, n times, and their lines share those cells (LineTail).
    */
   add(results: OutputRow[], keys?: number[]): void {
     for (let i = 0; i < results.length; i++) {
-      const result = results[i];
-      const key = keys?.[i] ?? -1;
-      this.#rows.add(result, key);
-      const address = addressOf(result.enrichment);
-      if (address !== null) this.#addresses.add(address);
-      const e = result.enrichment;
-      if (key < 0) this.#count(e, 1);
-      else {
-        const same = this.#byKey.get(key);
-        if (same) same.n++;
-        else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
-      }
-      if (e.ispFiltered) continue;
-      this.#line(result, key);
-      this.#keptRows++;
+      this.addRow(results[i], keys?.[i] ?? -1);
     }
-    if (this.#sink.length > 0) {
-      const bytes = this.#sink.take();
-      this.#kept.push(bytes);
-      this.#keptBytes += bytes.length;
+  }
+
+  /** Adds a finished row (read now, not kept: see RowSink). */
+  addRow(result: OutputRow, key: number): void {
+    this.#rows.add(result, key);
+    const e = result.enrichment;
+    const address = addressOf(e);
+    if (address !== null) this.#addresses.add(address);
+    if (key < 0) this.#count(e, 1);
+    else {
+      const same = this.#byKey.get(key);
+      if (same) same.n++;
+      else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
     }
+    if (e.ispFiltered) return;
+    this.#line(result, key);
+    this.#keptRows++;
+    if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
+  }
+
+  #takeKept(): void {
+    if (this.#sink.length === 0) return;
+    const bytes = this.#sink.take();
+    this.#kept.push(bytes);
+    this.#keptBytes += bytes.length;
   }
 
   /**
@@ -319,6 +327,7 @@ export class ChunkOutput {
 
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
+    this.#takeKept();
     for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
     this.#tails.clear();

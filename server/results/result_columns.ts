@@ -125,7 +125,7 @@ export class ColumnsBuilder {
   #number: number[] = [];
   #texts: string[] = [];
   #ids = new Map<string, number>();
-  /** Groups by row key (RowBatch.keys, jobs/row_results.ts). */
+  /** Groups by row key (RowSink, jobs/row_results.ts). */
   #groups = new Map<number, number>();
 
   /** `dialect`: the job's, its lines' and a line written from cells. */
@@ -165,7 +165,7 @@ export class ColumnsBuilder {
   }
 
   /**
-   * Adds a row. `key` (RowBatch.keys, jobs/row_results.ts, -1: none): rows of one
+   * Adds a row. `key` (RowSink, jobs/row_results.ts, -1: none): rows of one
    * key share their place's and organisation's values, kept once.
    */
   add(result: OutputRow, key = -1): void {
