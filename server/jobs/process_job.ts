@@ -24,11 +24,11 @@ import {
   type HostAnswer,
   type HostSlots,
   LOOKUP_KEY,
+  type RowReader,
   RowWindow,
   WINDOW_LIMITS,
   type WindowLimits,
 } from "./row_window.ts";
-import type { Failure } from "../../shared/failures.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 
 export interface ProcessContext {
@@ -333,14 +333,7 @@ class JobProcess {
   }
 
   /** A row whose answers are all in, its network decided, to the rows. */
-  #commitRow = (
-    rowIndex: number,
-    record: ChunkRecord,
-    ip: string,
-    ipUsed: string | null,
-    slot: number,
-    failure: Failure | null,
-  ): void => {
+  #commitRow: RowReader = (rowIndex, record, ip, ipUsed, slot, failure) => {
     const rows = this.#rows;
     if (failure !== null) {
       rows.addFailed(rowIndex, record, ip, failure, ipUsed);
