@@ -92,6 +92,33 @@ export interface AsFeatureColumns {
   covers: number[];
 }
 
+/** Columns of no AS. */
+export function emptyFeatureColumns(): AsFeatureColumns {
+  return {
+    asn: [],
+    v4: [],
+    v6: [],
+    cities: [],
+    regions: [],
+    countries: [],
+    country: [],
+    countryShare: [],
+    ranges: [],
+    topCity: [],
+    home: [],
+    mixed: [],
+    radius: [],
+    legacy: [],
+    block: [],
+    datacentre: [],
+    largest: [],
+    rangeSize: [],
+    evenness: [],
+    tracks: [],
+    covers: [],
+  };
+}
+
 /** Where an address geolocates (GeoProvider is one). */
 export interface PlaceSource {
   place(ip: string, version: 4 | 6): {
@@ -347,29 +374,7 @@ export function buildAsFeatures(
     sample(a, v6Text(words), 6, 0);
   }
 
-  const out: AsFeatureColumns = {
-    asn: [],
-    v4: [],
-    v6: [],
-    cities: [],
-    regions: [],
-    countries: [],
-    country: [],
-    countryShare: [],
-    ranges: [],
-    topCity: [],
-    home: [],
-    mixed: [],
-    radius: [],
-    legacy: [],
-    block: [],
-    datacentre: [],
-    largest: [],
-    rangeSize: [],
-    evenness: [],
-    tracks: [],
-    covers: [],
-  };
+  const out = emptyFeatureColumns();
 
   const datacentre = datacentreShares(byAsn);
   for (const [asn, a] of byAsn) {
