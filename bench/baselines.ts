@@ -83,13 +83,12 @@ export async function csvPass(
   ) {
     rows += batch.length;
     let size = 0;
-    for (const { line } of batch) size += line.bytes.length + line.end.length;
+    for (const { start, end } of batch) size += end - start;
     const text = new Uint8Array(size);
     let at = 0;
-    for (const { line } of batch) {
-      text.set(line.bytes, at);
-      text.set(line.end, at + line.bytes.length);
-      at += line.bytes.length + line.end.length;
+    for (const { buf, start, end } of batch) {
+      text.set(buf.subarray(start, end), at);
+      at += end - start;
     }
     await writer.write(text);
   }

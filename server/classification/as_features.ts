@@ -92,6 +92,33 @@ export interface AsFeatureColumns {
   covers: number[];
 }
 
+/** Columns of no AS. */
+export function emptyFeatureColumns(): AsFeatureColumns {
+  return {
+    asn: [],
+    v4: [],
+    v6: [],
+    cities: [],
+    regions: [],
+    countries: [],
+    country: [],
+    countryShare: [],
+    ranges: [],
+    topCity: [],
+    home: [],
+    mixed: [],
+    radius: [],
+    legacy: [],
+    block: [],
+    datacentre: [],
+    largest: [],
+    rangeSize: [],
+    evenness: [],
+    tracks: [],
+    covers: [],
+  };
+}
+
 /** Where an address geolocates (GeoProvider is one). */
 export interface PlaceSource {
   place(ip: string, version: 4 | 6): {
@@ -347,29 +374,7 @@ export function buildAsFeatures(
     sample(a, v6Text(words), 6, 0);
   }
 
-  const out: AsFeatureColumns = {
-    asn: [],
-    v4: [],
-    v6: [],
-    cities: [],
-    regions: [],
-    countries: [],
-    country: [],
-    countryShare: [],
-    ranges: [],
-    topCity: [],
-    home: [],
-    mixed: [],
-    radius: [],
-    legacy: [],
-    block: [],
-    datacentre: [],
-    largest: [],
-    rangeSize: [],
-    evenness: [],
-    tracks: [],
-    covers: [],
-  };
+  const out = emptyFeatureColumns();
 
   const datacentre = datacentreShares(byAsn);
   for (const [asn, a] of byAsn) {
@@ -530,12 +535,38 @@ function invert(ids: Map<string, number>): string[] {
   return names;
 }
 
+/**
+ * The columns with the numeric ones in shared memory, so that job threads
+ * read the one copy instead of a clone each.
+ */
+export type SharedFeatureColumns = {
+  [K in keyof AsFeatureColumns]: K extends "country" ? string[]
+    : Float64Array<SharedArrayBuffer>;
+};
+
+export function shareColumns(columns: AsFeatureColumns): SharedFeatureColumns {
+  const shared: Record<string, string[] | Float64Array<SharedArrayBuffer>> = {};
+  for (const [name, values] of Object.entries(columns)) {
+    if (name === "country") {
+      shared[name] = values as string[];
+      continue;
+    }
+    const floats = new Float64Array(
+      new SharedArrayBuffer(values.length * Float64Array.BYTES_PER_ELEMENT),
+    );
+    floats.set(values as number[]);
+    shared[name] = floats;
+  }
+  return shared as SharedFeatureColumns;
+}
+
 /** O(1) lookups by AS number over the column form. */
 export class AsFeatureIndex {
   #row = new Map<number, number>();
 
-  constructor(readonly columns: AsFeatureColumns) {
-    columns.asn.forEach((asn, i) => this.#row.set(asn, i));
+  constructor(readonly columns: AsFeatureColumns | SharedFeatureColumns) {
+    const { asn } = columns;
+    for (let i = 0; i < asn.length; i++) this.#row.set(asn[i], i);
   }
 
   get size(): number {

@@ -2,8 +2,12 @@
 // overrides loaded once; one call per address. The network's decision is
 // memoised by AS number and name, so a lookup is a Map probe plus the host
 // name's hint.
-import type { AsFeatureColumns } from "./as_features.ts";
-import { AsFeatureIndex } from "./as_features.ts";
+import {
+  type AsFeatureColumns,
+  AsFeatureIndex,
+  shareColumns,
+  type SharedFeatureColumns,
+} from "./as_features.ts";
 import {
   classifyNetwork,
   type CuratedLists,
@@ -28,7 +32,7 @@ import { ptrHint } from "./ptr_evidence.ts";
 
 /** Structured-cloneable form, sent to workers. */
 export interface NetworkClassifierData {
-  features: AsFeatureColumns;
+  features: AsFeatureColumns | SharedFeatureColumns;
   lists: Record<keyof CuratedLists, number[]>;
   overrides: OverrideRule[];
   /** PeeringDB's network types, when DATA_DIR holds a copy. */
@@ -56,7 +60,7 @@ export async function loadNetworkClassifierData(
     loadPeeringDb(s.dataDir),
   ]);
   return {
-    features: features.index.columns,
+    features: shareColumns(features.index.columns as AsFeatureColumns),
     lists: {
       consumer: [...lists.consumer],
       mobile: [...lists.mobile],

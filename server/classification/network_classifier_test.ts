@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { AsnTable } from "../enrichment/asn_table.ts";
-import { buildAsFeatures } from "./as_features.ts";
+import { buildAsFeatures, emptyFeatureColumns } from "./as_features.ts";
 import {
   loadNetworkClassifierData,
   NetworkClassifier,
@@ -81,29 +81,7 @@ Deno.test("classifies real networks, applies overrides, PTR and keep lists", asy
 // A fixture: no features, one curated consumer AS, three override lines.
 Deno.test("per-address evidence: CIDR lines by file order, same object when unchanged", () => {
   const classifier = new NetworkClassifier({
-    features: {
-      asn: [],
-      v4: [],
-      v6: [],
-      cities: [],
-      regions: [],
-      countries: [],
-      country: [],
-      countryShare: [],
-      ranges: [],
-      topCity: [],
-      home: [],
-      mixed: [],
-      radius: [],
-      legacy: [],
-      block: [],
-      datacentre: [],
-      largest: [],
-      rangeSize: [],
-      evenness: [],
-      tracks: [],
-      covers: [],
-    },
+    features: emptyFeatureColumns(),
     lists: {
       consumer: [64500],
       mobile: [],

@@ -22,12 +22,36 @@ export class ByteSink {
     this.length += bytes.length;
   }
 
+  /** Bytes [start, end) of `from`, copied without a view of them. */
+  range(from: Uint8Array, start: number, end: number): void {
+    this.#room(end - start);
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) to[at++] = from[i];
+    this.length = at;
+  }
+
   text(text: string): void {
-    this.#room(text.length * 3);
-    this.length += encoder.encodeInto(
-      text,
-      this.#bytes.subarray(this.length),
-    ).written;
+    const n = text.length;
+    this.#room(n * 3);
+    // ASCII as is (most cells), else the encoder from the start.
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) {
+        this.length += encoder.encodeInto(text, to.subarray(this.length))
+          .written;
+        return;
+      }
+      to[at++] = c;
+    }
+    this.length = at;
+  }
+
+  /** A copy of the bytes from `start` on. */
+  copy(start: number): Uint8Array {
+    return this.#bytes.slice(start, this.length);
   }
 
   /** The bytes so far (a copy the size of them); the sink starts over. */

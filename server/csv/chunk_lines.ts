@@ -6,20 +6,23 @@ import { readInto } from "../read_into.ts";
 import type { Dialect } from "./dialect.ts";
 import { LineScanner } from "./line_scanner.ts";
 
-/** A record of the upload as stored. */
+/**
+ * A record of the upload as stored: bytes [start, contentEnd) of `buf`,
+ * then its line end as stored, to `end` (none for a last line without
+ * one). Offsets, not views: no array object per row.
+ */
 export interface SourceLine {
-  /** The record's bytes, without its line end. */
-  bytes: Uint8Array;
-  /** Its line end as stored (empty for a last line without one). */
-  end: Uint8Array;
+  buf: Uint8Array;
+  start: number;
+  contentEnd: number;
+  end: number;
   /** How many cells it has. */
   fields: number;
 }
 
-export interface ChunkRecord {
+export interface ChunkRecord extends SourceLine {
   /** The cell of the column asked for ("" when the line is shorter). */
   cell: string;
-  line: SourceLine;
 }
 
 /** Bytes scanned between two batches of records. */
@@ -60,11 +63,11 @@ export async function* readChunkLines(
   ) =>
     batch.push({
       cell: scanner.cell(column),
-      line: {
-        bytes: buf.subarray(start, contentEnd),
-        end: buf.subarray(contentEnd, end),
-        fields: scanner.fields,
-      },
+      buf,
+      start,
+      contentEnd,
+      end,
+      fields: scanner.fields,
     });
   // A slice at a time (a record cut by a slice's end is read with the
   // next), so rows go on to be looked up as they are read.

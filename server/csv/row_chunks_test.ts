@@ -12,8 +12,8 @@ const decoder = new TextDecoder();
 async function records(path: string, dialect: Dialect, range: RowChunk) {
   const got: [string, string][] = [];
   for await (const batch of readChunkLines(path, dialect, range, 0)) {
-    for (const { cell, line } of batch) {
-      got.push([cell, decoder.decode(line.bytes) + decoder.decode(line.end)]);
+    for (const { cell, buf, start, end } of batch) {
+      got.push([cell, decoder.decode(buf.subarray(start, end))]);
     }
   }
   return got;

@@ -8,14 +8,17 @@
 // keeps its done chunks.
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { ANNOUNCE_MS } from "../storage/chunk_progress.ts";
-import { copyCounters, type Counters } from "../storage/result_rows.ts";
+import {
+  copyCounters,
+  type Counters,
+  type OutputRow,
+} from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import { ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { logError } from "../log.ts";
 import { logJobEnded } from "./job_log.ts";
-import type { RowBatch } from "./row_results.ts";
 
 export class ChunkWriter {
   #output: ChunkOutput;
@@ -52,18 +55,21 @@ export class ChunkWriter {
     return this.#pending;
   }
 
+  /** Adds a finished row, in input order (a RowSink). */
+  addRow(row: OutputRow, key: number): void {
+    this.#output.addRow(row, key);
+  }
+
   /**
-   * Adds finished rows, in input order; `counters`: the chunk's with them
-   * (a run starts from the chunk's first row, at zero). `last`: the
-   * chunk's last rows (maybe none), after which it is stored and done.
+   * Commits the rows added; `counters`: the chunk's with them (a run starts
+   * from the chunk's first row, at zero). `last`: the chunk's last rows are
+   * in, after which it is stored and done.
    */
   write(
-    batch: RowBatch,
     counters: Counters,
     last: boolean,
     committed: (job: JobRecord) => void,
   ): void {
-    this.#output.add(batch.results, batch.keys);
     counters = copyCounters(counters);
     if (last) {
       this.#commit(counters, true, committed);
@@ -96,15 +102,15 @@ export class ChunkWriter {
     this.#last = this.#last.then(async () => {
       if (this.#error) return;
       try {
-        if (parts) await this.results.putParts(job.id, chunk, parts);
+        const meta = parts && await this.results.putParts(job.id, chunk, parts);
         const { announce, completed } = await this.chunks.commitChunk({
           jobId: job.id,
           chunk,
           run: this.run,
           counters,
           worker: this.worker,
-          output: parts
-            ? { keptBytes: parts.keptBytes, meta: parts.meta }
+          output: parts && meta
+            ? { keptBytes: parts.keptBytes, meta }
             : undefined,
           kinds,
           last,

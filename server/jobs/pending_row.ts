@@ -1,7 +1,6 @@
-// A row between reading and its checkpoint, and the host names of a job's
-// cells resolved forward, once each.
+// A row's cell read as logs hold it, and the host names of a job's cells
+// resolved forward, once each.
 import type { Failure } from "../../shared/failures.ts";
-import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import {
   type ForwardAnswer,
   resolveHostname,
@@ -9,28 +8,9 @@ import {
 import { cellNote, readIpCell } from "../enrichment/ip_cell.ts";
 import { type ParsedIp, parseIp } from "../enrichment/ip_input.ts";
 import { type DnsSettings, parseServer } from "../enrichment/reverse_dns.ts";
-import type { PendingRow, QueuedRow } from "./row_window.ts";
 
 // Host names resolved per job are remembered up to this many.
 const HOSTNAME_LIMIT = 100_000;
-
-export const failedRow = (
-  rowIndex: number,
-  row: ChunkRecord,
-  ip: string,
-  failure: Failure,
-  ipUsed: string | null,
-): PendingRow => ({
-  rowIndex,
-  row,
-  ip,
-  place: -1,
-  network: -1,
-  failure,
-  hosts: null,
-  slot: -1,
-  ipUsed,
-});
 
 /** Each host name resolved once (A, then AAAA) through the job's resolvers. */
 export class HostnameCache {
@@ -50,24 +30,33 @@ export class HostnameCache {
   }
 }
 
+/** A row's address failed: the cell (or host name) and why. */
+export type CellFailed = (
+  ip: string,
+  failure: Failure,
+  ipUsed: string | null,
+) => void;
+
 /**
  * A row from its cell as logs hold it (readIpCell: X-Forwarded-For chains,
  * quotes, ports, IPv4-mapped IPv6): `lookUp` gets the address and, when it
- * is not the cell as it stands, the note saying which was used. A host name is resolved first when `hostnames` is given
- * (the job's "Resolve host names"), else the row fails saying so.
+ * is not the cell as it stands, the note saying which was used. A host name
+ * is resolved first when `hostnames` is given (the job's "Resolve host
+ * names"), else the row fails saying so; then the answer comes later (the
+ * promise returned).
  */
-export function rowOfCell(
-  rowIndex: number,
-  row: ChunkRecord,
+export function readCell(
   cell: string,
   hostnames: HostnameCache | null,
-  lookUp: (parsed: ParsedIp, ipUsed: string | null) => PendingRow,
-): QueuedRow {
+  lookUp: (parsed: ParsedIp, ipUsed: string | null) => void,
+  failed: CellFailed,
+): Promise<void> | undefined {
   // Most cells are one plain address: parsed at once, with no reading
   // (readIpCell splits and unwraps, which costs on a million rows).
   const direct = parseIp(cell);
   if (direct.ok && !(direct.version === 4 && cell.includes("::"))) {
-    return lookUp(direct, cellNote(cell, direct.ip));
+    lookUp(direct, cellNote(cell, direct.ip));
+    return;
   }
   const read = readIpCell(cell);
   if (read.kind === "address") {
@@ -75,13 +64,14 @@ export function rowOfCell(
     // Not an address at all: the row shows the cell as it was, not the
     // piece of it the reader tried last.
     if (!parsed.ok && parsed.failure.kind === "invalid") {
-      return lookUp({ ...parsed, ip: cell.trim() }, null);
-    }
-    return lookUp(parsed, read.note);
+      lookUp({ ...parsed, ip: cell.trim() }, null);
+    } else lookUp(parsed, read.note);
+    return;
   }
   const { hostname } = read;
   if (!hostnames) {
-    return failedRow(rowIndex, row, hostname, { kind: "hostname" }, null);
+    failed(hostname, { kind: "hostname" }, null);
+    return;
   }
   return hostnames.resolve(hostname).then((answer) =>
     answer.ok
@@ -89,12 +79,6 @@ export function rowOfCell(
         { ok: true, ip: answer.ip, version: answer.version },
         answer.note,
       )
-      : failedRow(
-        rowIndex,
-        row,
-        hostname,
-        { kind: "unresolved", range: answer.reason },
-        null,
-      )
+      : failed(hostname, { kind: "unresolved", range: answer.reason }, null)
   );
 }

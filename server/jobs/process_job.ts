@@ -1,9 +1,8 @@
 // Processes one chunk of a job from the chunk's last checkpoint to its end
 // (run_chunk.ts runs it in both modes). Kept free of Worker APIs so it can
-// be tested directly. (Some 360
-// lines: one class whose steps share the run's state; reading cells lives
-// in pending_row.ts, the rows in flight in row_window.ts, registration
-// lookups in registration_slots.ts.)
+// be tested directly. One class whose steps share the run's state; reading
+// cells lives in pending_row.ts, the rows in flight in row_window.ts,
+// registration lookups in registration_slots.ts.
 import { join } from "node:path";
 import { type ChunkRecord, readChunkLines } from "../csv/chunk_lines.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
@@ -20,17 +19,17 @@ import { RowResults } from "./row_results.ts";
 import { emptyLookups } from "../storage/result_rows.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
-import { failedRow, HostnameCache, rowOfCell } from "./pending_row.ts";
+import { HostnameCache, readCell } from "./pending_row.ts";
 import {
   type HostAnswer,
   type HostSlots,
   LOOKUP_KEY,
-  type PendingRow,
-  type QueuedRow,
+  type RowReader,
   RowWindow,
   WINDOW_LIMITS,
   type WindowLimits,
 } from "./row_window.ts";
+import type { HostnameLookups } from "../../shared/wire.ts";
 
 export interface ProcessContext {
   store: JobStore;
@@ -110,7 +109,9 @@ class JobProcess {
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: HostSlots = [];
-  #window = new RowWindow();
+  #window = new RowWindow((slot) => this.#pendingOf(slot));
+  /** Host-name lookups the rows of the batch being committed counted. */
+  #lookups: HostnameLookups | null = null;
   #limits: WindowLimits;
   #addressLimit: number;
   #hostnames: HostnameCache;
@@ -145,7 +146,10 @@ class JobProcess {
       return null;
     }
     this.#job = job;
-    this.#rows = new RowResults(job.options);
+    this.#rows = new RowResults(
+      job.options,
+      (row, key) => this.#writer.addRow(row, key),
+    );
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#lowConfidence = new LowConfidenceRows(
@@ -184,7 +188,8 @@ class JobProcess {
       for (const row of rows) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
-        this.#window.push(this.#lookUp(rowIndex, row), row);
+        this.#window.push(rowIndex, row);
+        this.#lookUp(rowIndex, row);
         // Answers wait in the sockets' small kernel buffers (dns_window.ts)
         // while rows are read: let them in every few hundred rows.
         if (dnsOn && ++sinceYield >= YIELD_ROWS) {
@@ -208,28 +213,29 @@ class JobProcess {
     return true;
   }
 
-  /** A row's cell read as logs hold it (rowOfCell) and looked up. */
-  #lookUp(rowIndex: number, row: ChunkRecord): QueuedRow {
+  /** A row's cell read as logs hold it (readCell) and looked up. */
+  #lookUp(rowIndex: number, row: ChunkRecord): void {
     const { options } = this.#job;
-    return rowOfCell(
-      rowIndex,
-      row,
+    const window = this.#window;
+    const waiting = readCell(
       row.cell,
       options.resolveHostnames ? this.#hostnames : null,
-      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, row, parsed, ipUsed),
+      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, parsed, ipUsed),
+      (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
     );
+    if (waiting) window.wait(rowIndex, waiting);
   }
 
   /** An address looked up (its host name maybe pending). */
   #lookUpAddress(
     rowIndex: number,
-    row: ChunkRecord,
     parsed: ParsedIp,
     ipUsed: string | null,
-  ): PendingRow {
+  ): void {
     const { options } = this.#job;
     if (!parsed.ok) {
-      return failedRow(rowIndex, row, parsed.ip, parsed.failure, ipUsed);
+      this.#window.fail(rowIndex, parsed.ip, parsed.failure, ipUsed);
+      return;
     }
     const slots = this.#slots;
     const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
@@ -262,18 +268,17 @@ class JobProcess {
         pending.then((value) => list[slot] = value);
       }
     }
-    return {
-      rowIndex,
-      row,
-      ip: parsed.ip,
-      place: this.#placeOfSlot[slot],
-      network: this.#networkOfSlot[slot],
-      failure: null,
-      hosts: options.domain ? this.#hostNameOfSlot : null,
-      slot,
-      ipUsed,
-      registrations: this.#registrations?.slots ?? null,
-    };
+    this.#window.set(rowIndex, parsed.ip, ipUsed, slot);
+  }
+
+  /** A slot's host name or registration still on its way, or null. */
+  #pendingOf(slot: number): Promise<unknown> | null {
+    const host = this.#job.options.domain
+      ? this.#hostNameOfSlot[slot]
+      : undefined;
+    if (host instanceof Promise) return host;
+    const registration = this.#registrations?.slots[slot];
+    return registration instanceof Promise ? registration : null;
   }
 
   /**
@@ -305,7 +310,7 @@ class JobProcess {
         continue;
       }
       if (!final && ready < checkpointRows) return; // a last short one waits
-      this.#commitBatch(window.take(Math.min(ready, checkpointRows)));
+      this.#commitBatch(Math.min(ready, checkpointRows));
       if (this.#writer.backlog > WRITER_BACKLOG) {
         await this.#writer.waitForBacklogAtMost(WRITER_BACKLOG / 2);
       }
@@ -313,80 +318,77 @@ class JobProcess {
   }
 
   /** Hands rows whose answers are all in to the writer as one batch. */
-  #commitBatch(batch: PendingRow[]): void {
-    const rows = this.#rows;
-    const { engine } = this.#ctx;
-    const keep = this.#keep;
+  #commitBatch(count: number): void {
     // Each lookup is counted with the first row that commits its answer,
     // so the counts stored at a checkpoint match the rows stored.
     const lookups = this.#job.options.domain ? emptyLookups() : null;
-    for (const pending of batch) {
-      if (pending.failure !== null) {
-        rows.addFailed(
-          pending.rowIndex,
-          pending.row,
-          pending.ip,
-          pending.failure,
-          pending.ipUsed,
-        );
-        continue;
-      }
-      const answer = pending.hosts?.[pending.slot] as HostAnswer | undefined;
-      if (answer && lookups && !answer.counted) {
-        answer.counted = true;
-        lookups[LOOKUP_KEY[answer.outcome]]++;
-      }
-      const hostname = answer?.hostname ?? null;
-      let network = pending.network;
-      // Many dynamic host names in one network: its other rows too.
-      if (network >= 0 && this.#hostEvidence) {
-        const base = rows.network(network)!;
-        const own = this.#hostEvidence.apply(base, pending.ip, hostname);
-        if (own !== base) network = rows.networkId(own);
-      }
-      // Rows the model doubts, as the job chose (before the keep list,
-      // which wins).
-      if (network >= 0) {
-        const base = rows.network(network)!;
-        const own = this.#lowConfidence.apply(base);
-        if (own !== base) network = rows.networkId(own);
-      }
-      // The host name and the keep list may decide this address otherwise
-      // than its network (a static business name inside an access network).
-      if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {
-        const base = rows.network(network)!;
-        const own = engine.networkFor(base, pending.ip, hostname, keep);
-        network = rows.networkId(own);
-      }
-      // Registration data has the last word (a customer inside a carrier).
-      if (network >= 0 && pending.registrations && this.#registrations) {
-        const base = rows.network(network)!;
-        const own = this.#registrations.apply(
-          base,
-          pending.registrations,
-          pending.slot,
-        );
-        if (own !== base) network = rows.networkId(own);
-      }
-      rows.add(
-        pending.rowIndex,
-        pending.row,
-        pending.ip,
-        pending.place,
-        network,
-        hostname,
-        answer?.domain ?? null,
-        pending.ipUsed,
-      );
-    }
-    if (lookups) rows.addLookups(lookups);
+    this.#lookups = lookups;
+    this.#window.take(count, this.#commitRow);
+    if (lookups) this.#rows.addLookups(lookups);
     this.#writer.write(
-      rows.take(),
-      rows.counters,
+      this.#rows.counters,
       false,
       this.#ctx.onProgress,
     );
   }
+
+  /** A row whose answers are all in, its network decided, to the rows. */
+  #commitRow: RowReader = (rowIndex, record, ip, ipUsed, slot, failure) => {
+    const rows = this.#rows;
+    if (failure !== null) {
+      rows.addFailed(rowIndex, record, ip, failure, ipUsed);
+      return;
+    }
+    const { engine } = this.#ctx;
+    const keep = this.#keep;
+    const answer = this.#job.options.domain
+      ? this.#hostNameOfSlot[slot] as HostAnswer
+      : undefined;
+    const lookups = this.#lookups;
+    if (answer && lookups && !answer.counted) {
+      answer.counted = true;
+      lookups[LOOKUP_KEY[answer.outcome]]++;
+    }
+    const hostname = answer?.hostname ?? null;
+    let network = this.#networkOfSlot[slot];
+    // Many dynamic host names in one network: its other rows too.
+    if (network >= 0 && this.#hostEvidence) {
+      const base = rows.network(network)!;
+      const own = this.#hostEvidence.apply(base, ip, hostname);
+      if (own !== base) network = rows.networkId(own);
+    }
+    // Rows the model doubts, as the job chose (before the keep list,
+    // which wins).
+    if (network >= 0) {
+      const base = rows.network(network)!;
+      const own = this.#lowConfidence.apply(base);
+      if (own !== base) network = rows.networkId(own);
+    }
+    // The host name and the keep list may decide this address otherwise
+    // than its network (a static business name inside an access network).
+    if (network >= 0 && engine.classifier.needsAddress(hostname, keep)) {
+      const base = rows.network(network)!;
+      const own = engine.networkFor(base, ip, hostname, keep);
+      network = rows.networkId(own);
+    }
+    // Registration data has the last word (a customer inside a carrier).
+    const registrations = this.#registrations;
+    if (network >= 0 && registrations) {
+      const base = rows.network(network)!;
+      const own = registrations.apply(base, registrations.slots, slot);
+      if (own !== base) network = rows.networkId(own);
+    }
+    rows.add(
+      rowIndex,
+      record,
+      ip,
+      this.#placeOfSlot[slot],
+      network,
+      hostname,
+      answer?.domain ?? null,
+      ipUsed,
+    );
+  };
 
   /**
    * Commits the last rows; the chunk's last checkpoint marks it done (and
@@ -409,7 +411,6 @@ class JobProcess {
     // The last checkpoint (maybe empty) ends the chunk: its parts stored,
     // then it is done.
     this.#writer.write(
-      this.#rows.take(),
       this.#rows.counters,
       true,
       this.#ctx.onProgress,

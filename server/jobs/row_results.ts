@@ -2,7 +2,9 @@
 // each distinct address refers to its place and organisation by number (two
 // Int32Array slots, not an object per address), and a row's result is
 // composed when it is committed, by the same rules as the engine's lookups
-// (compose.ts), with the chunk's counters and a summary key per row.
+// (compose.ts), once per key (its place, organisation and whether it has a
+// host name) while the key is recent, then handed on at once, with the
+// chunk's counters: no object per row is kept.
 import type { Failure } from "../../shared/failures.ts";
 import type { ChunkRecord } from "../csv/chunk_lines.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
@@ -10,7 +12,9 @@ import {
   composeFinished,
   failedEnrichment,
   type Network,
+  reuseFinished,
 } from "../enrichment/compose.ts";
+import type { Enrichment } from "../enrichment/types.ts";
 import type { Place } from "../enrichment/geo_provider.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import {
@@ -22,17 +26,17 @@ import {
 /** A place or organisation number for "none". */
 export const NONE = -1;
 
-/** Rows committed together: results, and a summary key for each. */
-export interface RowBatch {
-  results: OutputRow[];
-  /**
-   * Per result: a number that is the same for two rows whose summary
-   * counts are the same (their place, organisation and whether they have
-   * a host name), or -1 (a failed row, or numbers too large): rows of one
-   * key are counted once, n times (chunk_output.ts).
-   */
-  keys: number[];
-}
+/**
+ * Where finished rows go, in input order, each with its key: a number that
+ * is the same for two rows whose values are the same but for their own
+ * (address, host name, domain, ip_used), or -1 (a failed row, or numbers too
+ * large). The row and its enrichment are reused for the next row: read,
+ * never kept.
+ */
+export type RowSink = (row: OutputRow, key: number) => void;
+
+/** Keys whose composed enrichment is kept for their next rows, at most. */
+const KEYS_KEPT = 1024;
 
 export class RowResults {
   /** The chunk's counters, with every row added so far. */
@@ -44,9 +48,11 @@ export class RowResults {
   /** The numbers of #places[0] and #networks[0] (see startOver). */
   #placeBase = 0;
   #networkBase = 0;
-  #batch: RowBatch = { results: [], keys: [] };
+  /** Recent keys' enrichment, reused for their next rows. */
+  #byKey = new Map<number, Enrichment>();
+  #row: OutputRow = { rowIndex: 0, enrichment: failedEnrichment("", null) };
 
-  constructor(readonly options: EnrichOptions) {}
+  constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
   /** A number for a place, or NONE. */
   placeId(place: Place | null): number {
@@ -86,28 +92,35 @@ export class RowResults {
     domain: string | null,
     ipUsed: string | null = null,
   ): void {
-    const enrichment = composeFinished(
-      ip,
-      {
-        place: place === NONE ? null : this.#places[place - this.#placeBase],
-        network: this.network(network),
-      },
-      { hostname, domain },
-      this.options,
-    );
+    // composeFinished reads the host name only for whether it is there.
+    const key = place + 1 < 2 ** 28 && network + 1 < 2 ** 24
+      ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (hostname ? 1 : 0)
+      : -1;
+    const name = { hostname, domain };
+    let enrichment = key < 0 ? undefined : this.#byKey.get(key);
+    if (enrichment) reuseFinished(enrichment, ip, name);
+    else {
+      enrichment = composeFinished(
+        ip,
+        {
+          place: place === NONE ? null : this.#places[place - this.#placeBase],
+          network: this.network(network),
+        },
+        name,
+        this.options,
+      );
+      if (key >= 0) {
+        if (this.#byKey.size >= KEYS_KEPT) this.#byKey.clear();
+        this.#byKey.set(key, enrichment);
+      }
+    }
     enrichment.ip_used = ipUsed;
     const counters = this.counters;
     counters.processed++;
     if (enrichment.success) counters.successful++;
     else counters.failed++;
     if (enrichment.ispFiltered) counters.filtered++;
-    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
-    // composeFinished reads the host name only for whether it is there.
-    this.#batch.keys.push(
-      place + 1 < 2 ** 28 && network + 1 < 2 ** 24
-        ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (hostname ? 1 : 0)
-        : -1,
-    );
+    this.#handOn(rowIndex, record, enrichment, key);
   }
 
   /** A row whose address failed, with the reason. */
@@ -122,8 +135,20 @@ export class RowResults {
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
-    this.#batch.results.push({ rowIndex, line: record.line, enrichment });
-    this.#batch.keys.push(-1);
+    this.#handOn(rowIndex, record, enrichment, -1);
+  }
+
+  #handOn(
+    rowIndex: number,
+    line: ChunkRecord,
+    enrichment: Enrichment,
+    key: number,
+  ): void {
+    const row = this.#row;
+    row.rowIndex = rowIndex;
+    row.line = line;
+    row.enrichment = enrichment;
+    this.sink(row, key);
   }
 
   /** Host-name lookups whose answers the rows added are the first to use. */
@@ -133,13 +158,6 @@ export class RowResults {
     total.noName += lookups.noName;
     total.timedOut += lookups.timedOut;
     total.skipped += lookups.skipped;
-  }
-
-  /** The rows added since the last batch was taken. */
-  take(): RowBatch {
-    const batch = this.#batch;
-    this.#batch = { results: [], keys: [] };
-    return batch;
   }
 
   /**
@@ -155,5 +173,6 @@ export class RowResults {
     this.#places = [];
     this.#networkIds.clear();
     this.#networks = [];
+    this.#byKey.clear();
   }
 }

@@ -1,5 +1,6 @@
 // The rows a job has read and not yet committed, in file order. A row is
-// ready once its host name is in (or it needs none); rows leave from the
+// ready once its host name and registration are in (or it needs none);
+// rows leave from the
 // front only, so checkpoints stay in order, while rows behind a slow
 // address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
@@ -8,7 +9,6 @@ import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import type { LookupOutcome } from "../enrichment/reverse_dns.ts";
-import type { RegistrationSlots } from "./registration_slots.ts";
 
 /** Where each lookup outcome is counted in a job's HostnameLookups. */
 export const LOOKUP_KEY: Record<LookupOutcome, keyof HostnameLookups> = {
@@ -31,37 +31,23 @@ export interface HostAnswer extends HostName {
 /** Per address slot: its answer, or the lookup still on its way. */
 export type HostSlots = (HostAnswer | Promise<HostAnswer>)[];
 
-/** One row on its way to a checkpoint. */
-export interface PendingRow {
-  rowIndex: number;
-  row: ChunkRecord;
-  /** The address as parsed. */
-  ip: string;
-  /** Numbers of its place and organisation (RowResults). */
-  place: number;
-  network: number;
-  /** Why the address failed (then no place or organisation). */
-  failure: Failure | null;
-  /** Where its host name will be (`hosts[slot]`); null: none asked. */
-  hosts: HostSlots | null;
-  slot: number;
-  /** Which address of the cell was looked up, when not the cell as is. */
-  ipUsed: string | null;
-  /** Where its registration will be (`registrations[slot]`); null: none. */
-  registrations?: RegistrationSlots | null;
-}
-
-/** A row read: looked up, or a host-name cell still being resolved first. */
-export type QueuedRow = PendingRow | Promise<PendingRow>;
-
-/** A place in the window: the row, once its cell is resolved. */
-interface Entry {
-  row: QueuedRow;
-}
+/**
+ * Reads a row taken off the front (RowWindow.take): its index, its record,
+ * its address, which address of the cell was used (when not the cell as
+ * is), and its address's slot, or -1 and why it failed.
+ */
+export type RowReader = (
+  rowIndex: number,
+  record: ChunkRecord,
+  ip: string,
+  ipUsed: string | null,
+  slot: number,
+  failure: Failure | null,
+) => void;
 
 /** Bytes a row holds, roughly: its line, its cell and object headers. */
 function rowBytes(row: ChunkRecord): number {
-  return 160 + row.line.bytes.length + row.cell.length;
+  return 160 + row.end - row.start + row.cell.length;
 }
 
 /**
@@ -80,17 +66,35 @@ export const WINDOW_LIMITS: WindowLimits = {
   bytes: 32 * 1024 * 1024,
   queuedLookups: 20_000,
 };
+/**
+ * The rows in flight as columns (no object per row): a row is pushed when
+ * read, then set once its cell is read (a host-name cell may take a while:
+ * `wait`), and ready once its slot's answers are in (`pendingOf`).
+ */
 export class RowWindow {
-  #rows: Entry[] = [];
+  #records: ChunkRecord[] = [];
+  #ips: string[] = [];
+  #ipUsed: (string | null)[] = [];
+  /** The address's slot, or -1: failed (#failures) or not set yet. */
+  #slots: number[] = [];
+  /** By row index: why a row failed, and rows whose cell is on its way. */
+  #failures = new Map<number, Failure>();
+  #waiting = new Map<number, Promise<void>>();
+  /** The row index at position 0 (rows are consecutive). */
+  #first = 0;
   #head = 0;
   /** Rows from `#head` up to here are known to be ready. */
   #readyEnd = 0;
   #bytes = 0;
-  #sizes: number[] = [];
+
+  /** `pendingOf`: a slot's answer still on its way, or null. */
+  constructor(
+    readonly pendingOf: (slot: number) => Promise<unknown> | null,
+  ) {}
 
   /** Rows in the window. */
   get size(): number {
-    return this.#rows.length - this.#head;
+    return this.#records.length - this.#head;
   }
 
   /** Bytes the window's rows hold, roughly (rowBytes). */
@@ -104,48 +108,87 @@ export class RowWindow {
       (this.size > 0 && dns.queued >= limits.queuedLookups);
   }
 
-  /** Adds a row read from `raw` (the row itself may still be on its way). */
-  push(row: QueuedRow, raw: ChunkRecord): void {
-    const bytes = rowBytes(raw);
-    const entry: Entry = { row };
-    if (row instanceof Promise) row.then((done) => entry.row = done);
-    this.#rows.push(entry);
-    this.#sizes.push(bytes);
-    this.#bytes += bytes;
+  /** Adds the row read next, to be set (or failed) by its index. */
+  push(rowIndex: number, record: ChunkRecord): void {
+    if (this.#records.length === 0) this.#first = rowIndex;
+    this.#records.push(record);
+    this.#ips.push("");
+    this.#ipUsed.push(null);
+    this.#slots.push(-1);
+    this.#bytes += rowBytes(record);
   }
 
-  /** Rows at the front whose host names are all in. */
+  /** A row's address and its slot. */
+  set(rowIndex: number, ip: string, ipUsed: string | null, slot: number) {
+    const at = rowIndex - this.#first;
+    this.#ips[at] = ip;
+    this.#ipUsed[at] = ipUsed;
+    this.#slots[at] = slot;
+  }
+
+  /** A row whose address failed. */
+  fail(rowIndex: number, ip: string, failure: Failure, ipUsed: string | null) {
+    const at = rowIndex - this.#first;
+    this.#ips[at] = ip;
+    this.#ipUsed[at] = ipUsed;
+    this.#failures.set(rowIndex, failure);
+  }
+
+  /** A row set (or failed) once `cell` is resolved. */
+  wait(rowIndex: number, cell: Promise<void>): void {
+    this.#waiting.set(rowIndex, cell);
+    cell.then(() => this.#waiting.delete(rowIndex));
+  }
+
+  /** What the row at position `at` waits for, or null: it is ready. */
+  #pending(at: number): Promise<unknown> | null {
+    const waiting = this.#waiting.get(this.#first + at);
+    if (waiting) return waiting;
+    const slot = this.#slots[at];
+    return slot < 0 ? null : this.pendingOf(slot);
+  }
+
+  /** Rows at the front whose answers are all in. */
   readyCount(): number {
-    const rows = this.#rows;
-    while (this.#readyEnd < rows.length && isReady(rows[this.#readyEnd])) {
+    const end = this.#records.length;
+    while (this.#readyEnd < end && this.#pending(this.#readyEnd) === null) {
       this.#readyEnd++;
     }
     return this.#readyEnd - this.#head;
   }
 
-  /** Takes `count` ready rows off the front (readyCount first). */
-  take(count: number): PendingRow[] {
+  /** Reads `count` ready rows off the front (readyCount first). */
+  take(count: number, read: RowReader): void {
     const from = this.#head;
-    const taken = this.#rows.slice(from, from + count).map((entry) =>
-      entry.row as PendingRow
-    );
-    for (let i = from; i < from + taken.length; i++) {
-      this.#bytes -= this.#sizes[i];
+    const to = Math.min(from + count, this.#records.length);
+    for (let at = from; at < to; at++) {
+      const rowIndex = this.#first + at;
+      const record = this.#records[at];
+      const failure = this.#failures.get(rowIndex) ?? null;
+      if (failure) this.#failures.delete(rowIndex);
+      this.#bytes -= rowBytes(record);
+      read(
+        rowIndex,
+        record,
+        this.#ips[at],
+        this.#ipUsed[at],
+        failure ? -1 : this.#slots[at],
+        failure,
+      );
     }
-    this.#head += taken.length;
+    this.#head = to;
     // Let committed rows go soon: young objects are cheap to collect, while
     // rows kept around get promoted and grow the heap.
-    if (this.#head === this.#rows.length) {
-      this.#rows.length = 0;
-      this.#sizes.length = 0;
+    const columns = [this.#records, this.#ips, this.#ipUsed, this.#slots];
+    if (this.#head === this.#records.length) {
+      for (const column of columns) column.length = 0;
       this.#readyEnd = this.#head = 0;
-    } else if (this.#head > 4096 && this.#head * 2 > this.#rows.length) {
-      this.#rows.splice(0, this.#head);
-      this.#sizes.splice(0, this.#head);
+    } else if (this.#head > 4096 && this.#head * 2 > this.#records.length) {
+      for (const column of columns) column.splice(0, this.#head);
+      this.#first += this.#head;
       this.#readyEnd -= this.#head;
       this.#head = 0;
     }
-    return taken;
   }
 
   /**
@@ -153,33 +196,14 @@ export class RowWindow {
    * `maxMs` at most (so the caller can look at a cancel in between).
    */
   async nextAnswer(maxMs = WAIT_STEP_MS): Promise<void> {
-    const waiting = this.readyCount() < this.size
-      ? this.#rows[this.#readyEnd].row
+    const answer = this.readyCount() < this.size
+      ? this.#pending(this.#readyEnd)
       : null;
-    const host = waiting instanceof Promise
-      ? waiting
-      : waiting?.hosts?.[waiting.slot];
-    // Its host name is in: then its registration is what it waits for.
-    const answer = host instanceof Promise || waiting instanceof Promise
-      ? host
-      : waiting?.registrations?.[waiting.slot];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const elapsed = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, maxMs);
     });
-    await Promise.race(
-      answer instanceof Promise ? [answer, elapsed] : [
-        elapsed,
-      ],
-    );
+    await Promise.race(answer ? [answer, elapsed] : [elapsed]);
     clearTimeout(timer);
   }
-}
-
-function isReady({ row }: Entry): boolean {
-  if (row instanceof Promise) return false;
-  if (row.hosts !== null && row.hosts[row.slot] instanceof Promise) {
-    return false;
-  }
-  return !(row.registrations?.[row.slot] instanceof Promise);
 }

@@ -32,6 +32,8 @@ export interface ChunkMeta {
   rows: number;
   keptRows: number;
   kinds: KeyCount[];
+  /** Where each section of its `.idx` ends (job_results.ts SECTIONS). */
+  index?: number[];
 }
 
 /**
@@ -62,7 +64,7 @@ const encoder = new TextEncoder();
 /**
  * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
  * between each two, the cell of the row's own (`own`). Rows of one key have
- * the same texts, so a line costs its own cells only.
+ * the same texts, so a line of a key seen before costs its own cells only.
  */
 interface LineTail {
   texts: Uint8Array[];
@@ -72,25 +74,25 @@ interface LineTail {
 const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
   encodeField(String(cell.value(e)), dialect);
 
-function lineTail(
-  cells: readonly OutputCell[],
-  { enrichment: e }: OutputRow,
-  dialect: Dialect,
-): LineTail {
-  const texts: Uint8Array[] = [];
-  const own: OutputCell[] = [];
-  let text = "";
-  for (const cell of cells) {
-    text += dialect.delimiter;
-    if (cell.own) {
-      texts.push(encoder.encode(text));
-      own.push(cell);
-      text = "";
-    } else text += cellText(cell, e, dialect);
-  }
-  texts.push(encoder.encode(text));
-  return { texts, own };
-}
+/** What a row is counted by (the summary, the kinds, the search counts). */
+const countFacts = (e: Enrichment) => ({
+  success: e.success,
+  ispFiltered: e.ispFiltered,
+  network_type: e.network_type,
+  failure: e.failure,
+  company: e.company,
+  asn: e.asn,
+  country: e.country,
+  country_code: e.country_code,
+  city: e.city,
+});
+type CountFacts = ReturnType<typeof countFacts>;
+
+/** Bytes of kept lines gathered into one piece of the download part. */
+const KEPT_PIECE = 1 << 20;
+
+/** Line tails kept for rows of a key seen again, at most. */
+const TAILS_KEPT = 1024;
 
 export class ChunkOutput {
   #cells: OutputCell[];
@@ -110,11 +112,16 @@ export class ChunkOutput {
   );
   #nets = new Map<string, NetCount>();
   #addresses = new Set<string>();
-  /** Rows counted by key (rows of one key count alike): one of them, n. */
-  #byKey = new Map<
-    number,
-    { row: OutputRow; n: number; tail: LineTail | null }
-  >();
+  /**
+   * Rows counted by key (rows of one key count alike): what they are
+   * counted by, and n. Kept until the chunk's end, so only those fields.
+   */
+  #byKey = new Map<number, { facts: CountFacts; n: number }>();
+  /**
+   * Recent keys' line tails (rows of one key share them), null for a key
+   * seen once: its tail is kept when it is seen again.
+   */
+  #tails = new Map<number, LineTail | null>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -132,37 +139,39 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds finished rows, in input order. `keys` (RowBatch.keys,
-   * jobs/row_results.ts): rows of one key share their place's and
-   * organisation's values, so they are counted once, n times, and their
-   * lines share those cells (lineTail).
+   * Adds finished rows, in input order. `keys` (RowSink, jobs/row_results.ts):
+   * rows of one key share their place's and organisation's values, so they
+   * are counted once, n times, and their lines share those cells (LineTail).
    */
   add(results: OutputRow[], keys?: number[]): void {
     for (let i = 0; i < results.length; i++) {
-      const result = results[i];
-      const key = keys?.[i] ?? -1;
-      this.#rows.add(result, key);
-      const address = addressOf(result.enrichment);
-      if (address !== null) this.#addresses.add(address);
-      let same = null;
-      if (key < 0) this.#count(result, 1);
-      else {
-        same = this.#byKey.get(key);
-        if (same) same.n++;
-        else this.#byKey.set(key, same = { row: result, n: 1, tail: null });
-      }
-      if (result.enrichment.ispFiltered) continue;
-      const tail = same
-        ? same.tail ??= lineTail(this.#cells, result, this.#dialect)
-        : lineTail(this.#cells, result, this.#dialect);
-      this.#line(result, tail);
-      this.#keptRows++;
+      this.addRow(results[i], keys?.[i] ?? -1);
     }
-    if (this.#sink.length > 0) {
-      const bytes = this.#sink.take();
-      this.#kept.push(bytes);
-      this.#keptBytes += bytes.length;
+  }
+
+  /** Adds a finished row (read now, not kept: see RowSink). */
+  addRow(result: OutputRow, key: number): void {
+    this.#rows.add(result, key);
+    const e = result.enrichment;
+    const address = addressOf(e);
+    if (address !== null) this.#addresses.add(address);
+    if (key < 0) this.#count(e, 1);
+    else {
+      const same = this.#byKey.get(key);
+      if (same) same.n++;
+      else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
     }
+    if (e.ispFiltered) return;
+    this.#line(result, key);
+    this.#keptRows++;
+    if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
+  }
+
+  #takeKept(): void {
+    if (this.#sink.length === 0) return;
+    const bytes = this.#sink.take();
+    this.#kept.push(bytes);
+    this.#keptBytes += bytes.length;
   }
 
   /**
@@ -170,12 +179,12 @@ export class ChunkOutput {
    * width, then its new cells and its line end. (Rows of earlier versions,
    * with no stored line, are written from their cells.)
    */
-  #line({ original, line, enrichment }: OutputRow, tail: LineTail): void {
+  #line({ original, line, enrichment }: OutputRow, key: number): void {
     const sink = this.#sink;
     const dialect = this.#dialect;
     let fields: number;
     if (line) {
-      sink.bytes(line.bytes);
+      sink.range(line.buf, line.start, line.contentEnd);
       fields = line.fields;
     } else {
       const cells = original?.slice(0, this.#headerCount) ?? [];
@@ -187,13 +196,45 @@ export class ChunkOutput {
     for (let i = fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
-    const { texts, own } = tail;
-    sink.bytes(texts[0]);
-    for (let k = 0; k < own.length; k++) {
-      sink.text(cellText(own[k], enrichment, dialect));
-      sink.bytes(texts[k + 1]);
+    this.#tail(enrichment, key);
+    if (line && line.end > line.contentEnd) {
+      sink.range(line.buf, line.contentEnd, line.end);
+    } else sink.bytes(this.#newline);
+  }
+
+  /** A kept row's new cells: its key's kept tail, or written and kept. */
+  #tail(e: Enrichment, key: number): void {
+    const sink = this.#sink;
+    const dialect = this.#dialect;
+    const kept = key < 0 ? undefined : this.#tails.get(key);
+    if (kept) {
+      sink.bytes(kept.texts[0]);
+      for (let k = 0; k < kept.own.length; k++) {
+        sink.text(cellText(kept.own[k], e, dialect));
+        sink.bytes(kept.texts[k + 1]);
+      }
+      return;
     }
-    sink.bytes(line && line.end.length > 0 ? line.end : this.#newline);
+    // A key seen once before: its tail is kept from this line's bytes.
+    const tail = kept === null ? { texts: [], own: [] } as LineTail : null;
+    if (kept === undefined && key >= 0) {
+      if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
+      this.#tails.set(key, null);
+    }
+    let from = sink.length;
+    for (const cell of this.#cells) {
+      sink.bytes(this.#delimiter);
+      if (cell.own && tail) {
+        tail.texts.push(sink.copy(from));
+        tail.own.push(cell);
+      }
+      sink.text(cellText(cell, e, dialect));
+      if (cell.own) from = sink.length;
+    }
+    if (tail) {
+      tail.texts.push(sink.copy(from));
+      this.#tails.set(key, tail);
+    }
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
@@ -219,17 +260,16 @@ export class ChunkOutput {
   }
 
   /** A row's kind key and code (ChunkMeta.kinds). */
-  #kindOf({ enrichment: e }: OutputRow): [string, string] {
+  #kindOf(e: CountFacts): [string, string] {
     return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       e.failure ? failureMessage(e.failure, "job") : "",
     ];
   }
 
-  #count(row: OutputRow, n: number): void {
-    const e = row.enrichment;
+  #count(e: CountFacts, n: number): void {
     const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump("kind", ...this.#kindOf(row), n);
+    this.#bump("kind", ...this.#kindOf(e), n);
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -267,16 +307,18 @@ export class ChunkOutput {
       else counts.set(id, [key, code, n]);
     };
     for (const [key, code, n] of this.#all("kind")) add(key, code, n);
-    for (const { row, n } of this.#byKey.values()) {
-      add(...this.#kindOf(row), n);
+    for (const { facts, n } of this.#byKey.values()) {
+      add(...this.#kindOf(facts), n);
     }
     return [...counts.values()];
   }
 
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
-    for (const { row, n } of this.#byKey.values()) this.#count(row, n);
+    this.#takeKept();
+    for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
+    this.#tails.clear();
     const search = new SearchCountsBuilder();
     for (const net of this.#nets.values()) search.add(...net);
     return {

@@ -1,11 +1,9 @@
-// A job's results, stored once, as part files in the blob store (the data
-// directory, or S3 when several machines share the work), one set per chunk as
-// Spark and Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept rows as
-// the download's lines; `{chunk}.rows`, every row as columns
-// (result_columns.ts); `{chunk}.top` with `{chunk}.tail`, and `{chunk}.nets`,
-// its counts by key for the summary (top_counts.ts) and for searches
-// (search_counts.ts); `{chunk}.addrs`, its distinct addresses
-// (distinct_addresses.ts). The database keeps, with each chunk, its counts by kind
+// A job's results, stored once, in the blob store (the data directory, or S3
+// when several machines share the work), two blobs per chunk as Spark and
+// Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept rows as the
+// download's lines, and `{chunk}.idx`, the chunk's index (SECTIONS: its rows
+// as columns, its counts by key, its distinct addresses). The database keeps,
+// with each chunk, its counts by kind and where its index's sections end
 // (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
 // these, the same in both modes: the download is the header and the parts one
 // after another; Excel, live rows and preview pages decode the chunks they
@@ -41,12 +39,7 @@ import {
   type ResultColumns,
   rowTest,
 } from "./result_columns.ts";
-import {
-  chunkTopOf,
-  type StoredTop,
-  storedTops,
-  TopMerge,
-} from "./top_counts.ts";
+import { type StoredTop, storedTops, TopMerge } from "./top_counts.ts";
 import {
   countMatches,
   decodeSearchCounts,
@@ -70,19 +63,22 @@ const CACHED_CHUNKS = 2;
 
 const keptKey = (jobId: number, chunk: number) =>
   `results/${jobId}/${chunk}.csv`;
-const rowsKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.rows`;
-const topKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.top`;
-const tailKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.tail`;
-const netsKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.nets`;
-const addressesKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.addrs`;
+const indexKey = (jobId: number, chunk: number) =>
+  `results/${jobId}/${chunk}.idx`;
+
+/**
+ * A chunk's index: its sections one after another in its `.idx`, where each
+ * ends kept in its ChunkMeta (`index`), so a reader takes one range of one
+ * blob. `rows`, every row as columns (result_columns.ts); `top` and `tail`,
+ * its counts by key for the summary (top_counts.ts); `nets`, for searches
+ * (search_counts.ts); `addrs`, its distinct addresses (distinct_addresses.ts).
+ */
+const SECTIONS = ["rows", "top", "tail", "nets", "addrs"] as const;
+type Section = (typeof SECTIONS)[number];
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 /** A part not stored. */
 const MISSING = new Uint8Array(0);
 
@@ -200,11 +196,10 @@ export class SummaryCounts {
       else this.#kinds.set(kind, { key, code, n });
     }
     for (const dim of TOP_DIMS) {
-      const { head, tailMax, tailAt, tail = "" } = chunkTopOf(top[dim]);
-      // A tail kept in the `.top` of an earlier version stays in memory.
+      const { head, tailMax, tailAt } = top[dim] ?? { head: [], tailMax: 0 };
       this.#top.get(dim)!.add(
         { head, tailMax },
-        tailAt ? () => readTail(tailAt) : () => Promise.resolve(tail),
+        tailAt ? () => readTail(tailAt) : () => Promise.resolve(""),
       );
     }
   }
@@ -243,32 +238,61 @@ export class JobResults {
     readonly chunks: ChunkProgressStore,
   ) {}
 
-  /** Stores a chunk's parts (before its commit says they are there). */
+  /**
+   * Stores a chunk's parts (before its commit says they are there); its
+   * meta to commit, with where its index's sections end.
+   */
   async putParts(
     jobId: number,
     chunk: number,
     parts: ChunkParts,
-  ): Promise<void> {
+  ): Promise<ChunkMeta> {
     await this.blobs.put(keptKey(jobId, chunk), streamOf(parts.kept));
-    await this.blobs.put(
-      rowsKey(jobId, chunk),
-      streamOf([encodeColumns(parts.columns)]),
-    );
-    const json = (value: unknown) =>
-      streamOf([new TextEncoder().encode(JSON.stringify(value))]);
     const { top, tails } = storedTops(parts.counts.top);
-    if (tails.length > 0) {
-      await this.blobs.put(tailKey(jobId, chunk), streamOf(tails));
+    const sections: Record<Section, Uint8Array[]> = {
+      rows: [encodeColumns(parts.columns)],
+      top: [encoder.encode(JSON.stringify(top))],
+      tail: tails,
+      nets: [encodeSearchCounts(parts.counts.search)],
+      addrs: [parts.addresses],
+    };
+    const index: number[] = [];
+    let end = 0;
+    for (const name of SECTIONS) {
+      for (const piece of sections[name]) end += piece.length;
+      index.push(end);
     }
-    await this.blobs.put(topKey(jobId, chunk), json(top));
     await this.blobs.put(
-      netsKey(jobId, chunk),
-      streamOf([encodeSearchCounts(parts.counts.search)]),
+      indexKey(jobId, chunk),
+      streamOf(SECTIONS.flatMap((name) => sections[name])),
     );
-    await this.blobs.put(
-      addressesKey(jobId, chunk),
-      streamOf([parts.addresses]),
-    );
+    return { ...parts.meta, index };
+  }
+
+  /**
+   * A section of a chunk's index, or bytes [from, to) of it. Chunks stored
+   * before the index have each section in a blob of its own, named after it.
+   */
+  #section(
+    jobId: number,
+    output: ChunkOutputRecord,
+    name: Section,
+    within?: [number, number],
+  ): Promise<Uint8Array> {
+    const { index } = output.meta;
+    if (!index) {
+      const key = `results/${jobId}/${output.chunk}.${name}`;
+      return this.blobs.bytes(
+        key,
+        within && { start: within[0], end: within[1] },
+      );
+    }
+    const at = SECTIONS.indexOf(name);
+    const base = at === 0 ? 0 : index[at - 1];
+    const start = base + (within?.[0] ?? 0);
+    const end = within ? base + within[1] : index[at];
+    if (end === start) return Promise.resolve(new Uint8Array(0));
+    return this.blobs.bytes(indexKey(jobId, output.chunk), { start, end });
   }
 
   /**
@@ -283,8 +307,7 @@ export class JobResults {
     for await (
       const [, bytes] of readAhead(
         outputs,
-        (o) =>
-          this.blobs.bytes(addressesKey(jobId, o.chunk)).catch(() => MISSING),
+        (o) => this.#section(jobId, o, "addrs").catch(() => MISSING),
       )
     ) {
       if (bytes === MISSING) return undefined;
@@ -306,7 +329,7 @@ export class JobResults {
     if (!text) return outputs.map((o) => matchingRows(o.meta, filter));
     const nets = readAhead(
       outputs,
-      (output) => this.blobs.bytes(netsKey(job.id, output.chunk)),
+      (output) => this.#section(job.id, output, "nets"),
     );
     const counts: number[] = [];
     for await (const [, bytes] of nets) {
@@ -342,8 +365,7 @@ export class JobResults {
     if (columns) {
       this.#columns.delete(key);
     } else {
-      columns = this.blobs.bytes(rowsKey(jobId, output.chunk))
-        .then(decodeColumns);
+      columns = this.#section(jobId, output, "rows").then(decodeColumns);
       columns.catch(() => this.#columns.delete(key));
     }
     this.#columns.set(key, columns);
@@ -463,16 +485,15 @@ export class JobResults {
     );
     const tops = readAhead(
       added,
-      (o) => this.blobs.bytes(topKey(job.id, o.chunk)),
+      (o) => this.#section(job.id, o, "top"),
     );
     for await (const [output, bytes] of tops) {
-      const tails = tailKey(job.id, output.chunk);
       counts.add(
         `${output.chunk}/${output.run}`,
         output.meta,
         JSON.parse(decoder.decode(bytes)) as StoredTop,
-        ([start, end]) =>
-          this.blobs.bytes(tails, { start, end }).then((b) =>
+        (at) =>
+          this.#section(job.id, output, "tail", at).then((b) =>
             decoder.decode(b)
           ),
       );
@@ -485,7 +506,7 @@ export class JobResults {
       if (distinct !== undefined) summary.distinctAddresses = distinct;
       await this.blobs.put(
         summaryKey(job.id),
-        streamOf([new TextEncoder().encode(JSON.stringify(summary))]),
+        streamOf([encoder.encode(JSON.stringify(summary))]),
       );
       return summary;
     }

@@ -181,34 +181,9 @@ Deno.test("a text search reads each chunk's names, also as earlier versions kept
       ].map((p) => [p.total, p.rows]);
     const expected = [[15, odd.slice(10)], [oddKept.length, oddKept], [0, []]];
     assertEquals(await search(), expected);
-    // The chunks' names as versions before search_counts.ts kept them.
-    const byChunk = Map.groupBy(rows, (r) => Math.floor(r.rowIndex / 10));
-    const stored = await results.blobs.listOlderThan(
-      new Date(Date.now() + 1e9),
-      `results/${job.id}/`,
-    );
-    assertEquals(
-      stored.map((b) => b.key).filter((k) => k.endsWith(".nets")).sort(),
-      [...byChunk.keys()].map((c) => `results/${job.id}/${c}.nets`),
-    );
-    for (const [chunk, chunkRows] of byChunk) {
-      const entries = Map.groupBy(
-        chunkRows,
-        (r) => `${r.enrichment.company}|${r.enrichment.ispFiltered}`,
-      );
-      const json = [...entries.values()].map((group) => {
-        const e = group[0].enrichment;
-        return [e.company, e.asn, e.network_type, +e.ispFiltered, group.length];
-      });
-      await results.blobs.put(
-        `results/${job.id}/${chunk}.nets`,
-        ReadableStream.from([new TextEncoder().encode(JSON.stringify(json))]),
-      );
-    }
-    assertEquals(await search(), expected);
   }));
 
-Deno.test("a summary reads the chunks' tails, also as earlier versions kept them", () =>
+Deno.test("a summary reads the chunks' tails", () =>
   withResults(async (store, results) => {
     const job = store.createJob(newJob);
     // Chunk 0: 600 cities twice each (its head holds 500 lists' keys),
@@ -229,37 +204,11 @@ Deno.test("a summary reads the chunks' tails, also as earlier versions kept them
     const summary = await results.summary(done);
     const top = summary.topCities.map((c) => [c.city, c.count]);
     assertEquals(top.slice(0, 3), [["X", 101], ["A0", 2], ["A1", 2]]);
-    const key = (chunk: number, part: string) =>
-      `results/${job.id}/${chunk}.${part}`;
-    const text = async (k: string) =>
-      new TextDecoder().decode(await results.blobs.bytes(k));
     const again = async () => {
       await results.blobs.delete(`results/${job.id}/summary.json`);
       const fresh = new JobResults(results.blobs, results.chunks);
       return await fresh.summary(done);
     };
-    assertEquals(await again(), summary);
-    // Each list's tail inside the `.top`, as the version before kept it.
-    for (const chunk of [0, 1]) {
-      const top = JSON.parse(await text(key(chunk, "top")));
-      const tails = await text(key(chunk, "tail"));
-      ok(tails.length > 0);
-      for (const list of Object.values(top) as { tailAt?: number[] }[]) {
-        if (!list.tailAt) continue; // a list with no tail
-        const [start, end] = list.tailAt;
-        Object.assign(list, {
-          tail: new TextDecoder().decode(
-            new TextEncoder().encode(tails).slice(start, end),
-          ),
-          tailAt: undefined,
-        });
-      }
-      await results.blobs.put(
-        key(chunk, "top"),
-        ReadableStream.from([new TextEncoder().encode(JSON.stringify(top))]),
-      );
-      await results.blobs.delete(key(chunk, "tail"));
-    }
     assertEquals(await again(), summary);
   }));
 
@@ -296,3 +245,63 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
     formatRows(rows.map((r) => outputRow(job, outputCells(job), r))),
   );
 });
+
+Deno.test("a chunk is its download part and one index; a chunk stored as a blob per section reads the same", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    const cities = Array.from({ length: 1300 }, (_, i) => `C${i % 700}`);
+    const rows = cities.map((city, i) => {
+      const r = row(i, i % 3 === 0);
+      Object.assign(r.enrichment, { city, country_code: "DE" });
+      return r;
+    });
+    await seedRows(store, results, job.id, rows, { chunkRows: 650 });
+    const done = store.getJob(job.id)!;
+    const read = async () => {
+      await results.blobs.delete(`results/${job.id}/summary.json`);
+      const fresh = new JobResults(results.blobs, results.chunks);
+      const body = await fresh.csvBody(done);
+      return {
+        csv: await new Response(body).text(),
+        summary: await fresh.summary(done),
+        page: await fresh.preview(done, { text: "company" }, 2, 100),
+        live: await fresh.between(done, 600, 700),
+      };
+    };
+    const before = await read();
+    const keys = async () =>
+      (await results.blobs.listOlderThan(
+        new Date(Date.now() + 1e9),
+        `results/${job.id}/`,
+      )).map((b) => b.key.slice(`results/${job.id}/`.length)).sort();
+    assertEquals(await keys(), [
+      "0.csv",
+      "0.idx",
+      "1.csv",
+      "1.idx",
+      "summary.json",
+    ]);
+    // As earlier versions stored them: each section in a blob named after
+    // it, no index in the chunk's meta.
+    const SECTIONS = ["rows", "top", "tail", "nets", "addrs"];
+    for (const output of await results.outputs(job.id)) {
+      const prefix = `results/${job.id}/${output.chunk}`;
+      const index = await results.blobs.bytes(`${prefix}.idx`);
+      const ends = output.meta.index!;
+      for (const [s, end] of ends.entries()) {
+        const start = s === 0 ? 0 : ends[s - 1];
+        if (end === start) continue;
+        await results.blobs.put(
+          `${prefix}.${SECTIONS[s]}`,
+          ReadableStream.from([index.slice(start, end)]),
+        );
+      }
+      await results.blobs.delete(`${prefix}.idx`);
+      const { index: _, ...meta } = output.meta;
+      store.db.prepare(
+        "UPDATE job_chunks SET meta = ? WHERE job_id = ? AND chunk = ?",
+      ).run(JSON.stringify(meta), job.id, output.chunk);
+    }
+    ok((await keys()).includes("0.rows"));
+    assertEquals(await read(), before);
+  }));

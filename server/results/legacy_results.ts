@@ -63,11 +63,10 @@ export function moveLegacyResults(
         from = page[page.length - 1].rowIndex + 1;
       }
       const parts = output.finish();
-      await results.putParts(jobId, 0, parts);
       await table.settle(job, {
         rows: parts.meta.rows,
         keptBytes: parts.keptBytes,
-        meta: parts.meta,
+        meta: await results.putParts(jobId, 0, parts),
         done: job.status === "completed",
       });
     }

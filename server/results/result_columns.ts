@@ -125,7 +125,7 @@ export class ColumnsBuilder {
   #number: number[] = [];
   #texts: string[] = [];
   #ids = new Map<string, number>();
-  /** Groups by row key (RowBatch.keys, jobs/row_results.ts). */
+  /** Groups by row key (RowSink, jobs/row_results.ts). */
   #groups = new Map<number, number>();
 
   /** `dialect`: the job's, its lines' and a line written from cells. */
@@ -165,13 +165,13 @@ export class ColumnsBuilder {
   }
 
   /**
-   * Adds a row. `key` (RowBatch.keys, jobs/row_results.ts, -1: none): rows of one
+   * Adds a row. `key` (RowSink, jobs/row_results.ts, -1: none): rows of one
    * key share their place's and organisation's values, kept once.
    */
   add(result: OutputRow, key = -1): void {
     const { rowIndex, line, original, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
-    if (line) this.#lines.bytes(line.bytes);
+    if (line) this.#lines.range(line.buf, line.start, line.contentEnd);
     else {
       this.#lines.text(
         formatRows([original ?? []], this.dialect).slice(

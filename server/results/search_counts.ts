@@ -68,24 +68,8 @@ export function encodeSearchCounts(counts: SearchCounts): Uint8Array {
   return serialize(counts);
 }
 
-/**
- * Reads a chunk's search counts; also the JSON list of [company, asn,
- * type, left out, rows] that versions before this one kept.
- */
 export function decodeSearchCounts(bytes: Uint8Array): SearchCounts {
-  if (bytes[0] !== "[".charCodeAt(0)) return deserialize(bytes);
-  const builder = new SearchCountsBuilder();
-  const entries = JSON.parse(new TextDecoder().decode(bytes)) as [
-    string | null,
-    string | null,
-    string | null,
-    0 | 1,
-    number,
-  ][];
-  for (const [company, asn, type, filtered, rows] of entries) {
-    builder.add(company, asn, type, filtered === 1, rows);
-  }
-  return builder.build();
+  return deserialize(bytes);
 }
 
 /** The entry whose names hold position `at` of the text. */

@@ -61,10 +61,3 @@ Deno.test("a search applies the filter's type and status", () => {
   assertEquals(countMatches(counts, "a", (type) => type === null), 3);
   assertEquals(countMatches(counts, "o", (type) => type === "education"), 2);
 });
-
-Deno.test("the JSON list of earlier versions reads as the same counts", () => {
-  const json = new TextEncoder().encode(
-    JSON.stringify(ENTRIES.map((e) => [e[0], e[1], e[2], e[3] ? 1 : 0, e[4]])),
-  );
-  assertEquals(decodeSearchCounts(json), built());
-});

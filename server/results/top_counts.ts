@@ -64,18 +64,15 @@ export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
  * One top list of a chunk as its `.top` keeps it: the head, and where its
  * tail's text is in the chunk's `.tail` (bytes `tailAt[0]` to `tailAt[1]`;
  * none without a tail).
- * Earlier versions kept the tail here (`tail`), and before them the whole
- * list (a KeyCount array).
  */
 export interface StoredList {
   head: KeyCount[];
   tailMax: number;
   tailAt?: [number, number];
-  tail?: string;
 }
 
-/** A chunk's `.top` as read: each list, in any form. */
-export type StoredTop = Partial<Record<TopDim, StoredList | KeyCount[]>>;
+/** A chunk's `.top` as read. */
+export type StoredTop = Partial<Record<TopDim, StoredList>>;
 
 /**
  * A chunk's lists as stored: `top` for its `.top`, `tails` the pieces of its
@@ -99,15 +96,6 @@ export function storedTops(
     at += bytes.length;
   }
   return { top, tails };
-}
-
-/** A chunk's top list as read back, in its latest form (a whole list: all head). */
-export function chunkTopOf(
-  stored: StoredList | KeyCount[] | undefined,
-): StoredList {
-  if (!stored) return { head: [], tailMax: 0 };
-  if (Array.isArray(stored)) return { head: stored, tailMax: 0 };
-  return stored;
 }
 
 export interface TopCount {

@@ -62,7 +62,7 @@ export async function seedRows(
     const output = new ChunkOutput(job);
     output.add(pieces[chunk]);
     const parts = output.finish();
-    await results.putParts(jobId, chunk, parts);
+    const meta = await results.putParts(jobId, chunk, parts);
     await chunks.commitChunk({
       jobId,
       chunk,
@@ -72,7 +72,7 @@ export async function seedRows(
         hostnameLookups: options.hostnameLookups,
       },
       worker: "seed",
-      output: { keptBytes: parts.keptBytes, meta: parts.meta },
+      output: { keptBytes: parts.keptBytes, meta },
       last: true,
     });
   }

@@ -1,0 +1,24 @@
+// Bytes gathered as a chunk's lines are: text (ASCII copied as is, else
+// encoded), ranges of another buffer, and copies of what was written.
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { ByteSink } from "./byte_sink.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+Deno.test("text, ranges and copies come out as written, past the first buffer", () => {
+  const sink = new ByteSink();
+  const from = encoder.encode("xx,Zürich,yy");
+  let expected = "";
+  for (let i = 0; i < 5000; i++) {
+    const text = i % 3 ? `row ${i},` : `Müller "${i}" 東京,`;
+    sink.text(text);
+    sink.range(from, 3, 10);
+    expected += text + "Zürich";
+  }
+  const start = sink.length;
+  sink.text("tail é");
+  assertEquals(decoder.decode(sink.copy(start)), "tail é");
+  assertEquals(decoder.decode(sink.take()), expected + "tail é");
+  assertEquals(sink.length, 0);
+});
