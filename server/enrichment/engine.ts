@@ -32,7 +32,7 @@ import {
 } from "./compose.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
 import type { DatabaseInfo } from "../../shared/wire.ts";
-import { dataFiles } from "../databases/installed.ts";
+import { dataFiles, type DataFileSettings } from "../databases/installed.ts";
 import { describeDatabases, versionLine } from "../databases/describe.ts";
 
 export type { Network };
@@ -53,12 +53,11 @@ export interface EngineData {
   version: string;
 }
 
-export interface DataSources {
-  /** GEO_DB, ASN_DB; null: the bundled packages (or their updates). */
-  geoDb: string[] | null;
-  asnDb: string[] | null;
-  /** Where the AS features are cached (and overrides.txt by default). */
-  dataDir: string;
+/**
+ * GEO_DB, ASN_DB (null: the bundled packages, or their updates), DATA_DIR
+ * (where the AS features are cached too, and overrides.txt by default).
+ */
+export interface DataSources extends DataFileSettings {
   /** CLASSIFY_OVERRIDES. */
   overridesPath: string;
   lists: ListPaths;

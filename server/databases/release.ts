@@ -1,0 +1,147 @@
+// Scaled out (DATABASE_URL), every process reads the deployment's data
+// release: the version of each bundled database, one row in PostgreSQL
+// (storage/pg/pg_data_release.ts). A process starts by publishing what its
+// DATA_DIR holds (a release only moves forward, so a newer image or an
+// update made while it was down wins), then takes the release up: the
+// versions its DATA_DIR lacks are fetched from the registry and checked as
+// update-databases checks them, and current.json names them. An update (the
+// command or the weekly schedule, in any one process) publishes what it
+// switched to; every process is told (NOTIFY, and a look every
+// DATABASE_CHECK_SECONDS) and takes it up the same way.
+import type { Config } from "../config.ts";
+import { type EngineData, loadEngineData } from "../enrichment/engine.ts";
+import type { PgDataRelease } from "../storage/pg/pg_data_release.ts";
+import { logError } from "../log.ts";
+import {
+  BUNDLED_PACKAGES,
+  type PackageVersions,
+  sameVersions,
+} from "./bundled.ts";
+import type { DataSource } from "./data_watch.ts";
+import { packagesInUse, readCurrent } from "./installed.ts";
+import { ensureCopy, removeOld, switchTo } from "./update.ts";
+
+/** What a release reads from the settings. */
+export type ReleaseSettings = Pick<
+  Config,
+  | "dataDir"
+  | "geoDb"
+  | "asnDb"
+  | "overridesPath"
+  | "lists"
+  | "databaseRegistryUrl"
+>;
+
+/** One text per set of versions, whatever the order of its packages. */
+export function versionsKey(versions: PackageVersions): string {
+  return JSON.stringify(
+    BUNDLED_PACKAGES.filter((pkg) => versions[pkg.name])
+      .map((pkg) => [pkg.name, versions[pkg.name]]),
+  );
+}
+
+/**
+ * The versions of the packages this process reads (not those GEO_DB /
+ * ASN_DB replace): `wanted`'s where it names them, else those in use.
+ */
+export function versionsToRead(
+  settings: ReleaseSettings,
+  wanted: PackageVersions,
+): PackageVersions {
+  const inUse = packagesInUse(settings);
+  return Object.fromEntries(
+    Object.entries(inUse).map(([name, version]) => [
+      name,
+      wanted[name] ?? version,
+    ]),
+  );
+}
+
+/** Fetches (and checks) the versions DATA_DIR lacks. */
+async function fetchMissing(
+  settings: ReleaseSettings,
+  versions: PackageVersions,
+): Promise<void> {
+  for (const pkg of BUNDLED_PACKAGES) {
+    const version = versions[pkg.name];
+    if (!version) continue;
+    await ensureCopy(
+      settings.dataDir,
+      settings.databaseRegistryUrl,
+      pkg,
+      version,
+    );
+  }
+}
+
+/** Loads `versions` of the packages, fetching what DATA_DIR lacks. */
+export async function loadVersions(
+  settings: ReleaseSettings,
+  versions: PackageVersions,
+): Promise<EngineData> {
+  await fetchMissing(settings, versions);
+  return await loadEngineData({ ...settings, packages: versions });
+}
+
+/** Makes DATA_DIR read `release`: fetched where missing, named in current.json. */
+async function takeRelease(
+  settings: ReleaseSettings,
+  release: PackageVersions,
+): Promise<void> {
+  const before = packagesInUse(settings);
+  const wanted = versionsToRead(settings, release);
+  if (sameVersions(before, wanted)) return;
+  await fetchMissing(settings, wanted);
+  await switchTo(settings.dataDir, {
+    ...readCurrent(settings.dataDir),
+    ...wanted,
+  });
+  await removeOld(settings.dataDir, [wanted, before]);
+}
+
+/**
+ * At a process's start: publishes what DATA_DIR holds, takes the release
+ * up and loads it. A release this process cannot fetch (the registry
+ * away) leaves it on its own data, said in the log; it tries again at
+ * each look (releaseSource).
+ */
+export async function openRelease(
+  settings: ReleaseSettings,
+  store: PgDataRelease,
+): Promise<EngineData> {
+  const release = await store.publish(packagesInUse(settings));
+  await takeRelease(settings, release).catch((error) =>
+    logError(
+      "data release: the data recorded in PostgreSQL cannot be read here, " +
+        "this process answers from its own until it can:",
+      error,
+    )
+  );
+  return await loadEngineData(settings);
+}
+
+/** Publishes what an update in this process switched DATA_DIR to. */
+export async function publishUpdate(
+  settings: ReleaseSettings,
+  store: PgDataRelease,
+): Promise<PackageVersions> {
+  return await store.publish(packagesInUse(settings));
+}
+
+/** The release in PostgreSQL as a source of data for watchData. */
+export function releaseSource(
+  settings: ReleaseSettings,
+  store: PgDataRelease,
+): DataSource {
+  return {
+    loaded: versionsKey(packagesInUse(settings)),
+    key: async () => versionsKey(versionsToRead(settings, await store.read())),
+    async load(key) {
+      const release = Object.fromEntries(JSON.parse(key));
+      await takeRelease(settings, release);
+      return await loadEngineData(settings);
+    },
+    // A registry away now may answer at the next look.
+    retryFailed: true,
+  };
+}
