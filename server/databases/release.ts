@@ -19,7 +19,8 @@ import {
 } from "./bundled.ts";
 import type { DataSource } from "./data_watch.ts";
 import { packagesInUse, readCurrent } from "./installed.ts";
-import { ensureCopy, removeOld, switchTo } from "./update.ts";
+import { removeOld, switchTo } from "./update.ts";
+import { fetchOnThread } from "./update_thread.ts";
 
 /** What a release reads from the settings. */
 export type ReleaseSettings = Pick<
@@ -57,29 +58,12 @@ export function versionsToRead(
   );
 }
 
-/** Fetches (and checks) the versions DATA_DIR lacks. */
-async function fetchMissing(
-  settings: ReleaseSettings,
-  versions: PackageVersions,
-): Promise<void> {
-  for (const pkg of BUNDLED_PACKAGES) {
-    const version = versions[pkg.name];
-    if (!version) continue;
-    await ensureCopy(
-      settings.dataDir,
-      settings.databaseRegistryUrl,
-      pkg,
-      version,
-    );
-  }
-}
-
 /** Loads `versions` of the packages, fetching what DATA_DIR lacks. */
 export async function loadVersions(
   settings: ReleaseSettings,
   versions: PackageVersions,
 ): Promise<EngineData> {
-  await fetchMissing(settings, versions);
+  await fetchOnThread(settings, versions);
   return await loadEngineData({ ...settings, packages: versions });
 }
 
@@ -91,7 +75,7 @@ async function takeRelease(
   const before = packagesInUse(settings);
   const wanted = versionsToRead(settings, release);
   if (sameVersions(before, wanted)) return;
-  await fetchMissing(settings, wanted);
+  await fetchOnThread(settings, wanted);
   await switchTo(settings.dataDir, {
     ...readCurrent(settings.dataDir),
     ...wanted,

@@ -2,9 +2,9 @@
 // thread of its own (update_worker.ts), then the new data taken up: by this
 // server (data_watch.ts), or scaled out by every process (release.ts), where
 // only one process a week runs the update. Off by default.
-import type { DataUpdateOutcome } from "../../shared/wire.ts";
 import type { Config } from "../config.ts";
 import { logError } from "../log.ts";
+import { updateOnThread } from "./update_thread.ts";
 
 /** How a mode takes up an update this process ran. */
 export interface DataFollow {
@@ -23,33 +23,6 @@ export type CronRegister = (
   schedule: string,
   handler: () => Promise<void>,
 ) => unknown;
-
-export function updateOnThread(config: Config): Promise<DataUpdateOutcome> {
-  const worker = new Worker(
-    new URL("./update_worker.ts", import.meta.url).href,
-    { type: "module", name: "update-databases" },
-  );
-  const { promise, resolve } = Promise.withResolvers<DataUpdateOutcome>();
-  worker.onmessage = (event: MessageEvent<DataUpdateOutcome>) =>
-    resolve(event.data);
-  worker.onerror = (event) => {
-    event.preventDefault();
-    resolve({
-      at: new Date().toISOString(),
-      ok: false,
-      message: `the update stopped: ${event.message}`,
-    });
-  };
-  worker.postMessage({
-    dataDir: config.dataDir,
-    registryUrl: config.databaseRegistryUrl,
-    skip: [
-      ...(config.geoDb ? ["geolocation" as const] : []),
-      ...(config.asnDb ? ["asn" as const] : []),
-    ],
-  });
-  return promise.finally(() => worker.terminate());
-}
 
 /** One scheduled run: the update, unless another process has it, then its data taken up. */
 export async function scheduledUpdate(

@@ -331,7 +331,7 @@ async function install(
 }
 
 /** Whether DATA_DIR holds a checked copy of the version (or it is bundled). */
-async function hasCopy(
+export async function hasCopy(
   dataDir: string,
   pkg: BundledPackage,
   version: string,
