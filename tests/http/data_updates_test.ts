@@ -127,7 +127,8 @@ Deno.test("update-databases: the server starts on the new data and says so", asy
   }
 });
 
-// PostgreSQL mode takes new data only at a restart (docs/SCALING.md).
+// PostgreSQL mode takes up the release the command records there, which
+// this command (no DATABASE_URL) does not: tests/http/data_release_test.ts.
 Deno.test({
   name:
     "update-databases: a running server takes the new data, a running job keeps its own",
