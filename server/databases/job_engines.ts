@@ -107,9 +107,9 @@ export class JobEngines {
     } catch (error) {
       using.users--;
       throw new Error(
-        `the data this job began on (${job.dataVersion}) cannot be loaded: ${
-          (error as Error).message
-        }`,
+        `the data this job began on (${job.dataVersion}) cannot be loaded ` +
+          `(${(error as Error).message}): once it can, press Restart; rows ` +
+          "saved so far are kept",
       );
     }
     let released = false;

@@ -27,13 +27,13 @@ import {
   FIXTURE_CITY,
   publishBoth,
   startRegistry,
+  updateCommand,
 } from "../helpers/npm_registry.ts";
 import { startPostgres } from "../helpers/postgres.ts";
 import { startPtrResponder } from "../helpers/ptr_responder.ts";
 import { startS3 } from "../helpers/s3_server.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const NEW = "2.3.2026112700";
 /** Rows per chunk, at most (DNS_CHUNK_ROWS): the held job has more than two. */
 const CHUNK_ROWS = 1000;
@@ -75,6 +75,10 @@ Deno.test({
     const s3 = await startS3();
     const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
     const processes: RunningServer[] = [];
+    /** Processes running a chunk of the job now. */
+    const workersRunning = async (jobId: number) =>
+      (await sql`SELECT count(DISTINCT worker)::int AS n FROM job_chunks
+        WHERE job_id = ${jobId} AND run IS NOT NULL AND NOT done`)[0].n;
     try {
       const env = {
         DATABASE_URL: pg.url,
@@ -108,30 +112,17 @@ Deno.test({
         "ip",
         { includeDomain: 1 },
       );
-      await waitUntil(async () => {
-        const [row] = await sql`SELECT count(DISTINCT worker)::int AS n
-          FROM job_chunks WHERE job_id = ${held.id}
-            AND run IS NOT NULL AND NOT done`;
-        return row.n === 2;
-      }, "a chunk of the job running in each process");
+      await waitUntil(
+        async () => await workersRunning(held.id) === 2,
+        "a chunk of the job running in each process",
+      );
 
       // update-databases with the first process's data directory.
-      const { code, stdout, stderr } = await new Deno.Command(
-        Deno.execPath(),
-        {
-          args: ["task", "--quiet", "update-databases"],
-          cwd: ROOT,
-          env: {
-            DATA_DIR: a.dataDir,
-            DATABASE_URL: pg.url,
-            DATABASE_REGISTRY_URL: registry.url,
-          },
-          stdout: "piped",
-          stderr: "piped",
-        },
-      ).output();
-      const out = new TextDecoder().decode(stdout);
-      assertEquals(code, 0, out + new TextDecoder().decode(stderr));
+      const updated = await updateCommand(a.dataDir, registry.url, {
+        DATABASE_URL: pg.url,
+      });
+      const out = updated.stdout;
+      assertEquals(updated.code, 0, out + updated.stderr);
       ok(out.includes(`every process now reads`), out);
       const [release] = await sql`SELECT packages FROM data_release`;
       assertEquals(release.packages, {
@@ -167,12 +158,10 @@ Deno.test({
         worker: true,
       });
       processes.push(c);
-      await waitUntil(async () => {
-        const [row] = await sql`SELECT count(DISTINCT worker)::int AS n
-          FROM job_chunks WHERE job_id = ${held.id}
-            AND run IS NOT NULL AND NOT done`;
-        return row.n === 3;
-      }, "a chunk of the job running in the third process");
+      await waitUntil(
+        async () => await workersRunning(held.id) === 3,
+        "a chunk of the job running in the third process",
+      );
       ok(
         c.output.some((line) =>
           line.includes(`job ${held.id}: loading the data it began on`)
