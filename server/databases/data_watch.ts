@@ -5,9 +5,11 @@
 // changed loads it once (the AS features built once, on a thread of their
 // own) and hands it on. A load that fails keeps the data in use and says
 // why; it is tried again when the source says to.
-import type { EngineData } from "../enrichment/engine.ts";
-import type { DataSources } from "../enrichment/engine.ts";
-import { loadEngineData } from "../enrichment/engine.ts";
+import {
+  type DataSources,
+  type EngineData,
+  loadEngineData,
+} from "../enrichment/engine.ts";
 import { logError } from "../log.ts";
 import { dataFiles, type DataFileSettings } from "./installed.ts";
 

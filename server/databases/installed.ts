@@ -2,7 +2,8 @@
 // install` put in node_modules, or a newer one `update-databases` unpacked
 // in DATA_DIR/databases, named by DATA_DIR/databases/current.json (replaced
 // by a rename, so a reader sees the old file or the new one). Scaled out,
-// the deployment's release names the versions instead (release.ts).
+// current.json follows the deployment's release (release.ts), and a job's
+// chunks read the versions the job names (`packages`).
 import { join } from "node:path";
 import {
   BUNDLED_PACKAGES,
