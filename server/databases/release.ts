@@ -21,6 +21,7 @@ import type { DataSource } from "./data_watch.ts";
 import { packagesInUse, readCurrent } from "./installed.ts";
 import { removeOld, switchTo } from "./update.ts";
 import { fetchOnThread } from "./update_thread.ts";
+import { writeUpdateStatus } from "./update_status.ts";
 
 /** What a release reads from the settings. */
 export type ReleaseSettings = Pick<
@@ -67,7 +68,11 @@ export async function loadVersions(
   return await loadEngineData({ ...settings, packages: versions });
 }
 
-/** Makes DATA_DIR read `release`: fetched where missing, named in current.json. */
+/**
+ * Makes DATA_DIR read `release`: fetched where missing, named in
+ * current.json. How it went is kept for the operator (/api/config
+ * `data.lastUpdate`, as an update's outcome is).
+ */
 async function takeRelease(
   settings: ReleaseSettings,
   release: PackageVersions,
@@ -75,12 +80,30 @@ async function takeRelease(
   const before = packagesInUse(settings);
   const wanted = versionsToRead(settings, release);
   if (sameVersions(before, wanted)) return;
-  await fetchOnThread(settings, wanted);
+  try {
+    await fetchOnThread(settings, wanted);
+  } catch (error) {
+    await writeUpdateStatus(settings.dataDir, {
+      at: new Date().toISOString(),
+      ok: false,
+      message: "the data every process is to read (recorded in " +
+        `PostgreSQL) cannot be read here: ${(error as Error).message}; ` +
+        "this process answers from its own data until it can",
+    });
+    throw error;
+  }
   await switchTo(settings.dataDir, {
     ...readCurrent(settings.dataDir),
     ...wanted,
   });
   await removeOld(settings.dataDir, [wanted, before]);
+  await writeUpdateStatus(settings.dataDir, {
+    at: new Date().toISOString(),
+    ok: true,
+    message: "took up the data every process reads: " +
+      Object.entries(wanted).map(([name, version]) => `${name} ${version}`)
+        .join(", "),
+  });
 }
 
 /**

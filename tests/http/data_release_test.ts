@@ -9,7 +9,8 @@
 // (on the new data) takes the job's next chunk and loads the job's data for
 // it; then the gate opens. Every chunk of the held job answers from the
 // bundled data, and the job says so; a job begun after the switch answers
-// from the new data.
+// from the new data. A release the registry will not give a process is
+// shown as its reason in /api/config, and taken up once it does.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import postgres from "postgres";
 import { ASN_PACKAGE, GEO_PACKAGE } from "../../server/databases/bundled.ts";
@@ -35,6 +36,7 @@ import { startS3 } from "../helpers/s3_server.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const NEW = "2.3.2026112700";
+const NEWER = "2.3.2026112800";
 /** Rows per chunk, at most (DNS_CHUNK_ROWS): the held job has more than two. */
 const CHUNK_ROWS = 1000;
 
@@ -192,6 +194,36 @@ Deno.test({
       ok(fresh.dataVersion?.includes(`DB-IP Lite City ${NEW}`));
       const freshRows = csvRecords(await downloadText(a, fresh.id));
       ok(freshRows.every((row) => row.city === FIXTURE_CITY));
+
+      // A release a process cannot fetch (the registry failing): it says
+      // why and answers from what it has; told again, it takes it up.
+      await publishBoth(registry, NEWER);
+      registry.fault = "500";
+      const announce = () =>
+        sql`SELECT pg_notify('ip_enrich_data_release', '')`;
+      await sql`UPDATE data_release SET packages = ${
+        sql.json({ [GEO_PACKAGE.name]: NEWER, [ASN_PACKAGE.name]: NEWER })
+      }`;
+      await announce();
+      await waitUntil(
+        async () => (await config(b)).lastUpdate?.ok === false,
+        "the second process saying why it cannot take the release up",
+      );
+      const refused = await config(b);
+      ok(
+        refused.lastUpdate!.message.includes("cannot be read here") &&
+          refused.lastUpdate!.message.includes("the registry answered 500"),
+        refused.lastUpdate!.message,
+      );
+      ok(refused.version.includes(`DB-IP Lite City ${NEW}`));
+      registry.fault = "none";
+      await announce();
+      await waitUntil(
+        async () =>
+          (await config(b)).version.includes(`DB-IP Lite City ${NEWER}`),
+        "the second process on the release once the registry answers",
+      );
+      assertEquals((await config(b)).lastUpdate?.ok, true);
     } finally {
       gate.resolve();
       for (const server of processes) await server.stop();
