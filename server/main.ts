@@ -31,7 +31,7 @@ const [config, scale] = (() => {
 const { databaseUrl, role } = scale;
 
 if (Deno.args[0] === "update-databases") {
-  Deno.exit(await updateCommand(config));
+  Deno.exit(await updateCommand(config, databaseUrl));
 }
 
 const started = performance.now();

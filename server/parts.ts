@@ -4,7 +4,7 @@
 // in S3 or DATA_DIR). main.ts and the route tests build the app from them
 // one way.
 import type { BlobStore } from "./blobs/blob_store.ts";
-import type { DataWatch } from "./databases/data_watch.ts";
+import type { DataFollow } from "./databases/scheduled_update.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobResults } from "./results/job_results.ts";
@@ -33,9 +33,10 @@ export interface Parts {
   startJobs(): Promise<void>;
   /**
    * Starts looking for updated data (update-databases) and taking it up
-   * without a restart; null where this mode does not (yet).
+   * without a restart: this process's DATA_DIR (embedded), or the release
+   * recorded in PostgreSQL (scaled out).
    */
-  followDataUpdates(): DataWatch | null;
+  followDataUpdates(): DataFollow;
   /** Starts the hourly removals (and the stuck-job sweep, embedded). */
   scheduleHousekeeping(): void;
   /** Stops taking jobs and closes the connections. */

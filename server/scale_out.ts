@@ -11,7 +11,16 @@ import { JobResults } from "./results/job_results.ts";
 import { moveLegacyResults } from "./results/legacy_results.ts";
 import { pgLegacyTable } from "./storage/pg/pg_legacy_table.ts";
 import type { Config } from "./config.ts";
-import { Engine, loadEngineData } from "./enrichment/engine.ts";
+import { watchData } from "./databases/data_watch.ts";
+import { JobEngines } from "./databases/job_engines.ts";
+import {
+  loadVersions,
+  openRelease,
+  publishUpdate,
+  releaseSource,
+} from "./databases/release.ts";
+import { Engine } from "./enrichment/engine.ts";
+import { logError } from "./log.ts";
 import { JOB_CACHE_ENTRIES } from "./enrichment/reverse_dns.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
@@ -22,6 +31,7 @@ import { PgBossQueue } from "./queue/pg_boss_queue.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
 import { registrationLookupFor } from "./rdap/rdap_setup.ts";
 import type { Role } from "./scale_config.ts";
+import { PgDataRelease } from "./storage/pg/pg_data_release.ts";
 import { PgRdapCache } from "./storage/pg/pg_rdap_cache.ts";
 import { PgStore } from "./storage/pg/pg_store.ts";
 
@@ -36,15 +46,23 @@ export async function openScaleOut(
     .catch((error) => {
       throw new Error(`cannot use DATABASE_URL: ${(error as Error).message}`);
     });
-  const engine = new Engine(await loadEngineData(config), {
+  const { store, runner, blobs, rdapCache } = connected;
+  const release = new PgDataRelease(store.sql);
+  const data = await openRelease(config, release);
+  const dns = {
     servers: config.dnsServers,
     timeoutMs: config.dnsTimeoutMs,
     concurrency: config.dnsConcurrency,
+  };
+  // Lookups; chunks run on engines of their jobs' data (JobEngines).
+  const engine = new Engine(data, dns);
+  const jobEngines = role === "api" ? null : new JobEngines(data, {
     // A process that runs chunks meets a job's addresses again in its
     // later chunks.
-    ...(role === "api" ? {} : { cacheEntries: JOB_CACHE_ENTRIES }),
+    make: (data) =>
+      new Engine(data, { ...dns, cacheEntries: JOB_CACHE_ENTRIES }),
+    load: (versions) => loadVersions(config, versions),
   });
-  const { store, runner, blobs, rdapCache } = connected;
   return {
     ...connected,
     engine,
@@ -55,11 +73,31 @@ export async function openScaleOut(
       CHUNK_ROWS: config.chunkSizes.rows,
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
-    startJobs: () => runner.work(engine, config.jobConcurrency),
-    // Not yet: a worker runs chunks on this process's engine, so switching
-    // it would mix versions within a job; every process takes new data at
-    // its next start.
-    followDataUpdates: () => null,
+    startJobs: () => runner.work(jobEngines!, config.jobConcurrency),
+    followDataUpdates() {
+      const watch = watchData(
+        releaseSource(config, release),
+        config.databaseCheckSeconds * 1000,
+        (data) => {
+          engine.useData(data);
+          jobEngines?.useData(data);
+        },
+      );
+      release.listen(() => watch.check()).catch((error) =>
+        logError(
+          "data release: LISTEN failed, looking every " +
+            `${config.databaseCheckSeconds} s instead:`,
+          error,
+        )
+      );
+      return {
+        claimSchedule: () => release.claimSchedule(),
+        async updated() {
+          await publishUpdate(config, release);
+          await watch.check();
+        },
+      };
+    },
     scheduleHousekeeping() {
       // The queue hands a dead worker's chunk on; a chunk it gave up on
       // fails its job.

@@ -331,7 +331,10 @@ export interface DataStatus {
   databases: DatabaseInfo[];
   /** Data built longer ago than this is called stale (DATA_MAX_AGE_DAYS). */
   maxAgeDays: number;
-  /** The last update-databases run (null: none yet). */
+  /**
+   * The last update-databases run, or scaled out this process's last taking
+   * up of the deployment's data (null: none yet).
+   */
   lastUpdate: DataUpdateOutcome | null;
 }
 

@@ -93,3 +93,27 @@ export function compareVersions(a: string, b: string): number {
   }
   return 0;
 }
+
+/** Package name -> version: which copy of each bundled package to read. */
+export type PackageVersions = Record<string, string>;
+
+/** Each package at the newer of its versions in `a` and `b`. */
+export function newerVersions(
+  a: PackageVersions,
+  b: PackageVersions,
+): PackageVersions {
+  const newer = { ...a };
+  for (const [name, version] of Object.entries(b)) {
+    if (!newer[name] || compareVersions(version, newer[name]) > 0) {
+      newer[name] = version;
+    }
+  }
+  return newer;
+}
+
+/** The same packages at the same versions. */
+export function sameVersions(a: PackageVersions, b: PackageVersions): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length &&
+    keys.every((name) => a[name] === b[name]);
+}

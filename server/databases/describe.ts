@@ -10,7 +10,11 @@ import params from "../classification/model_params.json" with {
 };
 import { DEFAULT_LIST_PATHS, type ListPaths } from "../classification/lists.ts";
 import { readMetadata } from "../enrichment/mmdb_metadata.ts";
-import { versionDate } from "./bundled.ts";
+import {
+  BUNDLED_PACKAGES,
+  type PackageVersions,
+  versionDate,
+} from "./bundled.ts";
 import type { DataFiles, PackageCopy } from "./installed.ts";
 
 export interface Described {
@@ -150,4 +154,19 @@ export function ageDays(
 ): number | null {
   if (!builtAt) return null;
   return Math.floor((now - Date.parse(builtAt)) / 86_400_000);
+}
+
+/**
+ * The bundled packages' versions a version line names (versionLine over
+ * describeDatabases names each by its title): what a job records, read
+ * back by a worker that runs its chunks (job_engines.ts).
+ */
+export function versionsInLine(line: string): PackageVersions {
+  const parts = line.split("; ");
+  const versions: PackageVersions = {};
+  for (const pkg of BUNDLED_PACKAGES) {
+    const part = parts.find((part) => part.startsWith(`${pkg.title} `));
+    if (part) versions[pkg.name] = part.slice(pkg.title.length + 1);
+  }
+  return versions;
 }

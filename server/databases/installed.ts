@@ -1,13 +1,16 @@
 // Which copy of each bundled package the server reads: the one `deno
 // install` put in node_modules, or a newer one `update-databases` unpacked
 // in DATA_DIR/databases, named by DATA_DIR/databases/current.json (replaced
-// by a rename, so a reader sees the old file or the new one).
+// by a rename, so a reader sees the old file or the new one). Scaled out,
+// current.json follows the deployment's release (release.ts), and a job's
+// chunks read the versions the job names (`packages`).
 import { join } from "node:path";
 import {
   BUNDLED_PACKAGES,
   bundledDir,
   type BundledPackage,
   compareVersions,
+  type PackageVersions,
   shortName,
 } from "./bundled.ts";
 
@@ -38,7 +41,7 @@ export function copyDir(
 }
 
 /** Package name -> version, as current.json names them ({} when none). */
-export function readCurrent(dataDir: string): Record<string, string> {
+export function readCurrent(dataDir: string): PackageVersions {
   let text: string;
   try {
     text = Deno.readTextFileSync(currentFile(dataDir));
@@ -73,10 +76,14 @@ export function bundledVersion(pkg: BundledPackage): string {
   }
 }
 
-/** The newer of the bundled copy and the one current.json names. */
+/**
+ * The newer of the bundled copy and the one current.json names; `pinned`:
+ * that version, bundled or downloaded.
+ */
 export function packageInUse(
   pkg: BundledPackage,
   dataDir: string,
+  pinned?: string,
 ): PackageCopy {
   const bundled: PackageCopy = {
     pkg,
@@ -84,8 +91,9 @@ export function packageInUse(
     dir: bundledDir(pkg),
     downloaded: false,
   };
-  const version = readCurrent(dataDir)[pkg.name];
-  if (!version || compareVersions(version, bundled.version) <= 0) {
+  const version = pinned ?? readCurrent(dataDir)[pkg.name];
+  const order = version ? compareVersions(version, bundled.version) : 0;
+  if (!version || order === 0 || (!pinned && order < 0)) {
     return bundled;
   }
   return {
@@ -101,6 +109,8 @@ export interface DataFileSettings {
   geoDb: string[] | null;
   asnDb: string[] | null;
   dataDir: string;
+  /** Versions to read, where not the newest in DATA_DIR (a job's). */
+  packages?: PackageVersions;
 }
 
 /** The files the engine reads, and the package copies they come from. */
@@ -116,7 +126,11 @@ export function dataFiles(settings: DataFileSettings): DataFiles {
   const files = (own: string[] | null, kind: BundledPackage["kind"]) => {
     if (own) return own;
     const pkg = BUNDLED_PACKAGES.find((p) => p.kind === kind)!;
-    const copy = packageInUse(pkg, settings.dataDir);
+    const copy = packageInUse(
+      pkg,
+      settings.dataDir,
+      settings.packages?.[pkg.name],
+    );
     packages.push(copy);
     return pkg.files.map((file) => join(copy.dir, file));
   };
@@ -125,4 +139,11 @@ export function dataFiles(settings: DataFileSettings): DataFiles {
     asn: files(settings.asnDb, "asn"),
     packages,
   };
+}
+
+/** The bundled packages these settings read, at the versions read. */
+export function packagesInUse(settings: DataFileSettings): PackageVersions {
+  return Object.fromEntries(
+    dataFiles(settings).packages.map((copy) => [copy.pkg.name, copy.version]),
+  );
 }

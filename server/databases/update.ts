@@ -17,6 +17,7 @@ import {
   BUNDLED_PACKAGES,
   type BundledPackage,
   compareVersions,
+  type PackageVersions,
   shortName,
 } from "./bundled.ts";
 import {
@@ -47,11 +48,16 @@ interface Dist {
   shasum?: string;
 }
 
-/** The newest version and its tarball, from the registry's package document. */
-async function newest(
+interface PackageDocument {
+  "dist-tags"?: { latest?: string };
+  versions?: Record<string, { dist?: Dist }>;
+}
+
+/** The registry's document of a package: its versions and their tarballs. */
+async function packageDocument(
   registryUrl: string,
   pkg: BundledPackage,
-): Promise<{ version: string; dist: Dist }> {
+): Promise<PackageDocument> {
   const url = `${registryUrl.replace(/\/+$/, "")}/${
     pkg.name.replace("/", "%2f")
   }`;
@@ -77,23 +83,25 @@ async function newest(
       `the registry answered ${response.status} for ${pkg.name}`,
     );
   }
-  let document: {
-    "dist-tags"?: { latest?: string };
-    versions?: Record<string, { dist?: Dist }>;
-  };
   try {
-    document = await response.json();
+    return await response.json();
   } catch {
     throw new UpdateRefused(
       `the registry's answer for ${pkg.name} is not JSON`,
     );
   }
-  const version = document["dist-tags"]?.latest;
-  const dist = version ? document.versions?.[version]?.dist : undefined;
-  if (!version || !dist?.tarball) {
+}
+
+/** A version's tarball and hashes, from the package document. */
+function distOf(
+  document: PackageDocument,
+  pkg: BundledPackage,
+  version: string,
+): Dist {
+  const dist = document.versions?.[version]?.dist;
+  if (!dist?.tarball) {
     throw new UpdateRefused(
-      `the registry's document for ${pkg.name} names no latest version ` +
-        "with a tarball",
+      `the registry's document for ${pkg.name} names no tarball of ${version}`,
     );
   }
   if (!dist.integrity?.startsWith("sha512-") && !dist.shasum) {
@@ -101,7 +109,22 @@ async function newest(
       `the registry gives no integrity hash for ${pkg.name} ${version}`,
     );
   }
-  return { version, dist };
+  return dist;
+}
+
+/** The newest version and its tarball, from the registry's package document. */
+async function newest(
+  registryUrl: string,
+  pkg: BundledPackage,
+): Promise<{ version: string; dist: Dist }> {
+  const document = await packageDocument(registryUrl, pkg);
+  const version = document["dist-tags"]?.latest;
+  if (!version) {
+    throw new UpdateRefused(
+      `the registry's document for ${pkg.name} names no latest version`,
+    );
+  }
+  return { version, dist: distOf(document, pkg, version) };
 }
 
 /** Writes all of `piece` (a write may take part of it). */
@@ -293,12 +316,52 @@ async function install(
     await unpack(pkg, tarball, staging);
     await Deno.remove(tarball);
     await checkCopy(pkg, version, staging);
-    const target = copyDir(dataDir, pkg, version);
-    await Deno.remove(target, { recursive: true }).catch(() => {});
-    await Deno.rename(staging, target);
+    // Another process sharing DATA_DIR may have put the same copy there
+    // first; a copy is whole once renamed, so theirs serves as well.
+    await Deno.rename(staging, copyDir(dataDir, pkg, version)).catch(
+      async (error) => {
+        if (!await hasCopy(dataDir, pkg, version)) throw error;
+        await Deno.remove(staging, { recursive: true });
+      },
+    );
   } catch (error) {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
     throw error;
+  }
+}
+
+/** Whether DATA_DIR holds a checked copy of the version (or it is bundled). */
+export async function hasCopy(
+  dataDir: string,
+  pkg: BundledPackage,
+  version: string,
+): Promise<boolean> {
+  if (!packageInUse(pkg, dataDir, version).downloaded) return true;
+  const packageJson = join(copyDir(dataDir, pkg, version), "package.json");
+  return await Deno.stat(packageJson).then(() => true, () => false);
+}
+
+/**
+ * Makes DATA_DIR hold `version` of the package, as update-databases would
+ * fetch and check it, unless it is bundled or there already: how a process
+ * gets the files of a version another process published (release.ts).
+ */
+export async function ensureCopy(
+  dataDir: string,
+  registryUrl: string,
+  pkg: BundledPackage,
+  version: string,
+): Promise<void> {
+  if (await hasCopy(dataDir, pkg, version)) return;
+  try {
+    const document = await packageDocument(registryUrl, pkg);
+    await install(dataDir, pkg, version, distOf(document, pkg, version));
+  } catch (error) {
+    throw new Error(
+      `${pkg.name} ${version} cannot be fetched: ${
+        refusal(dataDir, error).message
+      }`,
+    );
   }
 }
 
@@ -315,7 +378,7 @@ function refusal(dataDir: string, error: unknown): UpdateRefused {
 }
 
 /** Writes current.json by a rename: readers see the old or the new. */
-async function switchTo(dataDir: string, packages: Record<string, string>) {
+export async function switchTo(dataDir: string, packages: PackageVersions) {
   const path = currentFile(dataDir);
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   try {
@@ -327,15 +390,24 @@ async function switchTo(dataDir: string, packages: Record<string, string>) {
   }
 }
 
-/** Removes the versions current.json no longer names. */
-async function removeOld(dataDir: string, packages: Record<string, string>) {
+/**
+ * Removes the downloaded versions none of `keep` names (the one in use,
+ * and the one it replaced, which jobs begun on it may still read); another
+ * process's download under way (a dot folder) is left alone.
+ */
+export async function removeOld(dataDir: string, keep: PackageVersions[]) {
   for (const pkg of BUNDLED_PACKAGES) {
     const parent = join(databasesDir(dataDir), shortName(pkg));
     try {
       for await (const entry of Deno.readDir(parent)) {
-        if (entry.name !== packages[pkg.name]) {
-          await Deno.remove(join(parent, entry.name), { recursive: true });
+        if (entry.name.startsWith(".")) continue;
+        if (keep.some((packages) => packages[pkg.name] === entry.name)) {
+          continue;
         }
+        await Deno.remove(join(parent, entry.name), { recursive: true })
+          .catch((error) => {
+            if (!(error instanceof Deno.errors.NotFound)) throw error;
+          });
       }
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
@@ -355,10 +427,12 @@ export async function updateDatabases(
   const done: string[] = [];
   const failed: string[] = [];
   const packages = readCurrent(dataDir);
+  const before: PackageVersions = {};
   for (const pkg of BUNDLED_PACKAGES) {
     if (options.skip?.includes(pkg.kind)) continue;
     try {
       const inUse = packageInUse(pkg, dataDir).version;
+      before[pkg.name] = inUse;
       const { version, dist } = await newest(registryUrl, pkg);
       if (compareVersions(version, inUse) <= 0) {
         done.push(`${pkg.name} ${inUse} is the newest`);
@@ -375,7 +449,7 @@ export async function updateDatabases(
   try {
     if (done.some((line) => line.includes(" updated "))) {
       await switchTo(dataDir, packages);
-      await removeOld(dataDir, packages);
+      await removeOld(dataDir, [packages, before]);
     }
   } catch (error) {
     failed.push(refusal(dataDir, error).message);

@@ -1,6 +1,7 @@
-// How the last update-databases run ended, kept in
-// DATA_DIR/databases/status.json for the operator (GET /api/config, the
-// start log). Written by a rename, so a reader never sees half of it.
+// How the last update-databases run (scaled out: the last taking up of the
+// deployment's data) ended, kept in DATA_DIR/databases/status.json for the
+// operator (GET /api/config, the start log). Written by a rename, so a
+// reader never sees half of it.
 import { join } from "node:path";
 import type { DataUpdateOutcome } from "../../shared/wire.ts";
 import { databasesDir } from "./installed.ts";

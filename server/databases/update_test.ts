@@ -24,6 +24,7 @@ import { readUpdateStatus } from "./update_status.ts";
 
 const NEW = "2.3.2026112700";
 const NEWER = "2.3.2026112800";
+const NEWEST = "2.3.2026112801";
 
 async function withRegistry(
   body: (registry: TestRegistry, dataDir: string) => Promise<void>,
@@ -89,12 +90,23 @@ Deno.test("update: the newest versions are unpacked, checked and switched to", a
     const again = await update(registry, dataDir);
     assertEquals(again.ok, true);
     ok(again.message.includes(`${GEO_PACKAGE.name} ${NEW} is the newest`));
-    // A newer one replaces it; the old folder goes.
+    // A newer one replaces it; the one replaced stays (a job begun on it,
+    // scaled out, may still read it), older ones go.
     await publishBoth(registry, NEWER);
     assertEquals((await update(registry, dataDir)).ok, true);
     assertEquals(await leftovers(dataDir), [
+      `asn/${NEW}`,
       `asn/${NEWER}`,
+      `dbip-city-mmdb/${NEW}`,
       `dbip-city-mmdb/${NEWER}`,
+    ]);
+    await publishBoth(registry, NEWEST);
+    assertEquals((await update(registry, dataDir)).ok, true);
+    assertEquals(await leftovers(dataDir), [
+      `asn/${NEWER}`,
+      `asn/${NEWEST}`,
+      `dbip-city-mmdb/${NEWER}`,
+      `dbip-city-mmdb/${NEWEST}`,
     ]);
   });
 });

@@ -1,11 +1,7 @@
 // The enrichment engine: one entry point for the job runner, the lookup API
 // and the benchmark. Free of HTTP and storage.
-import {
-  type AsnInfo,
-  AsnTable,
-  type AsnTableData,
-  loadAsnTable,
-} from "./asn_table.ts";
+import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
+import { loadAsnTableOnThread } from "./asn_load.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import { buildAsFeaturesInWorker } from "../classification/feature_build.ts";
@@ -32,7 +28,7 @@ import {
 } from "./compose.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
 import type { DatabaseInfo } from "../../shared/wire.ts";
-import { dataFiles } from "../databases/installed.ts";
+import { dataFiles, type DataFileSettings } from "../databases/installed.ts";
 import { describeDatabases, versionLine } from "../databases/describe.ts";
 
 export type { Network };
@@ -53,12 +49,11 @@ export interface EngineData {
   version: string;
 }
 
-export interface DataSources {
-  /** GEO_DB, ASN_DB; null: the bundled packages (or their updates). */
-  geoDb: string[] | null;
-  asnDb: string[] | null;
-  /** Where the AS features are cached (and overrides.txt by default). */
-  dataDir: string;
+/**
+ * GEO_DB, ASN_DB (null: the bundled packages, or their updates), DATA_DIR
+ * (where the AS features are cached too, and overrides.txt by default).
+ */
+export interface DataSources extends DataFileSettings {
   /** CLASSIFY_OVERRIDES. */
   overridesPath: string;
   lists: ListPaths;
@@ -84,7 +79,8 @@ export async function loadEngineData(
   const [geo, asn] = await Promise.all([
     // A bundled package's files (or their update's) were checked by hash.
     loadGeoDatabases(files.geo, sources.geoDb === null),
-    loadAsnTable(files.asn),
+    // Parsing the CSVs would hold this (the HTTP) thread for a second.
+    loadAsnTableOnThread(files.asn),
   ]);
   // The classifier's AS features come from both databases (cached in
   // DATA_DIR per database version).

@@ -11,7 +11,7 @@ import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";
 import type { ChunkSizes } from "../config.ts";
-import type { Engine } from "../enrichment/engine.ts";
+import type { EngineLease, JobEngines } from "../databases/job_engines.ts";
 import type { JobResults } from "../results/job_results.ts";
 import type { JobEventBus } from "../events/job_event_bus.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
@@ -181,10 +181,13 @@ export class QueueRunner implements JobControl {
     return true;
   }
 
-  /** Takes jobs from the queue in this process, `concurrency` at once. */
-  work(engine: Engine, concurrency: number): Promise<void> {
+  /**
+   * Takes jobs from the queue in this process, `concurrency` at once, each
+   * chunk on the engine of the data its job began on.
+   */
+  work(engines: JobEngines, concurrency: number): Promise<void> {
     return this.options.queue.work(
-      (message, signal) => this.#run(engine, message, signal),
+      (message, signal) => this.#run(engines, message, signal),
       { concurrency },
     );
   }
@@ -212,7 +215,7 @@ export class QueueRunner implements JobControl {
 
   /** Runs one chunk of a job from the chunk's last checkpoint. */
   async #run(
-    engine: Engine,
+    engines: JobEngines,
     message: QueuedChunk,
     signal: AbortSignal,
   ): Promise<void> {
@@ -236,10 +239,12 @@ export class QueueRunner implements JobControl {
     const flags = this.#running.get(jobId) ?? new Set();
     this.#running.set(jobId, flags.add(flag));
     signal.addEventListener("abort", () => flag.cancelled = true);
+    let lease: EngineLease | null = null;
     try {
       await this.#fetchUpload(job.fileName);
+      lease = await engines.forJob(job);
       const outcome = await runChunk(
-        { ...this.options, engine, worker: THIS_PROCESS },
+        { ...this.options, engine: lease.engine, worker: THIS_PROCESS },
         jobId,
         chunk,
         () => flag.cancelled,
@@ -286,6 +291,7 @@ export class QueueRunner implements JobControl {
         }
       }
     } finally {
+      lease?.release();
       flags.delete(flag);
       if (flags.size === 0) this.#running.delete(jobId);
     }

@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import { loadConfig } from "../config.ts";
+import { JobEngines } from "../databases/job_engines.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
@@ -23,10 +24,14 @@ import { ABANDONED, QueueRunner } from "./queue_runner.ts";
 const CHUNK = 10;
 const ROWS = 25;
 const pg = await startPostgres("runner");
-const engine = new Engine(await loadEngineData(loadConfig({})), {
-  servers: ["127.0.0.1:9"],
-  timeoutMs: 200,
-  concurrency: 8,
+const engines = new JobEngines(await loadEngineData(loadConfig({})), {
+  make: (data) =>
+    new Engine(data, {
+      servers: ["127.0.0.1:9"],
+      timeoutMs: 200,
+      concurrency: 8,
+    }),
+  load: () => Promise.reject(new Error("one version only")),
 });
 let databases = 0;
 
@@ -217,7 +222,7 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     // The database restarts under the first job's first commit: its chunk
     // goes back to the queue and resumes; the job does not fail.
     t.cutOnce.add(job.id);
-    await runner.work(engine, 2);
+    await runner.work(engines, 2);
     await waitFor(async () =>
       (await store.getJob(job.id))!.status === "completed" &&
       (await store.getJob(failed.id))!.status === "completed" &&

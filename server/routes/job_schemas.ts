@@ -226,7 +226,9 @@ export const DataStatus = z.object({
       description: "What the update did, or why the data in use stayed",
     }),
   }).nullable().openapi({
-    description: "How the last update-databases run ended (null: none yet)",
+    description: "How the last update-databases run in this data " +
+      "directory ended, or, with DATABASE_URL, this process's last taking " +
+      "up of the deployment's data (null: none yet)",
   }),
 }).openapi("DataStatus");
 

@@ -192,3 +192,25 @@ export async function publishBoth(
     await registry.publish(name, version, fixtureFiles(name, version));
   }
 }
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/**
+ * `deno task update-databases` as an operator runs it, with this data
+ * directory and registry (and `env`: DATABASE_URL, say).
+ */
+export async function updateCommand(
+  dataDir: string,
+  registryUrl: string,
+  env: Record<string, string> = {},
+) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "update-databases"],
+    cwd: ROOT,
+    env: { DATA_DIR: dataDir, DATABASE_REGISTRY_URL: registryUrl, ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code, stdout: text(stdout), stderr: text(stderr) };
+}

@@ -2,13 +2,14 @@
 // for reverse-DNS behaviour dnsmasq will not show: answers after a delay,
 // answers lost, a server that goes dead. `decide` says, for each query of an
 // address (and how many times that address was asked so far, 1 first),
-// whether to answer with a name, NXDOMAIN, SERVFAIL or nothing, and after how long.
+// whether to answer with a name, NXDOMAIN, SERVFAIL or nothing, and after how
+// long, or once a promise settles (`held`: a test's gate).
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
 import { Buffer } from "node:buffer";
 
 export type Reply =
-  | { kind: "name"; name: string; delayMs?: number }
+  | { kind: "name"; name: string; delayMs?: number; held?: Promise<unknown> }
   | { kind: "nxdomain"; delayMs?: number }
   | { kind: "servfail"; delayMs?: number }
   | { kind: "none" };
@@ -59,6 +60,10 @@ export function startPtrResponder(
             : [],
         });
         const send = () => socket.send(bytes, from).catch(() => {});
+        if (reply.kind === "name" && reply.held) {
+          reply.held.then(send);
+          continue;
+        }
         if (!reply.delayMs) {
           send();
           continue;

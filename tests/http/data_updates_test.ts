@@ -19,24 +19,11 @@ import {
   FIXTURE_CITY,
   publishBoth,
   startRegistry,
+  updateCommand,
 } from "../helpers/npm_registry.ts";
 import { startServer, usingPostgres } from "../helpers/server.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const NEW = "2.3.2026112700";
-
-/** `deno task update-databases` with this data directory and registry. */
-async function updateCommand(dataDir: string, registryUrl: string) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "update-databases"],
-    cwd: ROOT,
-    env: { DATA_DIR: dataDir, DATABASE_REGISTRY_URL: registryUrl },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code, stdout: text(stdout), stderr: text(stderr) };
-}
 
 Deno.test("update-databases: the server starts on the new data and says so", async () => {
   const registry = await startRegistry();
@@ -127,7 +114,8 @@ Deno.test("update-databases: the server starts on the new data and says so", asy
   }
 });
 
-// PostgreSQL mode takes new data only at a restart (docs/SCALING.md).
+// PostgreSQL mode takes up the release the command records there, which
+// this command (no DATABASE_URL) does not: tests/http/data_release_test.ts.
 Deno.test({
   name:
     "update-databases: a running server takes the new data, a running job keeps its own",

@@ -10,6 +10,7 @@ import { transaction } from "./pg_connect.ts";
 import { ENRICHMENT_FIELD_TABLE } from "../../../shared/enrichment_fields.ts";
 import { PG_RDAP_CACHE_SCHEMA } from "./pg_rdap_cache.ts";
 import { DIALECT_MIGRATION } from "../../csv/dialect.ts";
+import { PG_DATA_RELEASE_SCHEMA } from "./pg_data_release.ts";
 
 const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
   `  ${field.name} ${field.sql === "REAL" ? "double precision" : "text"},`
@@ -138,6 +139,7 @@ ${FIELD_COLUMNS}
   // The databases a job runs on (their versions in one line).
   `ALTER TABLE jobs ADD COLUMN data_version text;`,
   DIALECT_MIGRATION,
+  PG_DATA_RELEASE_SCHEMA,
 ];
 
 /**
