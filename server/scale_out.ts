@@ -16,7 +16,10 @@ import { JOB_CACHE_ENTRIES } from "./enrichment/reverse_dns.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
-import { QueueRunner } from "./jobs/queue_runner.ts";
+import { JobLifecycle } from "./jobs/job_lifecycle.ts";
+import { runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
+import { copyUploadHere } from "./blobs/upload_copy.ts";
+import { logError } from "./log.ts";
 import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
@@ -55,7 +58,27 @@ export async function openScaleOut(
       CHUNK_ROWS: config.chunkSizes.rows,
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
-    startJobs: () => runner.work(engine, config.jobConcurrency),
+    startJobs: () =>
+      runner.work(
+        ({ job, chunk, signal, onProgress }) =>
+          runChunk(
+            {
+              store,
+              chunks: store.chunkProgress,
+              results: connected.results,
+              engine,
+              uploadsDir,
+              checkpointRows: config.checkpointRows,
+              registrationLookup: connected.registrationLookup,
+              worker: THIS_PROCESS,
+            },
+            job.id,
+            chunk,
+            () => signal.aborted,
+            onProgress,
+          ),
+        config.jobConcurrency,
+      ),
     // Not yet: a worker runs chunks on this process's engine, so switching
     // it would mix versions within a job; every process takes new data at
     // its next start.
@@ -65,7 +88,7 @@ export async function openScaleOut(
       // fails its job.
       scheduleHousekeeping({
         store,
-        stuckJobs: () => runner.failAbandoned(),
+        stuckJobs: () => runner.sweep(),
         uploadsDir,
         blobs,
         rdapCache,
@@ -112,22 +135,42 @@ async function connect(
   const rdapCache = config.rdap.enabled
     ? new PgRdapCache(store.sql, { maxAgeDays: config.rdap.cacheDays })
     : null;
-  const runner = new QueueRunner({
+  const runner = new JobLifecycle({
     store,
-    queue,
-    bus,
-    events: role === "worker" ? null : events,
-    blobs,
-    results,
-    uploadsDir,
-    checkpointRows: config.checkpointRows,
-    registrationLookup: () =>
-      rdapPacer && rdapCache
-        ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
-        : null,
     chunks: store.chunkProgress,
+    queue,
+    uploadsDir,
+    dataDir: config.dataDir,
     chunkSizes: config.chunkSizes,
+    // Small: every replica re-reads the job and tells its subscribers.
+    announce: (job) =>
+      bus.publish(job.id, {
+        status: job.status,
+        processedIPs: job.processedIPs,
+      }),
+    fetchUpload: (fileName) => copyUploadHere(blobs, uploadsDir, fileName),
+    stallMs: config.jobStallSeconds * 1000,
   });
+  const unsubscribe = [
+    bus.subscribe((jobId, changed) => {
+      // Cancelled on another replica: its chunks here stop.
+      if (changed.status === "cancelled") runner.stopChunks(jobId);
+      if (role === "worker") return;
+      Promise.resolve(store.getJob(jobId)).then((job) => {
+        if (job) events.emit(job);
+      }).catch((error) => logError("job update:", error));
+    }),
+    // Changes may have been missed while the bus was reconnecting.
+    bus.onResync(async () => {
+      if (role === "worker") return;
+      const jobs = await store.jobsWithStatus("pending", "processing");
+      for (const job of jobs) events.emit(job);
+    }),
+  ];
+  const registrationLookup = () =>
+    rdapPacer && rdapCache
+      ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
+      : null;
   await bus.ready();
   return {
     store,
@@ -137,8 +180,10 @@ async function connect(
     results,
     rdapPacer,
     rdapCache,
+    registrationLookup,
     async close() {
       runner.close();
+      for (const stop of unsubscribe) stop();
       await queue.close();
       await bus.close();
       await store.close();

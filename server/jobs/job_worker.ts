@@ -1,8 +1,8 @@
 // Web Worker entry of a job thread (embedded mode): runs chunks of jobs off
 // the HTTP thread, one at a time (run_chunk.ts, as PostgreSQL-mode workers
-// do), committing them through its own SQLite connection. The runner keeps
-// a pool of these, so the engine and the connection are set up once per
-// thread, not once per chunk.
+// do), committing them through its own SQLite connection; what stopped one
+// goes back as a named failure. thread_pool.ts keeps a pool of these, so
+// the engine and the connection are set up once per thread, not per chunk.
 /// <reference lib="deno.worker" />
 // The node:sqlite types of the rest of the program (StatementSync's
 // setReturnArrays), for when this worker is type-checked on its own.
@@ -14,7 +14,8 @@ import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { JobResults } from "../results/job_results.ts";
 import { lowerThisThread } from "./background_priority.ts";
-import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { FromWorker, ToWorker } from "./thread_pool.ts";
+import { failureOf } from "./job_failure.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
 import { PortPacer } from "../rdap/shared_pacer.ts";
 import { SqliteRdapCache } from "../storage/rdap_cache.ts";
@@ -61,28 +62,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   current = run;
   try {
     if (!setup) throw new Error("job thread used before init");
-    const chunks = setup.results.chunks;
-    const chunk = await chunks.getChunk(run.jobId, message.chunk);
-    const job = setup.store.getJob(run.jobId);
-    // Ended, cancelled or gone meanwhile: nothing to do.
-    if (!chunk || chunk.done || job?.status !== "processing") {
-      post({ type: "done", jobId: run.jobId, outcome: "skipped" });
-      return;
-    }
     const outcome = await runChunk(
-      { ...setup, chunks },
+      { ...setup, chunks: setup.results.chunks },
       run.jobId,
-      chunk,
+      message.chunk,
       () => run.cancelled,
       (record) => post({ type: "progress", job: record }),
     );
-    post({ type: "done", jobId: run.jobId, outcome });
+    post({ type: "done", outcome });
   } catch (error) {
-    post({
-      type: "error",
-      jobId: run.jobId,
-      message: (error as Error).message,
-    });
+    post({ type: "failed", failure: failureOf(error) });
   } finally {
     current = null;
   }

@@ -1,5 +1,5 @@
-// The queue runner on a throwaway PostgreSQL with pg-boss and this process's
-// engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
+// The job lifecycle on a throwaway PostgreSQL with pg-boss and this
+// process's engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
 // every row once in input order; a chunk of a cancelled job does nothing; a
 // restarted failed job runs only its chunks not done; an upload gone fails
 // the job when it is queued; a chunk's last commit cut by a database
@@ -18,7 +18,9 @@ import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
 import { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
-import { ABANDONED, QueueRunner } from "./queue_runner.ts";
+import { failureWords } from "./job_failure.ts";
+import { JobLifecycle } from "./job_lifecycle.ts";
+import { runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
 const CHUNK = 10;
 const ROWS = 25;
@@ -65,18 +67,38 @@ async function setUp() {
     },
   };
   const results = new JobResults(new LocalBlobStore(dir), chunks);
-  const runner = new QueueRunner({
+  const runner = new JobLifecycle({
     store,
-    queue,
-    bus,
-    events: null,
-    blobs: null,
-    results,
-    uploadsDir: dir,
-    checkpointRows: 3,
     chunks,
+    queue,
+    uploadsDir: dir,
+    dataDir: dir,
     chunkSizes: { rows: CHUNK, dnsRows: CHUNK },
+    announce: (job) => bus.publish(job.id, { status: job.status }),
+    fetchUpload: (fileName) =>
+      Deno.stat(join(dir, fileName)).then(() => true, () => false),
+    stallMs: 600_000,
   });
+  const work = (concurrency: number) =>
+    runner.work(
+      ({ job, chunk, signal, onProgress }) =>
+        runChunk(
+          {
+            store,
+            chunks,
+            results,
+            engine,
+            uploadsDir: dir,
+            checkpointRows: 3,
+            worker: THIS_PROCESS,
+          },
+          job.id,
+          chunk,
+          () => signal.aborted,
+          onProgress,
+        ),
+      concurrency,
+    );
   // Quoted line ends and an empty line: chunks must still cut at rows.
   const lines = ["ip,note"];
   for (let i = 0; i < ROWS; i++) {
@@ -139,6 +161,7 @@ async function setUp() {
     store,
     queue,
     runner,
+    work,
     newJob,
     queued,
     results,
@@ -217,7 +240,7 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     // The database restarts under the first job's first commit: its chunk
     // goes back to the queue and resumes; the job does not fail.
     t.cutOnce.add(job.id);
-    await runner.work(engine, 2);
+    await t.work(2);
     await waitFor(async () =>
       (await store.getJob(job.id))!.status === "completed" &&
       (await store.getJob(failed.id))!.status === "completed" &&
@@ -286,11 +309,14 @@ Deno.test("a job whose chunk the queue gave up on fails, its done chunks kept", 
     await store.setStatus(queuedJob.id, "processing", ["pending"]);
 
     // Found once: maybe a job being queued; found again: failed.
-    assertEquals(await runner.failAbandoned(), []);
+    assertEquals(await runner.sweep(), []);
     assertEquals((await store.getJob(given.id))!.status, "processing");
-    assertEquals(await runner.failAbandoned(), [given.id]);
+    assertEquals(await runner.sweep(), [given.id]);
     const failed = (await store.getJob(given.id))!;
-    assertEquals([failed.status, failed.error], ["failed", ABANDONED]);
+    assertEquals([failed.status, failed.error], [
+      "failed",
+      failureWords({ kind: "abandoned" }, ""),
+    ]);
     assertEquals(
       (await store.chunkProgress.chunks(given.id)).map((c) => c.done),
       [false, true, false],
