@@ -32,7 +32,7 @@ const engine = new Engine(await loadEngineData(loadConfig({})), {
 });
 let databases = 0;
 
-async function setUp() {
+async function setUp({ stallMs = 600_000 } = {}) {
   const url = await pg.createDatabase(`runner_${++databases}`);
   const dir = await Deno.makeTempDir({ prefix: "queue-runner-" });
   const store = await PgStore.open(url, 4);
@@ -77,7 +77,7 @@ async function setUp() {
     announce: (job) => bus.publish(job.id, { status: job.status }),
     fetchUpload: (fileName) =>
       Deno.stat(join(dir, fileName)).then(() => true, () => false),
-    stallMs: 600_000,
+    stallMs,
   });
   const work = (concurrency: number) =>
     runner.work(
@@ -325,6 +325,41 @@ Deno.test("a job whose chunk the queue gave up on fails, its done chunks kept", 
     // A restart queues the chunks not done.
     assertEquals(await runner.restart(given.id), true);
     assertEquals(await t.queued(given.id), [0, 2]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a chunk that makes no progress fails its job and is stopped", async () => {
+  const t = await setUp({ stallMs: 200 });
+  try {
+    const { store, runner } = t;
+    const job = await t.newJob();
+    await runner.enqueue(job.id);
+    // A chunk that never commits a row, as one stuck in a row does, until
+    // it is told to stop.
+    const stopped: unknown[] = [];
+    await runner.work(
+      ({ signal }) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => {
+            stopped.push(signal.reason);
+            resolve("cancelled");
+          })
+        ),
+      1,
+    );
+    await waitFor(async () =>
+      (await store.getJob(job.id))!.status === "failed"
+    );
+    const failed = (await store.getJob(job.id))!;
+    assertEquals(
+      failed.error,
+      failureWords({ kind: "stalled", seconds: 0 }, ""),
+    );
+    assertEquals(stopped, [{ kind: "stalled", seconds: 0 }]);
+    // Its other chunks left the queue.
+    await waitFor(async () => (await t.queued(job.id)).length === 0);
   } finally {
     await t.close();
   }
