@@ -92,8 +92,7 @@ export async function openEmbedded(
     dataDir: config.dataDir,
     chunkSizes: config.chunkSizes,
     announce: (job) => events.emit(job),
-    fetchUpload: (fileName) =>
-      Deno.stat(join(uploadsDir, fileName)).then(() => true, () => false),
+    blobs: null,
     stallMs: config.jobStallSeconds * 1000,
     // Room to record the failure itself.
     beforeFail: (failure) => {

@@ -18,7 +18,6 @@ import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobLifecycle } from "./jobs/job_lifecycle.ts";
 import { runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
-import { copyUploadHere } from "./blobs/upload_copy.ts";
 import { logError } from "./log.ts";
 import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
@@ -148,7 +147,7 @@ async function connect(
         status: job.status,
         processedIPs: job.processedIPs,
       }),
-    fetchUpload: (fileName) => copyUploadHere(blobs, uploadsDir, fileName),
+    blobs,
     stallMs: config.jobStallSeconds * 1000,
   });
   const unsubscribe = [

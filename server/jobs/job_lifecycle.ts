@@ -7,6 +7,8 @@
 // stall check and the sweep for jobs the queue gave up on are here too.
 // The adapters: embedded.ts (the Deno KV queue and the pool of job threads)
 // and scale_out.ts (pg-boss and worker processes).
+import type { BlobStore } from "../blobs/blob_store.ts";
+import { copyUploadHere } from "../blobs/upload_copy.ts";
 import type { ChunkSizes } from "../config.ts";
 import { logError } from "../log.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
@@ -15,7 +17,7 @@ import type {
   ChunkProgressStore,
 } from "../storage/chunk_progress.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
-import type { JobControl, JobStore } from "../storage/store_interface.ts";
+import type { JobStore } from "../storage/store_interface.ts";
 import {
   ChunkFailed,
   failureEffect,
@@ -57,8 +59,8 @@ export interface LifecycleOptions {
   chunkSizes: ChunkSizes;
   /** Tells whoever watches jobs of a change (this process, or every replica). */
   announce(job: JobRecord): void | Promise<void>;
-  /** True when the upload is on this machine (copied here first if need be). */
-  fetchUpload(fileName: string): Promise<boolean>;
+  /** Where a worker copies an upload its machine lacks from (S3), or null. */
+  blobs: BlobStore | null;
   /** JOB_STALL_SECONDS in ms. */
   stallMs: number;
   /** Before a job's failure is recorded (room for it on a full disk). */
@@ -71,7 +73,7 @@ interface Running {
   lastProgress: number;
 }
 
-export class JobLifecycle implements JobControl {
+export class JobLifecycle {
   #running = new Map<number, Running>();
   /** Jobs sweep() found with nothing queued, at its last call. */
   #abandoned = new Set<number>();
@@ -84,14 +86,13 @@ export class JobLifecycle implements JobControl {
    * none: as its upload's reader cut the upload, or for an upload stored
    * before its chunks were noted, by counting it again.
    */
-  async enqueue(jobId?: number): Promise<void> {
-    if (jobId === undefined) return;
+  async enqueue(jobId: number): Promise<void> {
     const { store, chunks, chunkSizes, uploadsDir, queue } = this.options;
     const job = await store.getJob(jobId);
     if (!job) return;
     if (
       (await chunks.chunks(jobId)).length === 0 &&
-      !await this.options.fetchUpload(job.fileName)
+      !await copyUploadHere(this.options.blobs, uploadsDir, job.fileName)
     ) {
       if (
         await store.setStatus(
@@ -139,6 +140,7 @@ export class JobLifecycle implements JobControl {
     }
   }
 
+  /** Cancels a pending or processing job; false when it was neither. */
   async cancel(jobId: number): Promise<boolean> {
     const { store, queue, chunks } = this.options;
     if (!await store.setStatus(jobId, "cancelled", ["pending", "processing"])) {
@@ -291,7 +293,11 @@ export class JobLifecycle implements JobControl {
     running.stops.add(stop);
     this.#running.set(jobId, running);
     try {
-      await this.options.fetchUpload(job.fileName);
+      await copyUploadHere(
+        this.options.blobs,
+        this.options.uploadsDir,
+        job.fileName,
+      );
       const outcome = await execute({
         job,
         chunk,
@@ -332,6 +338,14 @@ export class JobLifecycle implements JobControl {
       if (running.stops.size === 0) this.#running.delete(jobId);
     }
     await this.#announce(jobId);
+  }
+
+  #uploadHere(fileName: string): Promise<boolean> {
+    return copyUploadHere(
+      this.options.blobs,
+      this.options.uploadsDir,
+      fileName,
+    );
   }
 
   /** Announces a job's change; `log`: what it logs (it started or ended). */

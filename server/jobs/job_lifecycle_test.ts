@@ -75,8 +75,7 @@ async function setUp({ stallMs = 600_000 } = {}) {
     dataDir: dir,
     chunkSizes: { rows: CHUNK, dnsRows: CHUNK },
     announce: (job) => bus.publish(job.id, { status: job.status }),
-    fetchUpload: (fileName) =>
-      Deno.stat(join(dir, fileName)).then(() => true, () => false),
+    blobs: null,
     stallMs,
   });
   const work = (concurrency: number) =>

@@ -20,23 +20,21 @@ import { ChunkFailed, type JobFailure } from "./job_failure.ts";
 import type { ChunkRun } from "./job_lifecycle.ts";
 import type { ProcessOutcome } from "./process_job.ts";
 
-export type ToWorker =
-  /** Once per thread: what every chunk needs, kept between chunks. */
-  | {
-    type: "init";
+/** What every chunk of a thread needs, sent once and kept between chunks. */
+type ThreadInit =
+  & Pick<ThreadPoolOptions, "uploadsDir" | "checkpointRows" | "dns">
+  & {
     dbPath: string;
     /** Where the results' part files go (results/ under it). */
     dataDir: string;
-    uploadsDir: string;
-    checkpointRows: number;
     engineData: EngineData;
-    dns: DnsSettings;
-    /** Registration data settings (RDAP); rdapPort when it is on. */
     rdap: RdapConfig;
-    /** Tokens of the process's RDAP rate limit (shared_pacer.ts). */
+    /** Tokens of the process's RDAP rate limit (shared_pacer.ts), when on. */
     rdapPort: MessagePort | null;
-  }
-  /** Runs a chunk of a job from its first row. */
+  };
+
+export type ToWorker =
+  | { type: "init" } & ThreadInit
   | { type: "chunk"; jobId: number; chunk: ChunkProgress }
   | { type: "cancel"; jobId: number };
 
