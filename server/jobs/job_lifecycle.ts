@@ -10,6 +10,7 @@
 import type { BlobStore } from "../blobs/blob_store.ts";
 import { copyUploadHere } from "../blobs/upload_copy.ts";
 import type { ChunkSizes } from "../config.ts";
+import type { JobStatus } from "../../shared/wire.ts";
 import { logError } from "../log.ts";
 import type { JobQueue, QueuedChunk } from "../queue/job_queue.ts";
 import type {
@@ -92,16 +93,10 @@ export class JobLifecycle {
     if (!job) return;
     if (
       (await chunks.chunks(jobId)).length === 0 &&
-      !await copyUploadHere(this.options.blobs, uploadsDir, job.fileName)
+      !await this.#uploadHere(job.fileName)
     ) {
-      if (
-        await store.setStatus(
-          jobId,
-          "failed",
-          ["pending", "processing"],
-          FILE_GONE,
-        )
-      ) {
+      const from: JobStatus[] = ["pending", "processing"];
+      if (await store.setStatus(jobId, "failed", from, FILE_GONE)) {
         await this.#announce(jobId, logJobEnded);
       }
       return;
@@ -293,11 +288,7 @@ export class JobLifecycle {
     running.stops.add(stop);
     this.#running.set(jobId, running);
     try {
-      await copyUploadHere(
-        this.options.blobs,
-        this.options.uploadsDir,
-        job.fileName,
-      );
+      await this.#uploadHere(job.fileName);
       const outcome = await execute({
         job,
         chunk,
@@ -308,7 +299,7 @@ export class JobLifecycle {
         },
       });
       // Stopped short though nobody ended the job (this process is
-      // stopping, or the queue gave up on this delivery): hand it back.
+      // stopping): hand it back.
       if (
         outcome === "cancelled" &&
         (await store.getJob(jobId))?.status === "processing"
@@ -341,11 +332,8 @@ export class JobLifecycle {
   }
 
   #uploadHere(fileName: string): Promise<boolean> {
-    return copyUploadHere(
-      this.options.blobs,
-      this.options.uploadsDir,
-      fileName,
-    );
+    const { blobs, uploadsDir } = this.options;
+    return copyUploadHere(blobs, uploadsDir, fileName);
   }
 
   /** Announces a job's change; `log`: what it logs (it started or ended). */

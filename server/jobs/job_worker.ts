@@ -21,9 +21,7 @@ import { PortPacer } from "../rdap/shared_pacer.ts";
 import { SqliteRdapCache } from "../storage/rdap_cache.ts";
 import { type ChunkRunner, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
-let setup: (Omit<ChunkRunner, "chunks" | "store"> & { store: Store }) | null =
-  null;
-let blobs: LocalBlobStore | null = null;
+let setup: ChunkRunner | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
@@ -33,20 +31,24 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
     const store = new Store(message.dbPath);
-    blobs = new LocalBlobStore(message.dataDir);
+    const results = new JobResults(
+      new LocalBlobStore(message.dataDir),
+      new SqliteChunkProgress(store),
+    );
     const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
     const rdapCache = new SqliteRdapCache(store.db, {
       maxAgeDays: message.rdap.cacheDays,
     });
     setup = {
       store,
+      chunks: results.chunks,
+      results,
       engine: new Engine(
         message.engineData,
         { ...message.dns, cacheEntries: JOB_CACHE_ENTRIES },
         true,
       ),
       uploadsDir: message.uploadsDir,
-      results: new JobResults(blobs, new SqliteChunkProgress(store)),
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
         pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
@@ -63,7 +65,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   try {
     if (!setup) throw new Error("job thread used before init");
     const outcome = await runChunk(
-      { ...setup, chunks: setup.results.chunks },
+      setup,
       run.jobId,
       message.chunk,
       () => run.cancelled,

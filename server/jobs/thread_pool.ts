@@ -66,11 +66,18 @@ export interface ThreadPoolOptions {
   waiting(): boolean;
 }
 
-/** A thread's chunk under way: how to settle it. */
-interface Delivery {
-  jobId: number;
-  onProgress(job: JobRecord): void;
-  settle(outcome: ProcessOutcome | ChunkFailed): void;
+/** A job thread: its data, the rows it was handed, its chunk or its end. */
+interface Thread {
+  worker: Worker;
+  data: EngineData;
+  rows: number;
+  /** The chunk it runs: where its progress goes, and how it ends. */
+  chunk?: {
+    onProgress(job: JobRecord): void;
+    settle(outcome: ProcessOutcome | ChunkFailed): void;
+  };
+  /** Idle: when it ends unless a chunk takes it first. */
+  retire?: ReturnType<typeof setTimeout>;
 }
 
 // A thread with no chunk to take is kept a minute for the next one: a new
@@ -82,14 +89,7 @@ const DEFAULT_IDLE_WORKER_MS = 60_000;
 const DEFAULT_RETIRE_ROWS = 100_000;
 
 export class ThreadPool {
-  #idle: Worker[] = [];
-  /** When each idle thread ends unless a chunk takes it first. */
-  #retirements = new Map<Worker, ReturnType<typeof setTimeout>>();
-  #busy = new Map<Worker, Delivery>();
-  /** Rows of the chunks each live thread was handed. */
-  #rowsRun = new Map<Worker, number>();
-  /** The data each live thread was given. */
-  #threadData = new Map<Worker, EngineData>();
+  #threads = new Set<Thread>();
   /** The data each job under way runs on. */
   #jobData = new Map<number, EngineData>();
   #data: EngineData;
@@ -117,32 +117,30 @@ export class ThreadPool {
   }
 
   /** Runs a chunk on a thread (the lifecycle's executor). */
-  run = (run: ChunkRun): Promise<ProcessOutcome> => {
-    const { job, chunk, signal } = run;
+  run = ({ job, chunk, signal, onProgress }: ChunkRun) => {
     const data = this.#dataFor(job);
-    const worker = this.#takeIdle(data) ?? this.#newWorker(data);
+    const thread = this.#takeIdle(data) ?? this.#newThread(data);
     this.#reserve.hold();
-    this.#rowsRun.set(worker, (this.#rowsRun.get(worker) ?? 0) + chunk.rows);
+    thread.rows += chunk.rows;
     return new Promise<ProcessOutcome>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal.reason as JobFailure | undefined;
         // A thread stuck in one row may not read messages: ended, not asked.
         if (reason?.kind === "stalled") {
-          this.#ended(worker, true);
+          this.#ended(thread, true);
           reject(new ChunkFailed(reason));
-        } else worker.postMessage({ type: "cancel", jobId: job.id });
+        } else thread.worker.postMessage({ type: "cancel", jobId: job.id });
       };
       signal.addEventListener("abort", onAbort);
-      this.#busy.set(worker, {
-        jobId: job.id,
-        onProgress: run.onProgress,
+      thread.chunk = {
+        onProgress,
         settle: (outcome) => {
           signal.removeEventListener("abort", onAbort);
           if (outcome instanceof ChunkFailed) reject(outcome);
           else resolve(outcome);
         },
-      });
-      worker.postMessage(
+      };
+      thread.worker.postMessage(
         { type: "chunk", jobId: job.id, chunk } satisfies ToWorker,
       );
     });
@@ -151,10 +149,7 @@ export class ThreadPool {
   /** Ends every thread (shutdown). */
   close(): void {
     this.#closed = true;
-    for (const worker of [...this.#busy.keys(), ...this.#idle]) {
-      this.#terminate(worker);
-    }
-    this.#busy.clear();
+    for (const thread of this.#threads) this.#terminate(thread);
   }
 
   /**
@@ -168,8 +163,10 @@ export class ThreadPool {
     if (held) return held;
     let data = this.#data;
     if (job.dataVersion !== this.#data.version) {
-      const old = [...this.#jobData.values(), ...this.#threadData.values()]
-        .find((d) => d.version === job.dataVersion);
+      const old = [
+        ...this.#jobData.values(),
+        ...[...this.#threads].map((thread) => thread.data),
+      ].find((d) => d.version === job.dataVersion);
       if (old) data = old;
       else {
         // Rows counted before its first chunk here: its done chunks'.
@@ -194,57 +191,46 @@ export class ThreadPool {
       }
     }
     const used = new Set([this.#data, ...this.#jobData.values()]);
-    for (const worker of [...this.#idle]) {
-      if (!used.has(this.#threadData.get(worker)!)) this.#terminate(worker);
+    for (const thread of this.#threads) {
+      if (!thread.chunk && !used.has(thread.data)) this.#terminate(thread);
     }
   }
 
   /** A thread's chunk ended (whatever the ending): the thread is free. */
-  #ended(worker: Worker, crashed = false): void {
-    this.#busy.delete(worker);
-    if (crashed || this.#closed) this.#terminate(worker);
-    else if (
-      this.#rowsRun.get(worker)! >
-        (this.options.retireRows ?? DEFAULT_RETIRE_ROWS) &&
-      !this.options.waiting()
-    ) this.#terminate(worker);
-    else this.#park(worker);
+  #ended(thread: Thread, crashed = false): void {
+    thread.chunk = undefined;
+    const retireRows = this.options.retireRows ?? DEFAULT_RETIRE_ROWS;
+    if (
+      crashed || this.#closed ||
+      (thread.rows > retireRows && !this.options.waiting())
+    ) this.#terminate(thread);
+    else {
+      // Kept for the next chunk, for idleWorkerMs.
+      thread.retire = setTimeout(
+        () => this.#terminate(thread),
+        this.options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
+      );
+    }
     this.#endUnusedThreads();
   }
 
-  /** Keeps a thread with no chunk for the next one, for idleWorkerMs. */
-  #park(worker: Worker): void {
-    this.#idle.push(worker);
-    const timer = setTimeout(
-      () => this.#terminate(worker),
-      this.options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
+  /** The idle thread last started holding `data`, or null. */
+  #takeIdle(data: EngineData): Thread | null {
+    const thread = [...this.#threads].findLast((t) =>
+      !t.chunk && t.data === data
     );
-    this.#retirements.set(worker, timer);
+    if (!thread) return null;
+    clearTimeout(thread.retire);
+    return thread;
   }
 
-  /** An idle thread holding `data`, or null. */
-  #takeIdle(data: EngineData): Worker | null {
-    const at = this.#idle.findLastIndex((w) =>
-      this.#threadData.get(w) === data
-    );
-    const worker = at < 0 ? null : this.#idle.splice(at, 1)[0];
-    if (worker) {
-      clearTimeout(this.#retirements.get(worker));
-      this.#retirements.delete(worker);
-    }
-    return worker;
+  #terminate(thread: Thread): void {
+    clearTimeout(thread.retire);
+    this.#threads.delete(thread);
+    thread.worker.terminate();
   }
 
-  #terminate(worker: Worker): void {
-    clearTimeout(this.#retirements.get(worker));
-    this.#retirements.delete(worker);
-    this.#rowsRun.delete(worker);
-    this.#threadData.delete(worker);
-    this.#idle = this.#idle.filter((w) => w !== worker);
-    worker.terminate();
-  }
-
-  #newWorker(data: EngineData): Worker {
+  #newThread(data: EngineData): Thread {
     const { options } = this;
     const worker = new Worker(
       new URL("./job_worker.ts", import.meta.url).href,
@@ -271,16 +257,14 @@ export class ThreadPool {
       } satisfies ToWorker,
       rdapPort ? [rdapPort] : [],
     );
+    const thread: Thread = { worker, data, rows: 0 };
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const message = event.data;
-      const delivery = this.#busy.get(worker);
-      if (!delivery) return;
-      if (message.type === "progress") {
-        delivery.onProgress(message.job);
-        return;
-      }
-      this.#ended(worker);
-      delivery.settle(
+      const { chunk } = thread;
+      if (!chunk) return;
+      if (message.type === "progress") return chunk.onProgress(message.job);
+      this.#ended(thread);
+      chunk.settle(
         message.type === "done"
           ? message.outcome
           : new ChunkFailed(message.failure),
@@ -289,13 +273,13 @@ export class ThreadPool {
     worker.onerror = (event) => {
       event.preventDefault();
       logError(`job thread crashed: ${event.message}`);
-      const delivery = this.#busy.get(worker);
-      this.#ended(worker, true);
-      delivery?.settle(
+      const { chunk } = thread;
+      this.#ended(thread, true);
+      chunk?.settle(
         new ChunkFailed({ kind: "crashed", detail: event.message }),
       );
     };
-    this.#threadData.set(worker, data);
-    return worker;
+    this.#threads.add(thread);
+    return thread;
   }
 }

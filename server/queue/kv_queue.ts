@@ -20,10 +20,10 @@ const WORK_MESSAGE = { type: "work" } as const;
 /** Times a chunk whose handler threw is handed out again. */
 const RETRY_LIMIT = 5;
 
-/** A job with chunks here: waiting, and running by chunk number. */
+/** A job with chunks here: waiting, and the numbers of those running. */
 interface QueuedJob {
   waiting: QueuedChunk[];
-  running: Map<number, AbortController>;
+  running: Set<number>;
 }
 
 export class KvQueue implements JobQueue {
@@ -31,19 +31,18 @@ export class KvQueue implements JobQueue {
   #jobs = new Map<number, QueuedJob>();
   #handler: ChunkHandler | null = null;
   #slots = 1;
-  #busy = 0;
   /** The place whose job hands out the next chunk. */
   #turn = 0;
-  #closed = false;
-  /** Waiters for no chunk running (close). */
-  #quiet: (() => void)[] = [];
+  #closing = new AbortController();
+  /** The handlers running. */
+  #deliveries = new Set<Promise<void>>();
 
   constructor(readonly kv: Deno.Kv, readonly jobsAtOnce: number) {}
 
   async enqueue(chunks: ChunkMessage[]): Promise<void> {
     for (const chunk of chunks) {
       const job: QueuedJob = this.#jobs.get(chunk.jobId) ??
-        { waiting: [], running: new Map() };
+        { waiting: [], running: new Set() };
       this.#jobs.set(chunk.jobId, job);
       if (
         job.running.has(chunk.chunk) ||
@@ -89,27 +88,21 @@ export class KvQueue implements JobQueue {
 
   /** Stops running chunks; waits for them up to 2 s. */
   async close(): Promise<void> {
-    this.#closed = true;
-    for (const job of this.#jobs.values()) {
-      for (const stop of job.running.values()) {
-        stop.abort(new Error("job queue closed"));
-      }
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.#closing.abort(new Error("job queue closed"));
+    // Handlers that ignore their signal are left behind, not awaited.
     await Promise.race([
-      new Promise<void>((resolve) => {
-        if (this.#busy === 0) resolve();
-        else this.#quiet.push(resolve);
-      }),
-      new Promise((resolve) => timer = setTimeout(resolve, 2000)),
+      Promise.allSettled(this.#deliveries),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
     ]);
-    clearTimeout(timer);
     this.#jobs.clear();
   }
 
   /** Hands waiting chunks to the handler while there are free slots. */
   #pump(): void {
-    while (!this.#closed && this.#handler && this.#busy < this.#slots) {
+    while (
+      !this.#closing.signal.aborted && this.#handler &&
+      this.#deliveries.size < this.#slots
+    ) {
       const next = this.#take();
       if (!next) return;
       this.#run(next.job, next.chunk);
@@ -131,27 +124,23 @@ export class KvQueue implements JobQueue {
   }
 
   #run(job: QueuedJob, chunk: QueuedChunk): void {
-    const stop = new AbortController();
-    this.#busy++;
-    job.running.set(chunk.chunk, stop);
-    this.#handler!(chunk, stop.signal).catch((error) => {
-      if (this.#closed) return; // queued again at the next start
+    const { signal } = this.#closing;
+    job.running.add(chunk.chunk);
+    const delivery = this.#handler!(chunk, signal).catch((error) => {
+      if (signal.aborted) return; // queued again at the next start
       if (chunk.attempt < RETRY_LIMIT) {
         job.waiting.push({ ...chunk, attempt: chunk.attempt + 1 });
       } else logError(`job ${chunk.jobId} chunk ${chunk.chunk}:`, error);
     }).finally(() => {
-      this.#busy--;
+      this.#deliveries.delete(delivery);
       job.running.delete(chunk.chunk);
       // A job with nothing left here gives its place up.
-      if (job.waiting.length === 0 && job.running.size === 0) {
-        if (this.#jobs.get(chunk.jobId) === job) {
-          this.#jobs.delete(chunk.jobId);
-        }
-      }
-      if (this.#busy === 0) {
-        for (const resolve of this.#quiet.splice(0)) resolve();
-      }
+      if (
+        job.waiting.length === 0 && job.running.size === 0 &&
+        this.#jobs.get(chunk.jobId) === job
+      ) this.#jobs.delete(chunk.jobId);
       this.#pump();
     });
+    this.#deliveries.add(delivery);
   }
 }
