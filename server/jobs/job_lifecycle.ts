@@ -72,6 +72,8 @@ export interface LifecycleOptions {
 interface Running {
   stops: Set<AbortController>;
   lastProgress: number;
+  /** The job's rows done when it last moved, as far as this process saw. */
+  processed: number | undefined;
 }
 
 export class JobLifecycle {
@@ -205,7 +207,8 @@ export class JobLifecycle {
     );
     const { stallMs } = this.options;
     this.#watchdog ??= setInterval(
-      () => this.#failStalled(),
+      () =>
+        this.#failStalled().catch((error) => logError("stall check:", error)),
       Math.min(stallMs / 4, 30_000),
     );
     Deno.unrefTimer(this.#watchdog);
@@ -241,19 +244,26 @@ export class JobLifecycle {
     return failed;
   }
 
-  /** Fails the jobs whose chunks here made no progress for the stall time. */
-  #failStalled(): void {
-    const { stallMs } = this.options;
-    const now = Date.now();
+  /**
+   * Fails the jobs with chunks here that finished no row for the stall
+   * time: the job's count, which every worker's commits add to, did not
+   * move (progress announcements are a few a second per job, so one
+   * worker's may all be another's).
+   */
+  async #failStalled(): Promise<void> {
+    const { stallMs, store } = this.options;
     for (const [jobId, running] of this.#running) {
-      if (now - running.lastProgress <= stallMs) continue;
-      logError(`job ${jobId} made no progress for ${stallMs / 1000} s`);
+      if (Date.now() - running.lastProgress <= stallMs) continue;
+      const processed = (await store.getJob(jobId))?.processedIPs;
       // Once: a chunk stuck where its stop is not heard stays running.
-      running.lastProgress = now;
+      running.lastProgress = Date.now();
+      if (processed !== running.processed) {
+        running.processed = processed;
+        continue;
+      }
+      logError(`job ${jobId} made no progress for ${stallMs / 1000} s`);
       const seconds = Math.round(stallMs / 1000);
-      this.fail(jobId, { kind: "stalled", seconds }).catch((error) =>
-        logError(`job ${jobId}:`, error)
-      );
+      await this.fail(jobId, { kind: "stalled", seconds });
     }
   }
 
@@ -282,9 +292,12 @@ export class JobLifecycle {
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener("abort", onAbort);
-    const running = this.#running.get(jobId) ??
-      { stops: new Set(), lastProgress: Date.now() };
-    if (running.stops.size === 0) running.lastProgress = Date.now();
+    const running: Running = this.#running.get(jobId) ??
+      { stops: new Set(), lastProgress: Date.now(), processed: 0 };
+    if (running.stops.size === 0) {
+      running.lastProgress = Date.now();
+      running.processed = job.processedIPs;
+    }
     running.stops.add(stop);
     this.#running.set(jobId, running);
     try {
