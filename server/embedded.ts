@@ -3,6 +3,7 @@
 // (DATA_DIR/queue.kv), and a pool of job threads in this process running
 // jobs a chunk at a time.
 import { mkdir } from "node:fs/promises";
+import { logError } from "./log.ts";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import {
@@ -117,7 +118,8 @@ export async function openEmbedded(
     },
     async startJobs() {
       await runner.work(threads.run, config.jobThreads);
-      await runner.resume();
+      // Meanwhile the server answers.
+      runner.resume().catch((error) => logError("resuming jobs:", error));
     },
     followDataUpdates() {
       // Lookups answer from the new data at once; jobs under way finish on

@@ -12,7 +12,6 @@ import { startPostgres } from "../../tests/helpers/postgres.ts";
 import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
-import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
 import { PgBossQueue } from "../queue/pg_boss_queue.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
@@ -43,7 +42,6 @@ async function setUp({ stallMs = 600_000 } = {}) {
     monitorIntervalSeconds: 1,
     pollingIntervalSeconds: 0.5,
   });
-  const bus = new LocalJobEventBus();
   const progress = store.chunkProgress;
   // Jobs whose next last commit of a chunk fails as a connection cut by a
   // database restart.
@@ -74,7 +72,7 @@ async function setUp({ stallMs = 600_000 } = {}) {
     uploadsDir: dir,
     dataDir: dir,
     chunkSizes: { rows: CHUNK, dnsRows: CHUNK },
-    announce: (job) => bus.publish(job.id, { status: job.status }),
+    announce: () => {},
     blobs: null,
     stallMs,
   });
@@ -168,7 +166,6 @@ async function setUp({ stallMs = 600_000 } = {}) {
     async close() {
       runner.close();
       await queue.close();
-      await bus.close();
       await store.close();
       await Deno.remove(dir, { recursive: true });
     },
