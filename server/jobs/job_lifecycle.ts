@@ -34,20 +34,13 @@ import { planJobChunks } from "./run_chunk.ts";
 export interface ChunkRun {
   job: JobRecord;
   chunk: ChunkProgress;
-  /**
-   * Aborts when the chunk should stop: its job was cancelled or failed, the
-   * queue gave up on the delivery, or (reason a JobFailure of kind
-   * "stalled") it made no progress for the stall time.
-   */
+  /** Aborts when the chunk should stop (reason: a JobFailure, or none). */
   signal: AbortSignal;
   /** The job as a commit of the chunk left it. */
   onProgress(job: JobRecord): void;
 }
 
-/**
- * Runs a chunk to its end where this mode runs chunks; rejects with what
- * stopped it (a ChunkFailed when it crossed from a thread).
- */
+/** Runs a chunk where this mode runs chunks; rejects with what stopped it. */
 export type ChunkExecutor = (run: ChunkRun) => Promise<ProcessOutcome>;
 
 export interface LifecycleOptions {
@@ -122,9 +115,8 @@ export class JobLifecycle {
   }
 
   /**
-   * Queues again every job left pending or processing (a queue that keeps
-   * no chunk over a restart): a processing job's chunks that a crash
-   * stopped run again from their first row.
+   * Queues again the jobs left pending or processing (for a queue that
+   * keeps nothing over a restart); chunks a crash stopped start over.
    */
   async resume(): Promise<void> {
     const { store, chunks } = this.options;
@@ -145,8 +137,7 @@ export class JobLifecycle {
     }
     await queue.cancel(jobId);
     this.stopChunks(jobId);
-    // The rows of its done chunks stay.
-    await chunks.dropUnfinished(jobId);
+    await chunks.dropUnfinished(jobId); // its done chunks' rows stay
     await this.#announce(jobId, logJobEnded);
     return true;
   }
