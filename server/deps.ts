@@ -6,7 +6,8 @@ import type { Config } from "./config.ts";
 import type { Engine } from "./enrichment/engine.ts";
 import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobResults } from "./results/job_results.ts";
-import type { JobControl, JobStore } from "./storage/store_interface.ts";
+import type { JobStore } from "./storage/store_interface.ts";
+import type { JobLifecycle } from "./jobs/job_lifecycle.ts";
 import type { Pacer } from "./rdap/rate_limiter.ts";
 import type { RdapCache } from "./storage/rdap_cache.ts";
 
@@ -14,7 +15,7 @@ export interface AppDeps {
   config: Config;
   store: JobStore;
   engine: Engine;
-  runner: JobControl;
+  runner: JobLifecycle;
   events: JobEvents;
   /** Where uploads are copied for other machines (S3); absent: local only. */
   blobs?: BlobStore | null;

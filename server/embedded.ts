@@ -3,6 +3,7 @@
 // (DATA_DIR/queue.kv), and a pool of job threads in this process running
 // jobs a chunk at a time.
 import { mkdir } from "node:fs/promises";
+import { logError } from "./log.ts";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import {
@@ -12,7 +13,9 @@ import {
 } from "./enrichment/engine.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
-import { JobRunner } from "./jobs/runner.ts";
+import { JobLifecycle } from "./jobs/job_lifecycle.ts";
+import { ThreadPool } from "./jobs/thread_pool.ts";
+import { KvQueue } from "./queue/kv_queue.ts";
 import type { Parts } from "./parts.ts";
 import { filesSource, watchData } from "./databases/data_watch.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
@@ -68,24 +71,34 @@ export async function openEmbedded(
     new SqliteChunkProgress(store),
   );
   await moveLegacyResults(store, sqliteLegacyTable(store), results);
-  const runner = new JobRunner({
+  const queue = new KvQueue(kv, config.jobConcurrency);
+  const threads = new ThreadPool({
     store,
-    results,
-    events,
-    kv,
-    engineData,
-    dns,
     dbPath,
     uploadsDir,
-    concurrency: config.jobConcurrency,
-    threads: config.jobThreads,
-    chunkSizes: config.chunkSizes,
-    idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
-    retireRows: config.jobWorkerRetireRows,
-    stallMs: config.jobStallSeconds * 1000,
     checkpointRows: config.checkpointRows,
+    engineData,
+    dns,
     rdap: config.rdap,
     rdapPacer,
+    idleWorkerMs: config.jobWorkerIdleSeconds * 1000,
+    retireRows: config.jobWorkerRetireRows,
+    waiting: () => queue.waiting(),
+  });
+  const runner = new JobLifecycle({
+    store,
+    chunks: results.chunks,
+    queue,
+    uploadsDir,
+    dataDir: config.dataDir,
+    chunkSizes: config.chunkSizes,
+    announce: (job) => events.emit(job),
+    blobs: null,
+    stallMs: config.jobStallSeconds * 1000,
+    // Room to record the failure itself.
+    beforeFail: (failure) => {
+      if (failure.kind === "diskFull") threads.releaseReserve();
+    },
   });
   const engine = new Engine(engineData, dns);
   return {
@@ -103,19 +116,20 @@ export async function openEmbedded(
       CHUNK_ROWS: config.chunkSizes.rows,
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
-    startJobs() {
-      runner.start();
-      return Promise.resolve();
+    async startJobs() {
+      await runner.work(threads.run, config.jobThreads);
+      // Meanwhile the server answers.
+      runner.resume().catch((error) => logError("resuming jobs:", error));
     },
     followDataUpdates() {
       // Lookups answer from the new data at once; jobs under way finish on
-      // theirs (runner.useData).
+      // theirs (threads.useData).
       const watch = watchData(
         filesSource(config),
         config.databaseCheckSeconds * 1000,
         (data) => {
           engine.useData(data);
-          runner.useData(data);
+          threads.useData(data);
         },
       );
       return {
@@ -126,13 +140,15 @@ export async function openEmbedded(
     scheduleHousekeeping() {
       scheduleHousekeeping({
         store,
-        stuckJobs: () => runner.pump(),
+        stuckJobs: () => runner.sweep(),
         uploadsDir,
         rdapCache,
       });
     },
     async close() {
-      await runner.stop();
+      runner.close();
+      await queue.close();
+      threads.close();
       kv.close();
       store.close();
     },

@@ -10,12 +10,13 @@ import type { JobEvents } from "./jobs/job_events.ts";
 import type { JobResults } from "./results/job_results.ts";
 import type { RateLimiter } from "./rdap/rate_limiter.ts";
 import type { RdapCache } from "./storage/rdap_cache.ts";
-import type { JobControl, JobStore } from "./storage/store_interface.ts";
+import type { JobStore } from "./storage/store_interface.ts";
+import type { JobLifecycle } from "./jobs/job_lifecycle.ts";
 
 export interface Parts {
   store: JobStore;
   /** Queues, cancels and restarts jobs. */
-  runner: JobControl;
+  runner: JobLifecycle;
   /** This process's feed of job changes (WebSocket subscribers). */
   events: JobEvents;
   /** Where uploads are copied for other machines (S3), or null. */

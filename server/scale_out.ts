@@ -25,7 +25,8 @@ import { JOB_CACHE_ENTRIES } from "./enrichment/reverse_dns.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
-import { QueueRunner } from "./jobs/queue_runner.ts";
+import { JobLifecycle } from "./jobs/job_lifecycle.ts";
+import { runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
 import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
@@ -73,7 +74,34 @@ export async function openScaleOut(
       CHUNK_ROWS: config.chunkSizes.rows,
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
-    startJobs: () => runner.work(jobEngines!, config.jobConcurrency),
+    // Each chunk runs on the data its job began on (JobEngines).
+    startJobs: () =>
+      runner.work(
+        async ({ job, chunk, signal, onProgress }) => {
+          const lease = await jobEngines!.forJob(job);
+          try {
+            return await runChunk(
+              {
+                store,
+                chunks: store.chunkProgress,
+                results: connected.results,
+                engine: lease.engine,
+                uploadsDir,
+                checkpointRows: config.checkpointRows,
+                registrationLookup: connected.registrationLookup,
+                worker: THIS_PROCESS,
+              },
+              job.id,
+              chunk,
+              () => signal.aborted,
+              onProgress,
+            );
+          } finally {
+            lease.release();
+          }
+        },
+        config.jobConcurrency,
+      ),
     followDataUpdates() {
       const watch = watchData(
         releaseSource(config, release),
@@ -103,7 +131,7 @@ export async function openScaleOut(
       // fails its job.
       scheduleHousekeeping({
         store,
-        stuckJobs: () => runner.failAbandoned(),
+        stuckJobs: () => runner.sweep(),
         uploadsDir,
         blobs,
         rdapCache,
@@ -150,22 +178,42 @@ async function connect(
   const rdapCache = config.rdap.enabled
     ? new PgRdapCache(store.sql, { maxAgeDays: config.rdap.cacheDays })
     : null;
-  const runner = new QueueRunner({
+  const runner = new JobLifecycle({
     store,
-    queue,
-    bus,
-    events: role === "worker" ? null : events,
-    blobs,
-    results,
-    uploadsDir,
-    checkpointRows: config.checkpointRows,
-    registrationLookup: () =>
-      rdapPacer && rdapCache
-        ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
-        : null,
     chunks: store.chunkProgress,
+    queue,
+    uploadsDir,
+    dataDir: config.dataDir,
     chunkSizes: config.chunkSizes,
+    // Small: every replica re-reads the job and tells its subscribers.
+    announce: (job) =>
+      bus.publish(job.id, {
+        status: job.status,
+        processedIPs: job.processedIPs,
+      }),
+    blobs,
+    stallMs: config.jobStallSeconds * 1000,
   });
+  const unsubscribe = [
+    bus.subscribe((jobId, changed) => {
+      // Cancelled on another replica: its chunks here stop.
+      if (changed.status === "cancelled") runner.stopChunks(jobId);
+      if (role === "worker") return;
+      Promise.resolve(store.getJob(jobId)).then((job) => {
+        if (job) events.emit(job);
+      }).catch((error) => logError("job update:", error));
+    }),
+    // Changes may have been missed while the bus was reconnecting.
+    bus.onResync(async () => {
+      if (role === "worker") return;
+      const jobs = await store.jobsWithStatus("pending", "processing");
+      for (const job of jobs) events.emit(job);
+    }),
+  ];
+  const registrationLookup = () =>
+    rdapPacer && rdapCache
+      ? registrationLookupFor(config.rdap, rdapCache, rdapPacer)
+      : null;
   await bus.ready();
   return {
     store,
@@ -175,8 +223,10 @@ async function connect(
     results,
     rdapPacer,
     rdapCache,
+    registrationLookup,
     async close() {
       runner.close();
+      for (const stop of unsubscribe) stop();
       await queue.close();
       await bus.close();
       await store.close();

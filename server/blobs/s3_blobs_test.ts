@@ -11,7 +11,7 @@ import {
 } from "node:assert/strict";
 import { BlobStoreError, BlobStoreUnreachable } from "./blob_store.ts";
 import { S3BlobStore } from "./s3_blobs.ts";
-import { jobStoppedMessage } from "../jobs/stop_message.ts";
+import { failureOf, failureWords } from "../jobs/job_failure.ts";
 
 /** An S3 stand-in answering each PUT with the next of `answers` (then 200). */
 async function withServer(
@@ -72,7 +72,7 @@ Deno.test("S3: an error that stands says what it was, and a full store says so",
       assertEquals(error.full, true);
       ok(error.store.startsWith("S3 at http://127.0.0.1:"));
       assertEquals(
-        jobStoppedMessage(error, "/data"),
+        failureWords(failureOf(error), "/data"),
         `The blob store (${error.store}) is full: free some space, then ` +
           "press Restart; rows saved so far are kept",
       );
@@ -90,7 +90,7 @@ Deno.test("S3: an error that stands says what it was, and a full store says so",
             "AccessDenied & more",
         );
         assertEquals(
-          jobStoppedMessage(error, "/data"),
+          failureWords(failureOf(error), "/data"),
           `The blob store (${error.store}) refused access (403 ` +
             "AccessDenied): check S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY " +
             "and the bucket's permissions, then press Restart; rows saved " +
@@ -107,17 +107,17 @@ Deno.test("a full disk, or another error, as a stopped job says it", () => {
     code: "ENOSPC",
   });
   assertEquals(
-    jobStoppedMessage(enospc, "/data"),
+    failureWords(failureOf(enospc), "/data"),
     "The disk holding the data directory (/data) is full: free some space, " +
       "then press Restart; rows saved so far are kept",
   );
+  // From SQLite, as a job thread meets it.
+  const sqliteFull = Object.assign(new Error("database or disk is full"), {
+    errcode: 13,
+  });
+  assertEquals(failureOf(sqliteFull), { kind: "diskFull" });
   assertEquals(
-    jobStoppedMessage("database or disk is full", "/d"),
-    "The disk holding the data directory (/d) is full: free some space, " +
-      "then press Restart; rows saved so far are kept",
-  );
-  assertEquals(
-    jobStoppedMessage(new Error("boom"), "/d"),
+    failureWords(failureOf(new Error("boom")), "/d"),
     "Processing stopped: boom",
   );
 });
@@ -167,7 +167,7 @@ Deno.test("S3: one that stays away stops the job in plain words", async () => {
   ok(error instanceof BlobStoreUnreachable, String(error));
   assertEquals(error.request, "PUT results/1/0.csv");
   match(
-    jobStoppedMessage(error, "/data"),
+    failureWords(failureOf(error), "/data"),
     new RegExp(
       `^Processing stopped: the blob store \\(S3 at http://127\\.0\\.0\\.1:\\d+\\) ` +
         "could not be reached for 0 s \\(.+\\): check that it runs, then " +

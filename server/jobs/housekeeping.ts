@@ -1,8 +1,6 @@
 // Scheduled housekeeping (Deno.cron): uploads no job used are removed after a
-// day; every minute, jobs left in "processing" with nothing running them are
-// looked after (embedded: run again; scaled out: failed when the queue gave
-// up on a chunk);
-// registration answers past their age leave the RDAP cache once a day
+// day; every minute, a job left "processing" with a chunk the queue gave up
+// on fails (JobLifecycle.sweep); registration answers past their age leave the RDAP cache once a day
 // (lookups already ignore them; this keeps the table from only growing).
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -33,7 +31,7 @@ export async function removeStaleUploads(
 export function scheduleHousekeeping(
   { store, stuckJobs, uploadsDir, blobs = null, rdapCache = null }: {
     store: JobStore;
-    /** Looks after jobs left processing with nothing running them. */
+    /** Fails jobs left processing with a chunk the queue gave up on. */
     stuckJobs: () => unknown;
     uploadsDir: string;
     /** Shared copies of uploads (S3), removed with the local files. */

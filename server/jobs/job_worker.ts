@@ -1,8 +1,8 @@
 // Web Worker entry of a job thread (embedded mode): runs chunks of jobs off
 // the HTTP thread, one at a time (run_chunk.ts, as PostgreSQL-mode workers
-// do), committing them through its own SQLite connection. The runner keeps
-// a pool of these, so the engine and the connection are set up once per
-// thread, not once per chunk.
+// do), committing them through its own SQLite connection; what stopped one
+// goes back as a named failure. thread_pool.ts keeps a pool of these, so
+// the engine and the connection are set up once per thread, not per chunk.
 /// <reference lib="deno.worker" />
 // The node:sqlite types of the rest of the program (StatementSync's
 // setReturnArrays), for when this worker is type-checked on its own.
@@ -14,15 +14,14 @@ import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { JobResults } from "../results/job_results.ts";
 import { lowerThisThread } from "./background_priority.ts";
-import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { FromWorker, ToWorker } from "./thread_pool.ts";
+import { failureOf } from "./job_failure.ts";
 import { registrationLookupFor } from "../rdap/rdap_setup.ts";
 import { PortPacer } from "../rdap/shared_pacer.ts";
 import { SqliteRdapCache } from "../storage/rdap_cache.ts";
 import { type ChunkRunner, runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
-let setup: (Omit<ChunkRunner, "chunks" | "store"> & { store: Store }) | null =
-  null;
-let blobs: LocalBlobStore | null = null;
+let setup: ChunkRunner | null = null;
 let current: { jobId: number; cancelled: boolean } | null = null;
 const post = (message: FromWorker) => self.postMessage(message);
 
@@ -32,20 +31,24 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   const message = event.data;
   if (message.type === "init") {
     const store = new Store(message.dbPath);
-    blobs = new LocalBlobStore(message.dataDir);
+    const results = new JobResults(
+      new LocalBlobStore(message.dataDir),
+      new SqliteChunkProgress(store),
+    );
     const pacer = message.rdapPort ? new PortPacer(message.rdapPort) : null;
     const rdapCache = new SqliteRdapCache(store.db, {
       maxAgeDays: message.rdap.cacheDays,
     });
     setup = {
       store,
+      chunks: results.chunks,
+      results,
       engine: new Engine(
         message.engineData,
         { ...message.dns, cacheEntries: JOB_CACHE_ENTRIES },
         true,
       ),
       uploadsDir: message.uploadsDir,
-      results: new JobResults(blobs, new SqliteChunkProgress(store)),
       checkpointRows: message.checkpointRows,
       registrationLookup: () =>
         pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
@@ -61,28 +64,16 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   current = run;
   try {
     if (!setup) throw new Error("job thread used before init");
-    const chunks = setup.results.chunks;
-    const chunk = await chunks.getChunk(run.jobId, message.chunk);
-    const job = setup.store.getJob(run.jobId);
-    // Ended, cancelled or gone meanwhile: nothing to do.
-    if (!chunk || chunk.done || job?.status !== "processing") {
-      post({ type: "done", jobId: run.jobId, outcome: "skipped" });
-      return;
-    }
     const outcome = await runChunk(
-      { ...setup, chunks },
+      setup,
       run.jobId,
-      chunk,
+      message.chunk,
       () => run.cancelled,
       (record) => post({ type: "progress", job: record }),
     );
-    post({ type: "done", jobId: run.jobId, outcome });
+    post({ type: "done", outcome });
   } catch (error) {
-    post({
-      type: "error",
-      jobId: run.jobId,
-      message: (error as Error).message,
-    });
+    post({ type: "failed", failure: failureOf(error) });
   } finally {
     current = null;
   }

@@ -1,7 +1,8 @@
 // The unit of work of both modes: a chunk of a job's upload, run from the
 // chunk's last committed checkpoint to its end. The embedded mode runs it on
-// a pool of job threads (runner.ts, job_worker.ts); the scale-out mode in
-// worker processes fed by the shared queue (queue_runner.ts). Also where a
+// a pool of job threads (thread_pool.ts, job_worker.ts); the scale-out mode
+// in worker processes fed by the shared queue; job_lifecycle.ts hands both
+// their chunks. Also where a
 // job is cut into its chunks, once, when it is first queued.
 import { join } from "node:path";
 import type { Engine } from "../enrichment/engine.ts";

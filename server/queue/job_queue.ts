@@ -25,7 +25,7 @@ export interface QueuedChunk extends ChunkMessage {
 
 /**
  * Handles one chunk. Resolving marks it done; throwing retries it. `signal`
- * aborts when the queue gives up on this delivery (expiry, shutdown).
+ * aborts when this process stops taking chunks (close).
  */
 export type ChunkHandler = (
   chunk: QueuedChunk,

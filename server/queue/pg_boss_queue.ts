@@ -119,9 +119,6 @@ export class PgBossQueue implements JobQueue {
         await this.#sleep(this.#options.pollingIntervalSeconds * 1000);
         continue;
       }
-      const delivery = new AbortController();
-      const stop = () => delivery.abort(this.#closing.signal.reason);
-      this.#closing.signal.addEventListener("abort", stop);
       const heartbeat = this.#options.heartbeatSeconds &&
         setInterval(() => {
           this.#boss.touch(CHUNK_QUEUE, job.id).catch(() => {});
@@ -129,7 +126,7 @@ export class PgBossQueue implements JobQueue {
       try {
         await handler(
           { ...job.data, messageId: job.id, attempt: job.retryCount },
-          delivery.signal,
+          this.#closing.signal,
         );
         await this.#boss.complete(CHUNK_QUEUE, job.id);
       } catch (error) {
@@ -139,7 +136,6 @@ export class PgBossQueue implements JobQueue {
         }).catch((failure) => logError("job queue:", failure));
       } finally {
         if (heartbeat) clearInterval(heartbeat);
-        this.#closing.signal.removeEventListener("abort", stop);
       }
     }
   }

@@ -1,7 +1,6 @@
 // A full disk, recognised in one place: SQLite's SQLITE_FULL ("database or
 // disk is full") and the system's ENOSPC ("No space left on device") on a
-// write, whether as an error object or as the text a worker passed on. The
-// job and the upload then say which disk is full and what to do.
+// write. The job and the upload then say which disk is full and what to do.
 
 // SQLite's primary result code for a full disk (extended codes keep it in
 // the low byte).
@@ -9,9 +8,8 @@ const SQLITE_FULL = 13;
 
 const FULL_TEXT = /database or disk is full|no space left on device|ENOSPC/i;
 
-/** True when `error` (an error, or its message) means the disk is full. */
+/** True when `error` means the disk is full. */
 export function isDiskFull(error: unknown): boolean {
-  if (typeof error === "string") return FULL_TEXT.test(error);
   if (!(error instanceof Error)) return false;
   const { errcode, code } = error as Error & {
     errcode?: number;

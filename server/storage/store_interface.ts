@@ -49,13 +49,3 @@ export interface JobStore {
 
   close(): Awaitable<void>;
 }
-
-/** What the routes ask of whatever runs jobs (in-process or a queue). */
-export interface JobControl {
-  /** Announces that a job (this one, when given) waits for work. */
-  enqueue(jobId?: number): Promise<void>;
-  /** Cancels a pending or processing job; false when it was neither. */
-  cancel(jobId: number): Awaitable<boolean>;
-  /** Puts a failed job back in line; false when it was not failed. */
-  restart(jobId: number): Promise<boolean>;
-}

@@ -6,11 +6,16 @@
 // - S3 stopped for ten seconds from just before the job starts: the worker
 //   lacks the upload (its data directory is its own) and must fetch it while
 //   S3 is down.
+// - A worker stopped (SIGSTOP) while it holds a chunk: alive, it no longer
+//   heartbeats, so the queue hands the chunk to another worker, which runs
+//   it from its first row; the stopped one, let go on, finds the chunk
+//   taken.
 // - S3 full once the first chunk is done, refusing writes as MinIO does
 //   (507 XMinioStorageFull, tests/helpers/s3_server.ts): after aws4fetch's
 //   retries the job stops saying which store is full and what to do; once
 //   space is freed, Restart completes it.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import postgres from "postgres";
 import {
   downloadText,
   postJson,
@@ -39,6 +44,8 @@ interface Cluster {
   pg: TestPostgres;
   s3: TestS3;
   worker: RunningServer;
+  /** Starts one more worker. */
+  startWorker(): Promise<RunningServer>;
 }
 
 interface Fault {
@@ -47,7 +54,10 @@ interface Fault {
   /** When the job is far enough along for `midJob`. */
   ready: (job: Job) => boolean;
   /** May return a check of what the fault did, run once the job completed. */
-  midJob: (cluster: Cluster) => Promise<void | (() => void)>;
+  midJob: (
+    cluster: Cluster,
+    job: Job,
+  ) => Promise<void | (() => void | Promise<void>)>;
   /**
    * A fault that stops the job: checks how it failed, ends the fault, and
    * the job is restarted.
@@ -79,12 +89,16 @@ function faultTest(name: string, fault: Fault) {
         };
         const api = await startServer({ env: { ...common, ROLE: "api" } });
         processes.push(api);
-        const worker = await startServer({
-          env: { ...common, ROLE: "worker" },
-          worker: true,
-        });
-        processes.push(worker);
-        const cluster = { pg, s3, worker };
+        const startWorker = async () => {
+          const started = await startServer({
+            env: { ...common, ROLE: "worker" },
+            worker: true,
+          });
+          processes.push(started);
+          return started;
+        };
+        const worker = await startWorker();
+        const cluster = { pg, s3, worker, startWorker };
         await visitorCookie(api.url);
         const text = csv();
         const uploaded = await uploadOk(api, "faults.csv", text);
@@ -98,7 +112,7 @@ function faultTest(name: string, fault: Fault) {
           20,
         );
         assertEquals(started.status, "processing");
-        const check = await fault.midJob(cluster);
+        const check = await fault.midJob(cluster, started);
         // The replica may answer 500 while it reconnects: poll through it. A
         // worker that exits (as one did on postgres.js's uncaught TypeError)
         // fails the test at once rather than at the time-out.
@@ -126,7 +140,7 @@ function faultTest(name: string, fault: Fault) {
         }
         assertEquals(done.status, "completed", done.error ?? "");
         assertEquals([done.processedIPs, done.totalIPs], [ROWS, ROWS]);
-        check?.();
+        await check?.();
         const fromPg = await downloadText(api, job.id);
 
         const single = await startServer({ env: { DATABASE_URL: "" } });
@@ -143,7 +157,13 @@ function faultTest(name: string, fault: Fault) {
         }
         throw error;
       } finally {
-        for (const process of processes) await process.stop();
+        for (const process of processes) {
+          // A stopped process hears SIGTERM only once it goes on.
+          try {
+            process.process.kill("SIGCONT");
+          } catch { /* ended */ }
+          await process.stop();
+        }
         await s3.stop();
         await pg.stop();
       }
@@ -197,6 +217,50 @@ faultTest(
       );
       ok(job.processedIPs < ROWS, `${job.processedIPs} rows`);
       s3.setFull(false);
+    },
+  },
+);
+
+faultTest(
+  "a worker stopped holding a chunk: another takes the chunk, the same download",
+  {
+    ready: (job) => job.processedIPs > 0,
+    midJob: async ({ pg, worker, startWorker }, job) => {
+      const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+      /** The chunk the queue has given the worker and not had back. */
+      const held = async () =>
+        (await sql`SELECT (data->>'chunk')::int AS chunk FROM pgboss.job
+          WHERE state = 'active' AND (data->>'jobId')::int = ${job.id}`)[0]
+          ?.chunk as number | undefined;
+      const progress = async () =>
+        (await sql`SELECT sum(processed)::int AS n FROM job_chunks
+          WHERE job_id = ${job.id}`)[0].n as number;
+      const running = async () =>
+        (await sql`SELECT status FROM jobs WHERE id = ${job.id}`)[0]
+          .status === "processing";
+      let chunk: number | undefined;
+      // Stopped between two chunks it holds none: let it take the next.
+      while (true) {
+        worker.process.kill("SIGSTOP");
+        chunk = await held();
+        if (chunk !== undefined) break;
+        const before = await progress();
+        worker.process.kill("SIGCONT");
+        while (await progress() === before) {
+          ok(await running(), "the job ended before a chunk was caught");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      const next = await startWorker();
+      return async () => {
+        const [taken] = await sql`SELECT worker, done FROM job_chunks
+          WHERE job_id = ${job.id} AND chunk = ${chunk}`;
+        assertEquals(taken.done, true);
+        assertEquals(taken.worker.split(":").at(-1), String(next.process.pid));
+        // Let go on, the stopped worker's run of the chunk ends quietly.
+        worker.process.kill("SIGCONT");
+        await sql.end();
+      };
     },
   },
 );

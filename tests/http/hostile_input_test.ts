@@ -22,7 +22,7 @@ import {
 } from "../helpers/hostile_files.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
 import { startRdapServer } from "../helpers/rdap_server.ts";
-import { startServer, usingPostgres } from "../helpers/server.ts";
+import { startServer } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({
@@ -296,7 +296,6 @@ Deno.test({
 // (README, docs/RELIABILITY.md).
 Deno.test({
   name: "a job that makes no progress fails and frees its place",
-  ignore: usingPostgres,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {

@@ -7,6 +7,7 @@
 // Unix socket path needs no such option.
 import net from "node:net";
 import postgres from "postgres";
+import { isConnectionLost } from "./connection_lost.ts";
 
 interface SocketTarget {
   host: string[];
@@ -57,29 +58,6 @@ export function pgClient(url: string, options: Options = {}): postgres.Sql {
 }
 
 /** postgres.js's own codes for a connection that went away. */
-const LOST_CODES = new Set([
-  "CONNECTION_CLOSED",
-  "CONNECTION_DESTROYED",
-  "CONNECTION_ENDED",
-  "CONNECT_TIMEOUT",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-]);
-
-/**
- * Whether `error` says the database connection was lost (the server
- * restarting or unreachable) rather than that the statement was wrong: what
- * failed may succeed once it is tried again. SQLSTATE class 08 is
- * "connection exception", 57P0x an operator or crash shutdown, or a server
- * still starting.
- */
-export function isConnectionLost(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" &&
-    (LOST_CODES.has(code) || code.startsWith("08") || code.startsWith("57P0"));
-}
-
 /**
  * sql.begin(fn), except that when fn fails because the connection was lost,
  * no ROLLBACK is sent: postgres.js 3.4.9 writes it to the closed connection

@@ -4,7 +4,8 @@ import {
   rejects,
 } from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
-import { isConnectionLost, pgClient, transaction } from "./pg_connect.ts";
+import { isConnectionLost } from "./connection_lost.ts";
+import { pgClient, transaction } from "./pg_connect.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 

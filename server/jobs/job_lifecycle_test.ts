@@ -1,5 +1,5 @@
-// The queue runner on a throwaway PostgreSQL with pg-boss and this process's
-// engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
+// The job lifecycle on a throwaway PostgreSQL with pg-boss and this
+// process's engine: a job cut into chunks of CHUNK rows, run by two chunk slots, stores
 // every row once in input order; a chunk of a cancelled job does nothing; a
 // restarted failed job runs only its chunks not done; an upload gone fails
 // the job when it is queued; a chunk's last commit cut by a database
@@ -10,32 +10,28 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import { loadConfig } from "../config.ts";
-import { JobEngines } from "../databases/job_engines.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
-import { LocalJobEventBus } from "../events/local_job_event_bus.ts";
 import { PgBossQueue } from "../queue/pg_boss_queue.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
 import { JobResults } from "../results/job_results.ts";
 import { FILE_GONE } from "./process_job.ts";
-import { ABANDONED, QueueRunner } from "./queue_runner.ts";
+import { failureWords } from "./job_failure.ts";
+import { JobLifecycle } from "./job_lifecycle.ts";
+import { runChunk, THIS_PROCESS } from "./run_chunk.ts";
 
 const CHUNK = 10;
 const ROWS = 25;
 const pg = await startPostgres("runner");
-const engines = new JobEngines(await loadEngineData(loadConfig({})), {
-  make: (data) =>
-    new Engine(data, {
-      servers: ["127.0.0.1:9"],
-      timeoutMs: 200,
-      concurrency: 8,
-    }),
-  load: () => Promise.reject(new Error("one version only")),
+const engine = new Engine(await loadEngineData(loadConfig({})), {
+  servers: ["127.0.0.1:9"],
+  timeoutMs: 200,
+  concurrency: 8,
 });
 let databases = 0;
 
-async function setUp() {
+async function setUp({ stallMs = 600_000 } = {}) {
   const url = await pg.createDatabase(`runner_${++databases}`);
   const dir = await Deno.makeTempDir({ prefix: "queue-runner-" });
   const store = await PgStore.open(url, 4);
@@ -46,7 +42,6 @@ async function setUp() {
     monitorIntervalSeconds: 1,
     pollingIntervalSeconds: 0.5,
   });
-  const bus = new LocalJobEventBus();
   const progress = store.chunkProgress;
   // Jobs whose next last commit of a chunk fails as a connection cut by a
   // database restart.
@@ -70,18 +65,37 @@ async function setUp() {
     },
   };
   const results = new JobResults(new LocalBlobStore(dir), chunks);
-  const runner = new QueueRunner({
+  const runner = new JobLifecycle({
     store,
-    queue,
-    bus,
-    events: null,
-    blobs: null,
-    results,
-    uploadsDir: dir,
-    checkpointRows: 3,
     chunks,
+    queue,
+    uploadsDir: dir,
+    dataDir: dir,
     chunkSizes: { rows: CHUNK, dnsRows: CHUNK },
+    announce: () => {},
+    blobs: null,
+    stallMs,
   });
+  const work = (concurrency: number) =>
+    runner.work(
+      ({ job, chunk, signal, onProgress }) =>
+        runChunk(
+          {
+            store,
+            chunks,
+            results,
+            engine,
+            uploadsDir: dir,
+            checkpointRows: 3,
+            worker: THIS_PROCESS,
+          },
+          job.id,
+          chunk,
+          () => signal.aborted,
+          onProgress,
+        ),
+      concurrency,
+    );
   // Quoted line ends and an empty line: chunks must still cut at rows.
   const lines = ["ip,note"];
   for (let i = 0; i < ROWS; i++) {
@@ -144,6 +158,7 @@ async function setUp() {
     store,
     queue,
     runner,
+    work,
     newJob,
     queued,
     results,
@@ -151,7 +166,6 @@ async function setUp() {
     async close() {
       runner.close();
       await queue.close();
-      await bus.close();
       await store.close();
       await Deno.remove(dir, { recursive: true });
     },
@@ -222,7 +236,7 @@ Deno.test("a job runs as chunks; cancel, restart, a lost upload", async () => {
     // The database restarts under the first job's first commit: its chunk
     // goes back to the queue and resumes; the job does not fail.
     t.cutOnce.add(job.id);
-    await runner.work(engines, 2);
+    await t.work(2);
     await waitFor(async () =>
       (await store.getJob(job.id))!.status === "completed" &&
       (await store.getJob(failed.id))!.status === "completed" &&
@@ -291,11 +305,14 @@ Deno.test("a job whose chunk the queue gave up on fails, its done chunks kept", 
     await store.setStatus(queuedJob.id, "processing", ["pending"]);
 
     // Found once: maybe a job being queued; found again: failed.
-    assertEquals(await runner.failAbandoned(), []);
+    assertEquals(await runner.sweep(), []);
     assertEquals((await store.getJob(given.id))!.status, "processing");
-    assertEquals(await runner.failAbandoned(), [given.id]);
+    assertEquals(await runner.sweep(), [given.id]);
     const failed = (await store.getJob(given.id))!;
-    assertEquals([failed.status, failed.error], ["failed", ABANDONED]);
+    assertEquals([failed.status, failed.error], [
+      "failed",
+      failureWords({ kind: "abandoned" }, ""),
+    ]);
     assertEquals(
       (await store.chunkProgress.chunks(given.id)).map((c) => c.done),
       [false, true, false],
@@ -304,6 +321,41 @@ Deno.test("a job whose chunk the queue gave up on fails, its done chunks kept", 
     // A restart queues the chunks not done.
     assertEquals(await runner.restart(given.id), true);
     assertEquals(await t.queued(given.id), [0, 2]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a chunk that makes no progress fails its job and is stopped", async () => {
+  const t = await setUp({ stallMs: 200 });
+  try {
+    const { store, runner } = t;
+    const job = await t.newJob();
+    await runner.enqueue(job.id);
+    // A chunk that never commits a row, as one stuck in a row does, until
+    // it is told to stop.
+    const stopped: unknown[] = [];
+    await runner.work(
+      ({ signal }) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => {
+            stopped.push(signal.reason);
+            resolve("cancelled");
+          })
+        ),
+      1,
+    );
+    await waitFor(async () =>
+      (await store.getJob(job.id))!.status === "failed"
+    );
+    const failed = (await store.getJob(job.id))!;
+    assertEquals(
+      failed.error,
+      failureWords({ kind: "stalled", seconds: 0 }, ""),
+    );
+    assertEquals(stopped, [{ kind: "stalled", seconds: 0 }]);
+    // Its other chunks left the queue.
+    await waitFor(async () => (await t.queued(job.id)).length === 0);
   } finally {
     await t.close();
   }
