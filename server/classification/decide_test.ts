@@ -16,6 +16,11 @@ const lists: CuratedLists = {
   hosting: new Set([16509]),
   transit: new Set([3356]),
   education: new Set([11537]),
+  // A hand label for an AS no list names, and one a list overrules.
+  labelled: new Map([
+    [64520, { type: "consumer_isp", categories: "Access_SmallISP" }],
+    [7922, { type: "business", categories: "Enterprise_Technology" }],
+  ]),
 };
 const features = (p: Partial<AsFeatures>): AsFeatures => ({
   asn: 1,
@@ -70,6 +75,35 @@ Deno.test("curated lists decide first and say so", () => {
   assertEquals(classify(access, ev(16509, "Amazon")).type, "hosting");
   assertEquals(classify(access, ev(3356, "Level 3")).filtered, false);
   assertEquals(classify(access, ev(11537, "Internet2")).type, "education");
+});
+
+Deno.test("a hand-labelled AS answers from its label, naming the source", () => {
+  const label = (c: number) => Math.round(c * 100) / 100;
+  assertEquals(classify(access, ev(64520, "Small Fibre")), {
+    type: "consumer_isp",
+    filtered: true,
+    reason: "Linnaeus label: Access_SmallISP",
+    confidence: label(MODEL.labelConfidence),
+  });
+  // The evidence alone disagrees: the label decides, and the answer says so.
+  assertEquals(classify(small, ev(64520, "Small Fibre")), {
+    type: "consumer_isp",
+    filtered: true,
+    reason:
+      "Linnaeus label: Access_SmallISP; model doubts it: no access evidence (1 cities)",
+    confidence: label(MODEL.labelDoubtedConfidence),
+  });
+  // A curated list wins over a label; without either the evidence decides.
+  assertEquals(
+    classify(access, ev(7922, "Comcast")).reason,
+    "curated consumer AS",
+  );
+  const unlabelled = { ...lists, labelled: new Map() };
+  assertEquals(
+    classify(small, { asn: 64520, org: "Small Fibre", lists: unlabelled })
+      .reason.startsWith("Linnaeus"),
+    false,
+  );
 });
 
 Deno.test("an access network nobody listed is found by its spread", () => {
