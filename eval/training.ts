@@ -478,9 +478,10 @@ export function outOfFoldParts(
  * combined decision on the out-of-fold probabilities `p` has the best
  * recall among those holding TARGET_PRECISION, else the best F0.5 (losing a
  * business costs more than keeping a household); ties: the better
- * precision, then the first found. The spread part may
- * keep a network only where it leans against access (below 0.5), the open
- * part filter one only where it leans to access (0.5 and above).
+ * precision, then the first found. The spread part may keep a network
+ * where it leans against access or doubts it (below 0.75: when in doubt,
+ * keep), the open part filter one only where it leans to access (0.5 and
+ * above).
  */
 export function partThresholds(
   y: boolean[],
@@ -497,7 +498,7 @@ export function partThresholds(
     }
     return false;
   };
-  for (let s = 0; s <= 10; s++) {
+  for (let s = 0; s <= 15; s++) {
     for (let o = 10; o <= 19; o++) {
       const t = { spread: s / 20, open: o / 20 };
       let tp = 0, fp = 0, fn = 0;

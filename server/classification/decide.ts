@@ -211,12 +211,13 @@ export function classifyNetwork(
   if (access) {
     // The spread rule finds access; the model fitted on the networks it
     // finds decides whether this is an access pool or a network built like
-    // one (research & education, a public body, a carrier, a cloud).
+    // one (research & education, a public body, a carrier, a cloud), and
+    // keeps it when not sure enough of an access pool.
     const where = access.slice("access network: ".length);
     return byPart(m.spread, (evidence) => [
       mobile ? `mobile network: ${where}` : access,
       evidence === null
-        ? `not access by the model (${where})`
+        ? `kept in doubt (${where})`
         : `not access by the model: ${evidence} (${where})`,
     ]);
   }

@@ -248,7 +248,7 @@ Deno.test("where the spread rule finds access, the model fitted there may keep t
   // The shipped model takes it for access: kept against it, the reason
   // says so and the confidence is low.
   ok(
-    /^not access by the model \(312 cities in KZ\); model doubts it: /.test(
+    /^kept in doubt \(312 cities in KZ\); model doubts it: /.test(
       kept.reason,
     ),
     kept.reason,
