@@ -130,6 +130,11 @@ Deno.test("brand words in a name do not filter; what it calls itself decides", (
     ["Young Conaway Stargatt & Taylor, LLP", "business"],
     ["Virgin Islands University", "education"],
     ["Bell Bank", "business"],
+    ["SURINAME INTERNET EXCHANGE (SUR-IX)", "business"],
+    ["Camera dei deputati", "government"],
+    ["Haridus- ja Teadusministeerium", "government"],
+    ["Communications and Media Commission (CMC)", "government"],
+    ["Slovenskej akademickej datovej siete", "education"],
   ];
   for (const [org, type] of cases) {
     const got = classify(small, ev(64502, org));
