@@ -22,7 +22,7 @@ export const DEFAULT_LIST_PATHS: ListPaths = {
   education: `${DATA}research_education_asns.txt`,
 };
 
-/** Linnaeus's train split, mapped (written by eval/linnaeus_table.ts). */
+/** Linnaeus's train split, mapped (written by `deno task fit:classifier`). */
 export const LABELLED_PATH = `${DATA}linnaeus_asns.txt`;
 
 /** AS numbers of a list file: "64500 CC Name # note" lines, # comments. */
@@ -38,7 +38,10 @@ export function parseAsnList(text: string): number[] {
 }
 
 /** A label table's lines: "64500 network_type Category+Category", # comments. */
-export function parseLabelTable(text: string): Map<number, LabelledAs> {
+export function parseLabelTable(
+  text: string,
+  source = "label table",
+): Map<number, LabelledAs> {
   const out = new Map<number, LabelledAs>();
   text.split("\n").forEach((raw, i) => {
     const line = raw.replace(/#.*/, "").trim();
@@ -48,7 +51,7 @@ export function parseLabelTable(text: string): Map<number, LabelledAs> {
       !/^\d+$/.test(asn) || !NETWORK_TYPES.includes(type as NetworkKind)
     ) {
       throw new Error(
-        `label table line ${
+        `${source} line ${
           i + 1
         }: expected "ASN network_type categories", got "${line}"`,
       );
@@ -79,7 +82,7 @@ export async function loadCuratedLists(
     hosting: await set(paths.hosting),
     transit: await set(paths.transit),
     education: await set(paths.education),
-    labelled: parseLabelTable(await read(labelledPath)),
+    labelled: parseLabelTable(await read(labelledPath), labelledPath),
   };
 }
 
