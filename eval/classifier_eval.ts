@@ -16,6 +16,7 @@
 import { classify, type NetworkKind } from "../server/classification/decide.ts";
 import { MODEL } from "../server/classification/model.ts";
 import { NetworkClassifier } from "../server/classification/network_classifier.ts";
+import { listsData } from "../server/classification/lists.ts";
 import { NETWORK_TYPES } from "../shared/network_types.ts";
 import {
   combined,
@@ -312,13 +313,7 @@ for (const { part, judged } of reliability) {
 // 4. Cost per address as the engine would call it (network decision memoised).
 const engineClassifier = new NetworkClassifier({
   features: d.features.columns,
-  lists: {
-    consumer: [...d.lists.consumer],
-    mobile: [...d.lists.mobile],
-    hosting: [...d.lists.hosting],
-    transit: [...d.lists.transit],
-    education: [...d.lists.education],
-  },
+  lists: listsData(d.lists),
   overrides: [],
 });
 const probes = d.rows.map((r) => {

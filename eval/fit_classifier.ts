@@ -1,11 +1,14 @@
 // deno task fit:classifier — fits the network classifier's model
-// (server/classification/model.ts) on the curated lists and the labelled
-// development networks, and writes its parameters to
-// server/classification/model_params.json. The held-out part of
+// (server/classification/model.ts) on the curated lists, the labelled
+// development networks and Linnaeus's train split, and writes its
+// parameters to server/classification/model_params.json and that split's
+// labels to server/data/linnaeus_asns.txt. The held-out part of
 // eval/networks.csv is left out of training entirely (eval:classifier
 // measures it). Refit after a database or list update.
+import { linnaeusTable, TABLE_PATH } from "./linnaeus.ts";
 import {
   fitModel,
+  labelledAs,
   listedAs,
   loadTrainingData,
   trainingExamples,
@@ -16,10 +19,11 @@ const out =
     .pathname;
 const d = await loadTrainingData();
 const examples = trainingExamples(d);
-const params = fitModel(examples, listedAs(d.lists));
+await Deno.writeTextFile(TABLE_PATH, linnaeusTable(d.linnaeus));
+const params = fitModel(examples, listedAs(d.lists), labelledAs(d));
 await Deno.writeTextFile(out, JSON.stringify(params, null, 2) + "\n");
 console.log(
-  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}, spread ${params.spread.threshold}, open ${params.open.threshold}, lists ${params.listConfidence} (doubted ${params.listDoubtedConfidence}); written to ${out}`,
+  `fitted on ${examples.length} networks (${params.fitted.filtered} filtered), threshold ${params.threshold}, spread ${params.spread.threshold}, open ${params.open.threshold}, lists ${params.listConfidence} (doubted ${params.listDoubtedConfidence}), labels ${params.labelConfidence} (doubted ${params.labelDoubtedConfidence}); written to ${out}`,
 );
 // How far each feature can move the answer (sum of its stumps' swings).
 params.features.forEach((f, j) => {

@@ -83,3 +83,33 @@ export async function loadLinnaeus(): Promise<LinnaeusLabel[]> {
   }
   return out;
 }
+
+/** Where the production classifier reads the train split's labels. */
+export const TABLE_PATH =
+  new URL("../server/data/linnaeus_asns.txt", import.meta.url).pathname;
+
+/**
+ * The table the classifier ships (server/data/linnaeus_asns.txt): the train
+ * split only, so Linnaeus's validation and test ASes stay evidence-only
+ * wherever they are measured; one "ASN type categories" line each, under
+ * the source and its MIT notice.
+ */
+export function linnaeusTable(labels: LinnaeusLabel[]): string {
+  const notice = Deno.readTextFileSync(`${dir}NOTICE.md`);
+  const start = notice.indexOf("```\nMIT License") + 4;
+  const mit = notice.slice(start, notice.indexOf("```", start)).trimEnd();
+  const header = [
+    "Linnaeus AS labels (https://github.com/NU-AquaLab/linnaeus, release",
+    "data/released/202506/, commit 5baa8127b15b79f263042819cf56749399ce0a61),",
+    "the train split only, each AS's categories mapped to a network type as",
+    "eval/README.md describes. Written by `deno task fit:classifier` from",
+    "eval/linnaeus/; do not edit (a curated list wins over a label here).",
+    "Format: ASN network_type Category+Category",
+    "",
+    ...mit.split("\n"),
+  ].map((l) => (l ? `# ${l}` : "#"));
+  const rows = labels.filter((l) => l.split === "train")
+    .sort((a, b) => a.asn - b.asn)
+    .map((l) => `${l.asn} ${l.kind} ${l.categories.join("+")}`);
+  return [...header, ...rows].join("\n") + "\n";
+}

@@ -215,6 +215,9 @@ export function listsWithout(
     hosting: without(lists.hosting),
     transit: without(lists.transit),
     education: without(lists.education),
+    labelled: new Map(
+      [...lists.labelled].filter(([asn]) => !asns.has(asn)),
+    ),
   };
 }
 
@@ -326,6 +329,7 @@ function fitPart(examples: Example[]): FittedPart {
 export function fitModel(
   examples: Example[],
   listed: (asn: number) => boolean | null = () => null,
+  labelled: (asn: number) => boolean | null = () => null,
 ): ModelParams {
   const y = examples.map((e) => e.filtered);
   const whole = fitPart(examples);
@@ -351,10 +355,20 @@ export function fitModel(
   const spread = fitted("spread");
   const open = fitted("open");
   const t = partThresholds(y, rules, p);
+  const decided = (i: number) => combined(rules[i], p[i], t);
+  // The lists on every labelled network; the hand labels on the
+  // development part's own labels (on their own they would be the truth).
   const lists = listConfidence(
     examples,
     listed,
-    (i) => combined(rules[i], p[i], t),
+    decided,
+    (e) => e.from !== "list",
+  );
+  const labels = listConfidence(
+    examples,
+    labelled,
+    decided,
+    (e) => e.from === "label",
   );
   const sources = (from: Example["from"]) =>
     examples.filter((e) => e.from === from).length;
@@ -366,6 +380,8 @@ export function fitModel(
     open: { ...open.model, threshold: t.open },
     listConfidence: round(lists.agreed),
     listDoubtedConfidence: round(lists.doubted),
+    labelConfidence: round(labels.agreed),
+    labelDoubtedConfidence: round(labels.doubted),
     fitted: {
       examples: examples.length,
       filtered: y.filter(Boolean).length,
@@ -462,9 +478,10 @@ export function outOfFoldParts(
  * combined decision on the out-of-fold probabilities `p` has the best
  * recall among those holding TARGET_PRECISION, else the best F0.5 (losing a
  * business costs more than keeping a household); ties: the better
- * precision, then the first found. The spread part may
- * keep a network only where it leans against access (below 0.5), the open
- * part filter one only where it leans to access (0.5 and above).
+ * precision, then the first found. The spread part may keep a network
+ * where it leans against access or doubts it (below 0.75: when in doubt,
+ * keep), the open part filter one only where it leans to access (0.5 and
+ * above).
  */
 export function partThresholds(
   y: boolean[],
@@ -481,7 +498,7 @@ export function partThresholds(
     }
     return false;
   };
-  for (let s = 0; s <= 10; s++) {
+  for (let s = 0; s <= 15; s++) {
     for (let o = 10; o <= 19; o++) {
       const t = { spread: s / 20, open: o / 20 };
       let tp = 0, fp = 0, fn = 0;
@@ -547,20 +564,35 @@ export function listedAs(lists: CuratedLists) {
 }
 
 /**
- * Of the labelled examples a list decides, the share it decides right where
- * the rules and the model (out of fold: `decided(i)`) agree with it, and
- * where they doubt it; Laplace-smoothed (one wrong answer assumed beyond
- * those seen).
+ * What Linnaeus's train split (the table the classifier ships) calls a
+ * network: filtered, kept, or null (not labelled there).
+ */
+export function labelledAs(d: TrainingData) {
+  const train = new Map(
+    d.linnaeus.filter((l) => l.split === "train").map((l) => [
+      l.asn,
+      l.filtered,
+    ]),
+  );
+  return (asn: number): boolean | null => train.get(asn) ?? null;
+}
+
+/**
+ * Of the examples `counted` that a list decides, the share it decides right
+ * where the rules and the model (out of fold: `decided(i)`) agree with it,
+ * and where they doubt it; Laplace-smoothed (one wrong answer assumed
+ * beyond those seen).
  */
 function listConfidence(
   examples: Example[],
   listed: (asn: number) => boolean | null,
   decided: (i: number) => boolean,
+  counted: (e: Example) => boolean,
 ) {
   const count = { agreed: [0, 0], doubted: [0, 0] };
   examples.forEach((e, i) => {
     const list = listed(e.asn);
-    if (e.from === "list" || list === null) return;
+    if (!counted(e) || list === null) return;
     const c = decided(i) === list ? count.agreed : count.doubted;
     c[0] += list === e.filtered ? 1 : 0;
     c[1]++;

@@ -44,13 +44,22 @@ export interface Decision {
  */
 const PTR_CONFIDENCE = null;
 
-/** Curated AS numbers (server/data/*.txt). */
+/** An AS labelled by hand in a published data set (server/data/linnaeus_asns.txt). */
+export interface LabelledAs {
+  type: NetworkKind;
+  /** The source's own categories, as the reason names them. */
+  categories: string;
+}
+
+/** Curated AS numbers (server/data/*.txt) and hand-labelled ASes. */
 export interface CuratedLists {
   consumer: Set<number>;
   mobile: Set<number>;
   hosting: Set<number>;
   transit: Set<number>;
   education: Set<number>;
+  /** Linnaeus's train split, mapped (eval/README.md); the lists win. */
+  labelled: Map<number, LabelledAs>;
 }
 
 export interface Evidence {
@@ -74,10 +83,26 @@ export const NO_LISTS: CuratedLists = {
   hosting: new Set(),
   transit: new Set(),
   education: new Set(),
+  labelled: new Map(),
 };
 
-/** The type and reason a curated list gives an AS, or null. */
+/**
+ * The type and reason a curated list or, failing one, a hand label gives an
+ * AS, and whether it was a list; or null.
+ */
 function listAnswer(
+  lists: CuratedLists,
+  asn: number,
+): [NetworkKind, string, boolean] | null {
+  const listed = curatedAnswer(lists, asn);
+  if (listed) return [...listed, true];
+  const label = lists.labelled.get(asn);
+  return label
+    ? [label.type, `Linnaeus label: ${label.categories}`, false]
+    : null;
+}
+
+function curatedAnswer(
   lists: CuratedLists,
   asn: number,
 ): [NetworkKind, string] | null {
@@ -134,19 +159,19 @@ export function classifyNetwork(
   const { lists } = e;
   const listed = asn === null ? null : listAnswer(lists, asn);
   if (listed) {
-    // A list decides; where the evidence alone answers otherwise the
-    // answer says so, with the confidence measured for such disagreements
-    // (a network missing from the address databases has no evidence).
-    const [type, reason] = listed;
+    // A list or a hand label decides; where the evidence alone answers
+    // otherwise the answer says so, with the confidence measured for such
+    // disagreements (a network missing from the address databases has no
+    // evidence).
+    const [type, reason, curated] = listed;
     const filtered = type === "consumer_isp" || type === "mobile";
     const own = f ? classifyNetwork(f, { ...e, lists: NO_LISTS }, m) : null;
+    const [agreed, doubted] = curated
+      ? [m.listConfidence, m.listDoubtedConfidence]
+      : [m.labelConfidence, m.labelDoubtedConfidence];
     return own === null || own.filtered === filtered
-      ? decision(type, reason, m.listConfidence)
-      : decision(
-        type,
-        `${reason}; model doubts it: ${own.reason}`,
-        m.listDoubtedConfidence,
-      );
+      ? decision(type, reason, agreed)
+      : decision(type, `${reason}; model doubts it: ${own.reason}`, doubted);
   }
   // The rules decide; the fitted model says how likely their answer is
   // right (the probability it gives the answer the rules gave) and, when
@@ -186,12 +211,13 @@ export function classifyNetwork(
   if (access) {
     // The spread rule finds access; the model fitted on the networks it
     // finds decides whether this is an access pool or a network built like
-    // one (research & education, a public body, a carrier, a cloud).
+    // one (research & education, a public body, a carrier, a cloud), and
+    // keeps it when not sure enough of an access pool.
     const where = access.slice("access network: ".length);
     return byPart(m.spread, (evidence) => [
       mobile ? `mobile network: ${where}` : access,
       evidence === null
-        ? `not access by the model (${where})`
+        ? `kept in doubt (${where})`
         : `not access by the model: ${evidence} (${where})`,
     ]);
   }

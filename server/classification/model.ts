@@ -60,6 +60,12 @@ export interface ModelParams extends PartModel {
    */
   listConfidence: number;
   listDoubtedConfidence: number;
+  /**
+   * The same for the hand labels of server/data/linnaeus_asns.txt, measured
+   * against the development part's own labels.
+   */
+  labelConfidence: number;
+  labelDoubtedConfidence: number;
   /** What it was fitted on (documentation). */
   fitted: Record<string, number | string>;
 }

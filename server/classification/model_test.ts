@@ -45,9 +45,10 @@ Deno.test("the shipped parameters were fitted on this feature list", () => {
     assertEquals(m.center.length, FEATURES.length);
   }
   ok(MODEL.listConfidence > 0.5 && MODEL.listConfidence < 1);
-  // The spread part keeps a network only where it leans against access,
-  // the open part filters one only where it leans to access.
-  ok(MODEL.spread.threshold >= 0 && MODEL.spread.threshold <= 0.5);
+  ok(MODEL.labelConfidence > 0.5 && MODEL.labelConfidence < 1);
+  // The spread part keeps a network where it leans against access or
+  // doubts it, the open part filters one only where it leans to access.
+  ok(MODEL.spread.threshold >= 0 && MODEL.spread.threshold <= 0.75);
   ok(MODEL.open.threshold >= 0.5 && MODEL.open.threshold < 1);
 });
 

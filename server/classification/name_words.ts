@@ -9,12 +9,12 @@ const w = (source: string) =>
 
 export const NAME_CUES: [RegExp, NetworkType, string][] = [
   [
-    w("ministry|ministries|ministerio|minist[eè]re|ministero|\\p{L}*ministerium|ministerstvo|ministarstvo|ministrstwo|ministrstvo|ministerie|bakanl[iı][gğ][iı]|government|gouvernement|gobierno|governo|regierung|department of defen[cs]e|DoD|armed forces|army|navy|air force|police|polizei|policia|pol[ií]cia|polizia|parliament|parlament|senado|senate|tribunal|poder judicial|bundesamt|landesamt|bundesanstalt|bundesrechenzentrum|informationstechnikzentrum|itzbund|anstalt des [oö]ffentlichen rechts|a[oö]e?r"),
+    w("ministry|ministries|ministerio|minist[eè]re|ministero|\\p{L}*ministerium|\\p{L}*ministeerium|ministeri[oö]|ministerstvo|ministarstvo|ministrstwo|ministrstvo|ministerie|bakanl[iı][gğ][iı]|government|gouvernement|gobierno|governo|regierung|department of defen[cs]e|DoD|armed forces|army|navy|air force|police|polizei|policia|pol[ií]cia|polizia|parliament|parlament|senado|senate|camera dei deputati|bundestag|assembl[eé]e nationale|c[aâ]mara dos deputados|c[aá]mara de diputados|congreso|sejm|riksdag|storting|folketing|eduskunta|knesset|commission|comisi[oó]n|comiss[aã]o|commissione|kommission|regulatory authority|tribunal|poder judicial|bundesamt|landesamt|bundesanstalt|bundesrechenzentrum|informationstechnikzentrum|itzbund|anstalt des [oö]ffentlichen rechts|a[oö]e?r"),
     "government",
     "Ministry/Government",
   ],
   [
-    w("universit(?:y|ies|ät|aet|at|é|e|a|à|ad|ade|eit|as|et|ario|aria|aire)|universidad|universidade|universit[aà]|universit[eé]|universiteit|universitet|uniwersytet|univerzit[ae]|univerza|yliopisto|egyetem|[üu]niversitesi|universitas|daigaku|college|coll[eè]ge|colegio|school district|public schools|schools?|academy|akademie|akademia|academia|\\p{L}*hochschule|polytechnic|politecnico|politechnika|polytechnique|institute of technology|instituto federal|instituto tecnol[oó]gico|escola|[eé]cole|lyc[eé]e|gymnasium|education(?:al)? network"),
+    w("universit(?:y|ies|ät|aet|at|é|e|a|à|ad|ade|eit|as|et|ario|aria|aire)|universidad|universidade|universit[aà]|universit[eé]|universiteit|universitet|uniwersytet|univerzit[ae]|univerza|yliopisto|egyetem|[üu]niversitesi|universitas|daigaku|college|coll[eè]ge|colegio|school district|public schools|schools?|academy|akademie|akademia|academia|akademick\\p{L}*|akademisk\\p{L}*|\\p{L}*hochschule|polytechnic|politecnico|politechnika|polytechnique|institute of technology|instituto federal|instituto tecnol[oó]gico|escola|[eé]cole|lyc[eé]e|gymnasium|education(?:al)? network"),
     "education",
     "University/School",
   ],
@@ -32,6 +32,11 @@ export const NAME_CUES: [RegExp, NetworkType, string][] = [
     w("bank|banka|banco|banque|sparkasse|insurance|assurance|versicherung\\w*|seguros|mutual|capital|financial|credit union"),
     "business",
     "Bank/Finance",
+  ],
+  [
+    w("internet exchange|exchange point|inter-?exchange|ixp?"),
+    "business",
+    "Internet exchange",
   ],
   [
     w("laborator(?:y|ies)|motors?|manufacturing|industries|airlines?|hotels?|casino|construction|semiconductor|chemicals?|llp|law|electronics|automotive|automoveis|engineering|security|distribution|controls|outdoors|video"),

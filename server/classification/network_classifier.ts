@@ -16,8 +16,11 @@ import {
 } from "./decide.ts";
 import { type FeatureBuild, loadAsFeatures } from "./feature_cache.ts";
 import {
+  type CuratedListsData,
   DEFAULT_LIST_PATHS,
   type ListPaths,
+  listsData,
+  listsFromData,
   loadCuratedLists,
 } from "./lists.ts";
 import {
@@ -33,7 +36,7 @@ import { ptrHint } from "./ptr_evidence.ts";
 /** Structured-cloneable form, sent to workers. */
 export interface NetworkClassifierData {
   features: AsFeatureColumns | SharedFeatureColumns;
-  lists: Record<keyof CuratedLists, number[]>;
+  lists: CuratedListsData;
   overrides: OverrideRule[];
   /** PeeringDB's network types, when DATA_DIR holds a copy. */
   peeringDb?: PeeringDbTypes | null;
@@ -61,13 +64,7 @@ export async function loadNetworkClassifierData(
   ]);
   return {
     features: shareColumns(features.index.columns as AsFeatureColumns),
-    lists: {
-      consumer: [...lists.consumer],
-      mobile: [...lists.mobile],
-      hosting: [...lists.hosting],
-      transit: [...lists.transit],
-      education: [...lists.education],
-    },
+    lists: listsData(lists),
     overrides,
     peeringDb,
   };
@@ -90,14 +87,7 @@ export class NetworkClassifier {
 
   constructor(data: NetworkClassifierData) {
     this.#features = new AsFeatureIndex(data.features);
-    const set = (a: number[]) => new Set(a);
-    this.#lists = {
-      consumer: set(data.lists.consumer),
-      mobile: set(data.lists.mobile),
-      hosting: set(data.lists.hosting),
-      transit: set(data.lists.transit),
-      education: set(data.lists.education),
-    };
+    this.#lists = listsFromData(data.lists);
     this.#overrides = data.overrides;
     this.#peeringDb = data.peeringDb ?? null;
     this.#networkRules = data.overrides.filter((rule) => !rule.cidr);

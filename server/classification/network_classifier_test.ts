@@ -60,6 +60,13 @@ Deno.test("classifies real networks, applies overrides, PTR and keep lists", asy
       false,
       "always keep (curated consumer AS)",
     ]);
+    // ECOM CHACO, a small Argentine ISP on no list: Linnaeus's train
+    // split labels it, and the answer names that source
+    const labelled = at("201.217.244.10");
+    assertEquals(
+      [labelled.type, labelled.reason.split(";")[0]],
+      ["consumer_isp", "Linnaeus label: Access_SmallISP"],
+    );
     // the override file's line 4
     assertEquals(at("107.190.182.127"), {
       type: "consumer_isp",
@@ -88,6 +95,7 @@ Deno.test("per-address evidence: CIDR lines by file order, same object when unch
       hosting: [],
       transit: [],
       education: [],
+      labelled: [],
     },
     overrides: parseOverrides(
       "192.0.2.0/28 -> hosting\n64501 -> government\n198.51.100.0/24 -> business\n",
