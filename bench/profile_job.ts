@@ -95,7 +95,7 @@ try {
         results,
         engine,
         uploadsDir,
-        checkpointRows: 100,
+        progressRows: 100,
         worker: "profile",
       },
       job.id,

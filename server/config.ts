@@ -66,8 +66,8 @@ export interface Config {
   jobWorkerRetireRows: number;
   /** Seconds a job may finish no row before it fails (JOB_STALL_SECONDS). */
   jobStallSeconds: number;
-  /** Rows per committed checkpoint (at most 100 rows are redone after a crash). */
-  checkpointRows: number;
+  /** Rows per progress commit (at most 100). */
+  progressRows: number;
   /** Data rows per chunk of a job, the unit of work of both modes. */
   chunkSizes: ChunkSizes;
   webDir: string;
@@ -196,8 +196,8 @@ export function loadConfig(
     jobWorkerIdleSeconds: numberSetting(env, "JOB_WORKER_IDLE_SECONDS", 60),
     jobWorkerRetireRows: numberSetting(env, "JOB_WORKER_RETIRE_ROWS", 100_000),
     jobStallSeconds: numberSetting(env, "JOB_STALL_SECONDS", 600, 1),
-    checkpointRows: Math.min(
-      numberSetting(env, "CHECKPOINT_ROWS", 100, 1),
+    progressRows: Math.min(
+      numberSetting(env, "PROGRESS_ROWS", 100, 1),
       100,
     ),
     chunkSizes: {

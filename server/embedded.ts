@@ -76,7 +76,7 @@ export async function openEmbedded(
     store,
     dbPath,
     uploadsDir,
-    checkpointRows: config.checkpointRows,
+    progressRows: config.progressRows,
     engineData,
     dns,
     rdap: config.rdap,

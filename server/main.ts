@@ -142,7 +142,7 @@ function onStopSignal(stop: () => Promise<void>): void {
     if (stopping) return;
     stopping = true;
     console.log(
-      `${signal}: stopping; jobs in progress resume from their last checkpoint`,
+      `${signal}: stopping; jobs in progress resume at the next start (chunks not done run again)`,
     );
     await stop();
     console.log("stopped");

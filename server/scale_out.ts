@@ -87,7 +87,7 @@ export async function openScaleOut(
                 results: connected.results,
                 engine: lease.engine,
                 uploadsDir,
-                checkpointRows: config.checkpointRows,
+                progressRows: config.progressRows,
                 registrationLookup: connected.registrationLookup,
                 worker: THIS_PROCESS,
               },

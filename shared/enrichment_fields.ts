@@ -1,5 +1,5 @@
 // The one description of an enrichment record's fields. The wire types, the
-// store's columns and insert values, the zod/OpenAPI schemas, the checkpoint
+// store's columns and insert values, the zod/OpenAPI schemas, the progress commit
 // codec and the downloads all derive from this table: add or reorder a field
 // here and nowhere else.
 

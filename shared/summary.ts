@@ -1,6 +1,6 @@
 // The wire format of GET /api/jobs/{id}/summary: what a person reads at a
 // glance about one job. Computed in the database over the rows stored so far,
-// so a running job's summary grows as its checkpoints commit.
+// so a running job's summary grows as its chunks commit their progress.
 
 /** Entries in each "top" list. */
 export const SUMMARY_TOP_N = 20;

@@ -1,5 +1,5 @@
 // The rules that turn an address's lookup pieces (place, organisation, host
-// name) into its Enrichment. The engine (lookups) and the checkpoint reader
+// name) into its Enrichment. The engine (lookups) and the chunk reader
 // (jobs, on the writer thread) both build records here, so a lookup and a
 // job row of the same address agree. Types only are imported: the writer
 // thread loads no lookup code.

@@ -6,7 +6,7 @@
 import { BlobStoreError, BlobStoreUnreachable } from "../blobs/blob_store.ts";
 import { isDiskFull, jobDiskFullMessage } from "../storage/disk_full.ts";
 import { isConnectionLost } from "../storage/pg/connection_lost.ts";
-import { CheckpointMoved, JobStopped } from "../storage/result_rows.ts";
+import { ChunkTaken, JobStopped } from "../storage/result_rows.ts";
 
 type Blob = { store: string; status: number; code: string };
 
@@ -141,7 +141,7 @@ export function failureOf(error: unknown): JobFailure {
       : { kind: "blobRejected", store, status, code, detail };
   }
   if (isConnectionLost(error)) return { kind: "connectionLost" };
-  if (error instanceof CheckpointMoved) return { kind: "chunkTaken" };
+  if (error instanceof ChunkTaken) return { kind: "chunkTaken" };
   if (error instanceof JobStopped) return { kind: "jobStopped" };
   return { kind: "error", detail: (error as Error)?.message ?? String(error) };
 }

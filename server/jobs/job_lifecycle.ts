@@ -27,7 +27,7 @@ import {
   type JobFailure,
 } from "./job_failure.ts";
 import { logJobEnded, logJobStarted } from "./job_log.ts";
-import { FILE_GONE, type ProcessOutcome } from "./process_job.ts";
+import { type ChunkOutcome, FILE_GONE } from "./enrich_chunk.ts";
 import { planJobChunks } from "./run_chunk.ts";
 
 /** One delivery of a chunk, as an executor runs it. */
@@ -41,7 +41,7 @@ export interface ChunkRun {
 }
 
 /** Runs a chunk where this mode runs chunks; rejects with what stopped it. */
-export type ChunkExecutor = (run: ChunkRun) => Promise<ProcessOutcome>;
+export type ChunkExecutor = (run: ChunkRun) => Promise<ChunkOutcome>;
 
 export interface LifecycleOptions {
   store: JobStore;

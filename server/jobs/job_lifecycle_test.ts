@@ -16,7 +16,7 @@ import { PgBossQueue } from "../queue/pg_boss_queue.ts";
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
 import { JobResults } from "../results/job_results.ts";
-import { FILE_GONE } from "./process_job.ts";
+import { FILE_GONE } from "./enrich_chunk.ts";
 import { failureWords } from "./job_failure.ts";
 import { JobLifecycle } from "./job_lifecycle.ts";
 import { runChunk, THIS_PROCESS } from "./run_chunk.ts";
@@ -86,7 +86,7 @@ async function setUp({ stallMs = 600_000 } = {}) {
             results,
             engine,
             uploadsDir: dir,
-            checkpointRows: 3,
+            progressRows: 3,
             worker: THIS_PROCESS,
           },
           job.id,

@@ -49,7 +49,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         true,
       ),
       uploadsDir: message.uploadsDir,
-      checkpointRows: message.checkpointRows,
+      progressRows: message.progressRows,
       registrationLookup: () =>
         pacer ? registrationLookupFor(message.rdap, rdapCache, pacer) : null,
       worker: THIS_PROCESS,

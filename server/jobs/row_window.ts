@@ -1,7 +1,7 @@
 // The rows a job has read and not yet committed, in file order. A row is
 // ready once its host name and registration are in (or it needs none);
 // rows leave from the
-// front only, so checkpoints stay in order, while rows behind a slow
+// front only, so progress commits stay in order, while rows behind a slow
 // address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
 import type { ChunkRecord } from "../csv/chunk_lines.ts";

@@ -1,5 +1,5 @@
 // The unit of work of both modes: a chunk of a job's upload, run from the
-// chunk's last committed checkpoint to its end. The embedded mode runs it on
+// chunk's first row to its end. The embedded mode runs it on
 // a pool of job threads (thread_pool.ts, job_worker.ts); the scale-out mode
 // in worker processes fed by the shared queue; job_lifecycle.ts hands both
 // their chunks. Also where a
@@ -18,7 +18,7 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
-import { processJob, type ProcessOutcome } from "./process_job.ts";
+import { type ChunkOutcome, enrichChunk } from "./enrich_chunk.ts";
 
 export interface ChunkRunner {
   store: JobStore;
@@ -27,8 +27,8 @@ export interface ChunkRunner {
   results: JobResults;
   engine: Engine;
   uploadsDir: string;
-  /** Rows per committed checkpoint (<= 100). */
-  checkpointRows: number;
+  /** Rows per progress commit (<= 100). */
+  progressRows: number;
   /** A job's registration lookup (RDAP), or null or absent: off. */
   registrationLookup?: () => RegistrationLookup | null;
   /** Who runs the chunk (host and process), recorded with it. */
@@ -51,7 +51,7 @@ export async function runChunk(
   chunk: ChunkProgress,
   cancelled: () => boolean,
   onProgress: (job: JobRecord) => void,
-): Promise<ProcessOutcome> {
+): Promise<ChunkOutcome> {
   const { store, chunks, worker } = runner;
   const job = await store.getJob(jobId);
   if (!job) return "lost";
@@ -64,12 +64,12 @@ export async function runChunk(
     job,
   );
   if (!await writer.start()) return "lost";
-  return await processJob({
+  return await enrichChunk({
     store,
     engine: runner.engine,
     uploadsDir: runner.uploadsDir,
     jobId,
-    checkpointRows: runner.checkpointRows,
+    progressRows: runner.progressRows,
     writer,
     registrationLookup: runner.registrationLookup,
     range: { start: chunk.start, end: chunk.end, firstRow: chunk.firstRow },

@@ -18,11 +18,11 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { Store } from "../storage/store.ts";
 import { ChunkFailed, type JobFailure } from "./job_failure.ts";
 import type { ChunkRun } from "./job_lifecycle.ts";
-import type { ProcessOutcome } from "./process_job.ts";
+import type { ChunkOutcome } from "./enrich_chunk.ts";
 
 /** What every chunk of a thread needs, sent once and kept between chunks. */
 type ThreadInit =
-  & Pick<ThreadPoolOptions, "uploadsDir" | "checkpointRows" | "dns">
+  & Pick<ThreadPoolOptions, "uploadsDir" | "progressRows" | "dns">
   & {
     dbPath: string;
     /** Where the results' part files go (results/ under it). */
@@ -40,14 +40,14 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "progress"; job: JobRecord }
-  | { type: "done"; outcome: ProcessOutcome }
+  | { type: "done"; outcome: ChunkOutcome }
   | { type: "failed"; failure: JobFailure };
 
 export interface ThreadPoolOptions {
   store: Store;
   dbPath: string;
   uploadsDir: string;
-  checkpointRows: number;
+  progressRows: number;
   /** The data new jobs run on (useData changes it). */
   engineData: EngineData;
   dns: DnsSettings;
@@ -74,7 +74,7 @@ interface Thread {
   /** The chunk it runs: where its progress goes, and how it ends. */
   chunk?: {
     onProgress(job: JobRecord): void;
-    settle(outcome: ProcessOutcome | ChunkFailed): void;
+    settle(outcome: ChunkOutcome | ChunkFailed): void;
   };
   /** Idle: when it ends unless a chunk takes it first. */
   retire?: ReturnType<typeof setTimeout>;
@@ -122,7 +122,7 @@ export class ThreadPool {
     const thread = this.#takeIdle(data) ?? this.#newThread(data);
     this.#reserve.hold();
     thread.rows += chunk.rows;
-    return new Promise<ProcessOutcome>((resolve, reject) => {
+    return new Promise<ChunkOutcome>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal.reason as JobFailure | undefined;
         // A thread stuck in one row may not read messages: ended, not asked.
@@ -249,7 +249,7 @@ export class ThreadPool {
         dbPath: options.dbPath,
         dataDir: dirname(options.dbPath),
         uploadsDir: options.uploadsDir,
-        checkpointRows: options.checkpointRows,
+        progressRows: options.progressRows,
         engineData: data,
         dns: options.dns,
         rdap: options.rdap ?? RDAP_DEFAULTS,

@@ -2,7 +2,7 @@
 // into chunks (byte ranges of its upload aligned to row starts) that any
 // worker may take. Redelivery after a worker dies is the queue's business;
 // stopping a running chunk on cancel is the worker's (it checks the job's
-// status at its checkpoints).
+// status at its progress commits).
 
 /** One unit of work: rows [firstRow, firstRow + rows) of a job's upload. */
 export interface ChunkMessage {

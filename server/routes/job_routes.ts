@@ -231,7 +231,8 @@ export const restartRoute = createRoute({
   operationId: "restartJob",
   security: JOB_SECURITY,
   tags: ["Jobs"],
-  summary: "Restart a failed job from its last checkpoint",
+  summary:
+    "Restart a failed job: its done chunks are kept, the others run again",
   request: { params: JobIdParam },
   responses: {
     401: lockedResponse(),

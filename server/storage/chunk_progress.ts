@@ -87,7 +87,7 @@ export interface ChunkProgressStore {
   ): Promise<boolean>;
   /**
    * One transaction: refuses with JobStopped unless the job is processing,
-   * with CheckpointMoved when another run took the chunk (or it is done);
+   * with ChunkTaken when another run took the chunk (or it is done);
    * stores the chunk's counters, adds the difference to the job's and
    * records `output`. With `last`, marks the chunk done and, when it was
    * the job's last open chunk, sets the job's total to the rows processed

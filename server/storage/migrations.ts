@@ -147,7 +147,7 @@ ${FIELD_COLUMNS}
   // The "Resolve host names" job option (host-name cells looked up forward).
   `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
   // How a job's host-name lookups ended, committed with its other counters
-  // at each checkpoint so they survive a resume.
+  // at each progress commit so they survive a resume.
   `
   ALTER TABLE jobs ADD COLUMN hostnames_answered INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE jobs ADD COLUMN hostnames_no_name INTEGER NOT NULL DEFAULT 0;

@@ -93,9 +93,9 @@ export class JobStopped extends Error {
   }
 }
 
-/** A batch refused because another writer moved the checkpoint. */
-export class CheckpointMoved extends Error {
+/** A batch refused because another run took the chunk. */
+export class ChunkTaken extends Error {
   constructor(jobId: number) {
-    super(`job ${jobId}: checkpoint moved by another writer`);
+    super(`job ${jobId}: chunk taken by another run`);
   }
 }

@@ -19,7 +19,7 @@ import {
 } from "./chunk_progress.ts";
 import type { Row } from "./job_rows.ts";
 import {
-  CheckpointMoved,
+  ChunkTaken,
   type Counters,
   JobStopped,
   zeroCounters,
@@ -218,7 +218,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
       const status = store.getJob(jobId)?.status;
       if (status !== "processing") throw new JobStopped(jobId, status);
       if (!stored || stored.done || this.#run(jobId, chunk) !== run) {
-        throw new CheckpointMoved(jobId);
+        throw new ChunkTaken(jobId);
       }
       this.#addToJob(jobId, counters, stored.counters, ["processing"]);
       this.#setChunk(jobId, chunk, counters, {

@@ -15,11 +15,7 @@ import { JobResults } from "../results/job_results.ts";
 import { seedRows } from "../../tests/helpers/seed_results.ts";
 import type { ChunkProgressStore } from "./chunk_progress.ts";
 import type { NewJob } from "./job_rows.ts";
-import {
-  CheckpointMoved,
-  JobStopped,
-  type StoredResult,
-} from "./result_rows.ts";
+import { ChunkTaken, JobStopped, type StoredResult } from "./result_rows.ts";
 import type { JobStore } from "./store_interface.ts";
 
 export interface OpenedStore {
@@ -196,7 +192,7 @@ export function storeContract(
             worker: "a",
             last: false,
           }),
-        CheckpointMoved,
+        ChunkTaken,
       );
       // Progress adds to the job; a run started again takes it back.
       await chunks.commitChunk({

@@ -56,7 +56,7 @@ export function slowEnv(dns: string, extra: Record<string, string> = {}) {
     DNS_SERVERS: dns,
     DNS_TIMEOUT_MS: "1000",
     DNS_CONCURRENCY: "1",
-    CHECKPOINT_ROWS: "5",
+    PROGRESS_ROWS: "5",
     ...extra,
   };
 }

@@ -89,7 +89,7 @@ Deno.test({
       );
       assertEquals([...Deno.readDirSync(uploadsDir)].length, before);
 
-      // Space freed: Restart resumes from the last checkpoint.
+      // Space freed: Restart keeps the done chunks and runs the others again.
       await disk.free();
       const restarted = await postJson(
         server,

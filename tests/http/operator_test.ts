@@ -28,7 +28,7 @@ Deno.test({
     await server.stop();
     const after = server.output.slice(server.output.indexOf(listening!) + 1);
     assertEquals(after, [
-      "SIGTERM: stopping; jobs in progress resume from their last checkpoint",
+      "SIGTERM: stopping; jobs in progress resume at the next start (chunks not done run again)",
       "stopped",
     ]);
     ok(!server.output.some((l) => l.includes("Deno.serve")));

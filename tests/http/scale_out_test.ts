@@ -4,7 +4,7 @@
 // uploaded and started on replica A is cut into chunks that all workers
 // take; it is watched on replica B; the worker holding a chunk is SIGKILLed
 // mid-job (the queue hands that chunk to another worker, which resumes it
-// from the chunk's last checkpoint); the download from either replica is
+// from the chunk's first row); the download from either replica is
 // byte-identical to a single-process SQLite run of the same file. A second
 // job cancelled on B stops within a second or two with its queue emptied.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -191,7 +191,7 @@ Deno.test({
       ok(fromA === fromB, "the replicas' downloads differ");
 
       // Cancel on B: the job's waiting chunks leave the queue, the running
-      // ones stop at their next checkpoint.
+      // ones stop at their next progress commit.
       const second = await uploadOk(a, "cancel.csv", text);
       const cancelJob = await startJob(a, second, "ip");
       await waitForJob(b, cancelJob.id, (j) => j.processedIPs > 0, 60_000, 20);

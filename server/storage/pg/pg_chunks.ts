@@ -20,7 +20,7 @@ import {
 } from "../chunk_progress.ts";
 import type { Row } from "../job_rows.ts";
 import {
-  CheckpointMoved,
+  ChunkTaken,
   type Counters,
   JobStopped,
   zeroCounters,
@@ -200,7 +200,7 @@ export class PgChunkProgress implements ChunkProgressStore {
       }
       const stored = row ? toChunk(row) : null;
       if (!stored || stored.done || row.run !== run) {
-        throw new CheckpointMoved(jobId);
+        throw new ChunkTaken(jobId);
       }
       await this.#setChunk(tx, jobId, chunk, counters, {
         worker,

@@ -15,7 +15,7 @@ import { JobResults } from "../results/job_results.ts";
 import type { ChunkCommit } from "../storage/chunk_progress.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
-import { type ProcessContext, processJob } from "./process_job.ts";
+import { enrichChunk, type EnrichChunkContext } from "./enrich_chunk.ts";
 
 const engineData = await loadEngineData(loadConfig({}));
 const OPTIONS: EnrichOptions = {
@@ -60,8 +60,11 @@ async function jobOver(ips: string[]) {
     }
   }(store);
   const results = new JobResults(new LocalBlobStore(dir), chunks);
-  /** Processes the job (one chunk) in checkpoints of 100 rows. */
-  const run = async (engine: Engine, extra: Partial<ProcessContext> = {}) => {
+  /** Processes the job (one chunk) committing 100 rows at a time. */
+  const run = async (
+    engine: Engine,
+    extra: Partial<EnrichChunkContext> = {},
+  ) => {
     // The whole file as one chunk.
     const { size } = await Deno.stat(join(uploadsDir, "in.csv"));
     const [chunk] = await chunks.planChunks(jobId, [
@@ -76,12 +79,12 @@ async function jobOver(ips: string[]) {
       store.getJob(jobId)!,
     );
     await writer.start();
-    return await processJob({
+    return await enrichChunk({
       store,
       engine,
       uploadsDir,
       jobId,
-      checkpointRows: 100,
+      progressRows: 100,
       cancelled: () => false,
       onProgress: () => {},
       writer,
@@ -131,13 +134,13 @@ Deno.test("a silent address holds only its own rows", async () => {
     });
     assertEquals(outcome, "completed");
     // Every other address was asked before the silent one gave up (its
-    // rows' checkpoint is the first one committed).
+    // rows' batch is the first one committed).
     const firstCommit = progress[0].at;
     const askedLate = [...firstAsked].filter(([ip, at]) =>
       ip !== SILENT && at > firstCommit
     );
     assertEquals(askedLate.length, 0, "addresses asked after the first commit");
-    // Checkpoints of 100 rows (those queued during a commit go together
+    // Commits of 100 rows (those queued during a commit go together
     // in the next), in order, the last one shorter.
     const processed = progress.map((p) => p.processed);
     assertEquals(processed[0], 100);

@@ -1,4 +1,4 @@
-// Processes one chunk of a job from the chunk's last checkpoint to its end
+// Enriches one chunk of a job from the chunk's first row to its end
 // (run_chunk.ts runs it in both modes). Kept free of Worker APIs so it can
 // be tested directly. One class whose steps share the run's state; reading
 // cells lives in pending_row.ts, the rows in flight in row_window.ts,
@@ -31,13 +31,13 @@ import {
 } from "./row_window.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 
-export interface ProcessContext {
+export interface EnrichChunkContext {
   store: JobStore;
   engine: Engine;
   uploadsDir: string;
   jobId: number;
-  /** Rows per committed checkpoint (<= 100). */
-  checkpointRows: number;
+  /** Rows per progress commit (<= 100). */
+  progressRows: number;
   /** True once the job was cancelled; checked between batches. */
   cancelled(): boolean;
   /** Called after every commit with the job as stored. */
@@ -71,7 +71,7 @@ export const FILE_GONE =
 // million rows have some 500,000 distinct addresses, and a file's next
 // batch may go a few thousand past it without the address table growing.
 export const ADDRESS_LIMIT = 500_000;
-// Checkpoints handed to the writer and not yet committed, at most.
+// Batches handed to the writer and not yet committed, at most.
 const WRITER_BACKLOG = 16;
 /** Rows read between two turns of the event loop when DNS answers come. */
 const YIELD_ROWS = 500;
@@ -82,15 +82,15 @@ function doubled(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
-export type ProcessOutcome = "completed" | "cancelled" | "lost";
+export type ChunkOutcome = "completed" | "cancelled" | "lost";
 
-export function processJob(ctx: ProcessContext): Promise<ProcessOutcome> {
-  return new JobProcess(ctx).run();
+export function enrichChunk(ctx: EnrichChunkContext): Promise<ChunkOutcome> {
+  return new ChunkEnrichment(ctx).run();
 }
 
 /** One run of a job; its steps are the methods below, in order. */
-class JobProcess {
-  readonly #ctx: ProcessContext;
+class ChunkEnrichment {
+  readonly #ctx: EnrichChunkContext;
   #job!: JobRecord;
   readonly #writer: ChunkWriter;
   /** The chunk's places, organisations, finished rows and counters. */
@@ -118,7 +118,7 @@ class JobProcess {
   /** Registration lookups, when the job asked and the server has RDAP on. */
   #registrations: JobRegistrations | null = null;
 
-  constructor(ctx: ProcessContext) {
+  constructor(ctx: EnrichChunkContext) {
     this.#ctx = ctx;
     this.#writer = ctx.writer;
     this.#limits = ctx.limits ?? WINDOW_LIMITS;
@@ -126,7 +126,7 @@ class JobProcess {
     this.#hostnames = new HostnameCache(ctx.engine.dns.settings);
   }
 
-  async run(): Promise<ProcessOutcome> {
+  async run(): Promise<ChunkOutcome> {
     const path = await this.#openInput();
     if (path === null) return "lost";
     if (!await this.#readRows(path)) return "cancelled";
@@ -169,7 +169,7 @@ class JobProcess {
   }
 
   /**
-   * Reads the rows after the last checkpoint, looking each up as it is read
+   * Reads the chunk's rows, looking each up as it is read
    * (reverse DNS runs for many rows at once) and committing the rows at the
    * front as their answers come in. False when cancelled.
    */
@@ -295,22 +295,22 @@ class JobProcess {
   }
 
   /**
-   * Commits the rows at the front whose answers are in, a checkpoint of
-   * `checkpointRows` at a time, in order (`final`: every row, waiting for
-   * the answers, the last checkpoint maybe shorter).
+   * Commits the rows at the front whose answers are in, a batch of
+   * `progressRows` at a time, in order (`final`: every row, waiting for
+   * the answers, the last batch maybe shorter).
    */
   async #commitReady(final = false): Promise<void> {
-    const { checkpointRows } = this.#ctx;
+    const { progressRows } = this.#ctx;
     const window = this.#window;
     while (window.size > 0 && !this.#ctx.cancelled()) {
       const ready = window.readyCount();
-      if (ready < checkpointRows && ready < window.size) {
+      if (ready < progressRows && ready < window.size) {
         if (!final) return;
         await window.nextAnswer();
         continue;
       }
-      if (!final && ready < checkpointRows) return; // a last short one waits
-      this.#commitBatch(Math.min(ready, checkpointRows));
+      if (!final && ready < progressRows) return; // a last short one waits
+      this.#commitBatch(Math.min(ready, progressRows));
       if (this.#writer.backlog > WRITER_BACKLOG) {
         await this.#writer.waitForBacklogAtMost(WRITER_BACKLOG / 2);
       }
@@ -320,7 +320,7 @@ class JobProcess {
   /** Hands rows whose answers are all in to the writer as one batch. */
   #commitBatch(count: number): void {
     // Each lookup is counted with the first row that commits its answer,
-    // so the counts stored at a checkpoint match the rows stored.
+    // so the counts stored at a commit match the rows stored.
     const lookups = this.#job.options.domain ? emptyLookups() : null;
     this.#lookups = lookups;
     this.#window.take(count, this.#commitRow);
@@ -391,24 +391,24 @@ class JobProcess {
   };
 
   /**
-   * Commits the last rows; the chunk's last checkpoint marks it done (and
+   * Commits the last rows; the chunk's last commit marks it done (and
    * completes the job when it was the last open chunk).
    */
-  async #finish(): Promise<ProcessOutcome> {
+  async #finish(): Promise<ChunkOutcome> {
     const { store, jobId } = this.#ctx;
     await this.#commitReady(true);
     if (this.#ctx.cancelled()) {
       await this.#writer.stop();
       return "cancelled";
     }
-    // Counted before the last checkpoint: that commit may end the job.
+    // Counted before the last commit: that commit may end the job.
     if (this.#registrations) {
       await store.addRegistrationLookups(
         jobId,
         this.#registrations.outcomes(),
       );
     }
-    // The last checkpoint (maybe empty) ends the chunk: its parts stored,
+    // The last commit (maybe empty) ends the chunk: its parts stored,
     // then it is done.
     this.#writer.write(
       this.#rows.counters,
