@@ -8,7 +8,11 @@ import type { DatabaseInfo } from "../../shared/wire.ts";
 import params from "../classification/model_params.json" with {
   type: "json",
 };
-import { DEFAULT_LIST_PATHS, type ListPaths } from "../classification/lists.ts";
+import {
+  DEFAULT_LIST_PATHS,
+  LABELLED_PATH,
+  type ListPaths,
+} from "../classification/lists.ts";
 import { readMetadata } from "../enrichment/mmdb_metadata.ts";
 import {
   BUNDLED_PACKAGES,
@@ -96,8 +100,28 @@ export async function describeDatabases(d: Described): Promise<DatabaseInfo[]> {
       databases.push(ownFile("asn", "ASN_DB", path, bytes));
     }
   }
-  databases.push(await describeModel(), await describeLists(d.lists));
+  databases.push(
+    await describeModel(),
+    await describeLists(d.lists),
+    await describeLabels(),
+  );
   return databases;
+}
+
+/** Linnaeus's hand labels (train split), which answer for the ASes they name. */
+async function describeLabels(): Promise<DatabaseInfo> {
+  return {
+    kind: "classifier",
+    name: "Linnaeus AS labels",
+    file: basename(LABELLED_PATH),
+    source: "NU-AquaLab/linnaeus release 202506, its train split, mapped " +
+      "to network types by `deno task fit:classifier` (eval/linnaeus/)",
+    licence: "MIT",
+    url: "https://github.com/NU-AquaLab/linnaeus",
+    version: await shortHash(await Deno.readTextFile(LABELLED_PATH)),
+    builtAt: null,
+    origin: "bundled",
+  };
 }
 
 async function describeModel(): Promise<DatabaseInfo> {

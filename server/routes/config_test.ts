@@ -134,7 +134,11 @@ Deno.test("config: each database with its source, licence, version and build dat
     const classifier = data.databases.filter((d: DatabaseInfo) =>
       d.kind === "classifier"
     ).map((d: DatabaseInfo) => d.name);
-    assertEquals(classifier, ["Network classifier model", "Curated AS lists"]);
+    assertEquals(classifier, [
+      "Network classifier model",
+      "Curated AS lists",
+      "Linnaeus AS labels",
+    ]);
     for (const d of data.databases) {
       assertEquals(data.version.includes(`${d.name} ${d.version}`), true);
     }

@@ -47,6 +47,15 @@ export function TermsPage() {
               <td>CC BY 4.0</td>
             </tr>
             <tr>
+              <td>Network type of ASes it labels (part of ISP filtering)</td>
+              <td>
+                <a href="https://github.com/NU-AquaLab/linnaeus">Linnaeus</a>
+                {" "}
+                AS labels, its train split
+              </td>
+              <td>MIT</td>
+            </tr>
+            <tr>
               <td>Domain of a host name</td>
               <td>Public Suffix List</td>
               <td>MPL 2.0</td>
