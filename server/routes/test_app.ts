@@ -1,8 +1,7 @@
 // For route tests that need no real process or socket: the app built as the
 // server builds it (openEmbedded, createApp) over a fresh data directory,
-// called in process with app.request(...). A created job runs in a worker
-// thread as on the server; the runner does not listen to the queue, so
-// nothing is resumed. `app.request` keeps the session cookie between calls,
+// called in process with app.request(...). Jobs are taken from the queue and
+// run on job threads as on the server (startJobs). `app.request` keeps the session cookie between calls,
 // as a browser does, so a job made in one call is the caller's in the next
 // (private mode); `anonymous` is the app without a cookie jar.
 import { createAccess } from "../access/install_access.ts";
@@ -97,6 +96,7 @@ export async function startTestApp(
   });
   engineData ??= loadEngineDataOnce(dataDir, config, env);
   const parts = await openEmbedded(config, { engineData: await engineData });
+  await parts.startJobs();
   const access = await createAccess(config.access, config);
   const deps = { ...parts, config, access };
   const hono = createApp(deps);
