@@ -6,16 +6,11 @@
 // - S3 stopped for ten seconds from just before the job starts: the worker
 //   lacks the upload (its data directory is its own) and must fetch it while
 //   S3 is down.
-// - A worker stopped (SIGSTOP) while it holds a chunk: alive, it no longer
-//   heartbeats, so the queue hands the chunk to another worker, which runs
-//   it from its first row; the stopped one, let go on, finds the chunk
-//   taken.
 // - S3 full once the first chunk is done, refusing writes as MinIO does
 //   (507 XMinioStorageFull, tests/helpers/s3_server.ts): after aws4fetch's
 //   retries the job stops saying which store is full and what to do; once
 //   space is freed, Restart completes it.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import postgres from "postgres";
 import {
   downloadText,
   postJson,
@@ -217,50 +212,6 @@ faultTest(
       );
       ok(job.processedIPs < ROWS, `${job.processedIPs} rows`);
       s3.setFull(false);
-    },
-  },
-);
-
-faultTest(
-  "a worker stopped holding a chunk: another takes the chunk, the same download",
-  {
-    ready: (job) => job.processedIPs > 0,
-    midJob: async ({ pg, worker, startWorker }, job) => {
-      const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-      /** The chunk the queue has given the worker and not had back. */
-      const held = async () =>
-        (await sql`SELECT (data->>'chunk')::int AS chunk FROM pgboss.job
-          WHERE state = 'active' AND (data->>'jobId')::int = ${job.id}`)[0]
-          ?.chunk as number | undefined;
-      const progress = async () =>
-        (await sql`SELECT sum(processed)::int AS n FROM job_chunks
-          WHERE job_id = ${job.id}`)[0].n as number;
-      const running = async () =>
-        (await sql`SELECT status FROM jobs WHERE id = ${job.id}`)[0]
-          .status === "processing";
-      let chunk: number | undefined;
-      // Stopped between two chunks it holds none: let it take the next.
-      while (true) {
-        worker.process.kill("SIGSTOP");
-        chunk = await held();
-        if (chunk !== undefined) break;
-        const before = await progress();
-        worker.process.kill("SIGCONT");
-        while (await progress() === before) {
-          ok(await running(), "the job ended before a chunk was caught");
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      }
-      const next = await startWorker();
-      return async () => {
-        const [taken] = await sql`SELECT worker, done FROM job_chunks
-          WHERE job_id = ${job.id} AND chunk = ${chunk}`;
-        assertEquals(taken.done, true);
-        assertEquals(taken.worker.split(":").at(-1), String(next.process.pid));
-        // Let go on, the stopped worker's run of the chunk ends quietly.
-        worker.process.kill("SIGCONT");
-        await sql.end();
-      };
     },
   },
 );
