@@ -1,67 +1,25 @@
 // Forward resolution against a real dnsmasq on loopback with host records.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { startPtrServer } from "../../tests/helpers/dnsmasq.ts";
 import { resolveHostname } from "./forward_dns.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
-
-async function startDnsmasq(records: string[]) {
-  const probe = Deno.listenDatagram({
-    transport: "udp",
-    hostname: "127.0.0.1",
-    port: 0,
-  });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const child = new Deno.Command("dnsmasq", {
-    args: [
-      "--keep-in-foreground",
-      `--port=${port}`,
-      "--listen-address=127.0.0.1",
-      "--bind-interfaces",
-      "--no-resolv",
-      "--no-hosts",
-      "--no-poll",
-      "--user=root",
-      "--pid-file=",
-      "--local=/test/",
-      ...records.map((r) => `--host-record=${r}`),
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const server = { ipAddr: "127.0.0.1", port };
-  for (let i = 0; i < 100; i++) {
-    try {
-      await Deno.resolveDns("ready.test", "A", {
-        nameServer: server,
-        signal: AbortSignal.timeout(200),
-      });
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return {
-    server,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
-}
 
 Deno.test(
   "host names resolve forward: A first, then AAAA",
   OPTIONS,
   async () => {
-    const dns = await startDnsmasq([
-      "ready.test,127.0.0.1",
-      "mail.example.test,81.2.69.142",
-      "v6only.example.test,2001:4860:4860::8888",
-      "office.example.test,10.1.2.3",
-    ]);
+    const dns = await startPtrServer({
+      records: {},
+      localZones: ["test"],
+      hostRecords: [
+        "mail.example.test,81.2.69.142",
+        "v6only.example.test,2001:4860:4860::8888",
+        "office.example.test,10.1.2.3",
+      ],
+    });
     try {
-      const servers = [dns.server];
+      const servers = [{ ipAddr: "127.0.0.1", port: dns.port }];
       assertEquals(await resolveHostname("mail.example.test", servers), {
         ok: true,
         ip: "81.2.69.142",

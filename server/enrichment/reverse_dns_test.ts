@@ -5,12 +5,46 @@ import packet from "dns-packet";
 import { startPtrServer } from "../../tests/helpers/dnsmasq.ts";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import {
+  type DnsSettings,
   parseServer,
   registrableDomain,
   ReverseDns,
   reverseName,
   unescapeName,
 } from "./reverse_dns.ts";
+
+/**
+ * A resolver of `settings` (a 100 ms timeout) asking dnsmasq, which names
+ * 8.8.8.8 and never answers for 9.9.9.0/24; both end after `check`.
+ */
+function testWithSilentZone(
+  name: string,
+  settings: Omit<DnsSettings, "servers" | "timeoutMs">,
+  check: (resolver: ReverseDns) => Promise<void>,
+) {
+  Deno.test({
+    name,
+    sanitizeResources: true,
+    sanitizeOps: true,
+    async fn() {
+      const dns = await startPtrServer({
+        records: { "8.8.8.8": "dns.google" },
+        silentZones: ["9.9.9.in-addr.arpa"],
+      });
+      const resolver = new ReverseDns({
+        servers: [dns.address],
+        timeoutMs: 100,
+        ...settings,
+      });
+      try {
+        await check(resolver);
+      } finally {
+        resolver.close();
+        await dns.stop();
+      }
+    },
+  });
+}
 
 Deno.test("reverse names for IPv4 and IPv6", () => {
   assertEquals(reverseName("8.8.4.4"), "4.4.8.8.in-addr.arpa");
@@ -78,47 +112,32 @@ Deno.test("a resolver that answers SERVFAIL is not rested", async () => {
   }
 });
 
-Deno.test({
-  name: "answers are cached for their TTL; timeouts are not",
-  sanitizeResources: true,
-  sanitizeOps: true,
-  async fn() {
-    const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
-      silentZones: ["9.9.9.in-addr.arpa"],
-    });
-    const resolver = new ReverseDns({
-      servers: [dns.address],
-      timeoutMs: 100,
-      concurrency: 4,
-    });
-    try {
-      // dnsmasq's own records have TTL 0: asked each time.
-      assertEquals(await resolver.lookup("8.8.8.8"), "dns.google");
-      assertEquals(await resolver.lookup("8.8.8.8"), "dns.google");
-      assertEquals(resolver.stats.queries, 2);
-      // NXDOMAIN without an SOA: kept for a minute.
-      assertEquals(await resolver.lookup("1.1.1.1"), null);
-      assertEquals(await resolver.lookup("1.1.1.1"), null);
-      assertEquals(resolver.stats.queries, 3);
-      assertEquals(resolver.stats.cached, 1);
-      // A timeout is asked again.
-      assertEquals(await resolver.lookup("9.9.9.9"), null);
-      assertEquals(await resolver.lookup("9.9.9.9"), null);
-      assertEquals(resolver.stats.timedOut, 2);
-      // Lookups of one address at once share one query.
-      const before = resolver.stats.queries;
-      const names = await Promise.all(
-        Array.from({ length: 10 }, () => resolver.lookup("8.8.8.8")),
-      );
-      assertEquals(names, Array(10).fill("dns.google"));
-      assertEquals(resolver.stats.queries - before, 1);
-    } finally {
-      resolver.close();
-      await dns.stop();
-    }
+testWithSilentZone(
+  "answers are cached for their TTL; timeouts are not",
+  { concurrency: 4 },
+  async (resolver) => {
+    // dnsmasq's own records have TTL 0: asked each time.
+    assertEquals(await resolver.lookup("8.8.8.8"), "dns.google");
+    assertEquals(await resolver.lookup("8.8.8.8"), "dns.google");
+    assertEquals(resolver.stats.queries, 2);
+    // NXDOMAIN without an SOA: kept for a minute.
+    assertEquals(await resolver.lookup("1.1.1.1"), null);
+    assertEquals(await resolver.lookup("1.1.1.1"), null);
+    assertEquals(resolver.stats.queries, 3);
+    assertEquals(resolver.stats.cached, 1);
+    // A timeout is asked again.
+    assertEquals(await resolver.lookup("9.9.9.9"), null);
+    assertEquals(await resolver.lookup("9.9.9.9"), null);
+    assertEquals(resolver.stats.timedOut, 2);
+    // Lookups of one address at once share one query.
+    const before = resolver.stats.queries;
+    const names = await Promise.all(
+      Array.from({ length: 10 }, () => resolver.lookup("8.8.8.8")),
+    );
+    assertEquals(names, Array(10).fill("dns.google"));
+    assertEquals(resolver.stats.queries - before, 1);
   },
-});
+);
 
 Deno.test("names are lowered and kept up to their TTL", async () => {
   const socket = Deno.listenDatagram({
@@ -175,41 +194,25 @@ Deno.test("names are lowered and kept up to their TTL", async () => {
   }
 });
 
-Deno.test({
-  name: "a silent zone does not rest a server that answers other names",
-  sanitizeResources: true,
-  sanitizeOps: true,
-  async fn() {
-    const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
-      silentZones: ["9.9.9.in-addr.arpa"],
-    });
-    const resolver = new ReverseDns({
-      servers: [dns.address],
-      timeoutMs: 100,
-      concurrency: 8,
-      cacheEntries: 0,
-    });
-    try {
-      // Rounds of 30 names that never answer beside 30 that do: each round
-      // ends in 30 timeouts in a row, but the server answered queries sent
-      // after them, so it is not rested.
-      for (let round = 0; round < 4; round++) {
-        const ips = Array.from(
-          { length: 60 },
-          (_, i) =>
-            i % 2 ? `9.9.9.${round * 30 + (i >> 1)}` : `81.2.${round}.${i}`,
-        );
-        await Promise.all(ips.map((ip) => resolver.lookup(ip)));
-      }
-      assertEquals(resolver.stats.skipped, 0, JSON.stringify(resolver.stats));
-      assertEquals(resolver.stats.timedOut, 120);
-    } finally {
-      resolver.close();
-      await dns.stop();
+testWithSilentZone(
+  "a silent zone does not rest a server that answers other names",
+  { concurrency: 8, cacheEntries: 0 },
+  async (resolver) => {
+    // Rounds of 30 names that never answer beside 30 that do: each round
+    // ends in 30 timeouts in a row, but the server answered queries sent
+    // after them, so it is not rested.
+    for (let round = 0; round < 4; round++) {
+      const ips = Array.from(
+        { length: 60 },
+        (_, i) =>
+          i % 2 ? `9.9.9.${round * 30 + (i >> 1)}` : `81.2.${round}.${i}`,
+      );
+      await Promise.all(ips.map((ip) => resolver.lookup(ip)));
     }
+    assertEquals(resolver.stats.skipped, 0, JSON.stringify(resolver.stats));
+    assertEquals(resolver.stats.timedOut, 120);
   },
-});
+);
 
 Deno.test("with no DNS_SERVERS the system's name servers are asked", () => {
   const resolver = new ReverseDns(

@@ -4,7 +4,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
-import { ALL_OPTIONS } from "../enrichment/types.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   bodyOverCapResponse,
@@ -16,8 +15,8 @@ import {
 } from "./documented_responses.ts";
 import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
-import { asksRegistration, registrationFor } from "./registration_option.ts";
-import { optionsFor, selectedFields } from "./field_options.ts";
+import { lookupWork } from "./registration_option.ts";
+import { selectedFields } from "./field_options.ts";
 import { BatchQuery, BatchRequest, BatchResponse } from "./lookup_schemas.ts";
 import {
   checkedValue,
@@ -71,20 +70,16 @@ export function batchRoutes(
       const body = c.req.valid("json");
       const { fields } = c.req.valid("query");
       const ips = Array.isArray(body) ? body : body.ips;
-      const withRegistration = !Array.isArray(body) &&
-        asksRegistration(body.registration);
-      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
-      const results = withRegistration
-        ? await engine.enrichMany(
-          ips,
-          { ...options, registration: true },
-          registrationFor(deps),
-        )
-        : await engine.enrichMany(ips, options);
+      const { options, adjust } = lookupWork(
+        deps,
+        fields,
+        !Array.isArray(body) && body.registration,
+      );
+      const results = await engine.enrichMany(ips, options, adjust);
       c.header("Cache-Control", "no-store");
       return c.json(
         results.map((e) =>
-          selectedFields(toLookupResponse(e, withRegistration), fields)
+          selectedFields(toLookupResponse(e, adjust !== undefined), fields)
         ),
         200,
       );

@@ -6,7 +6,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
-import { ALL_OPTIONS } from "../enrichment/types.ts";
 import { logError } from "../log.ts";
 import { apiRouter } from "./api_router.ts";
 import {
@@ -83,7 +82,7 @@ export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
     async (c) => {
       const { calls, userDefinedContext } = c.req.valid("json");
       const fields = userDefinedContext?.fields;
-      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
+      const options = optionsFor(fields);
       const ips = calls.map((call) => call[0]);
       const present = ips.filter((ip): ip is string => ip !== null);
       const found = await engine.enrichMany(present, options);

@@ -16,7 +16,7 @@ type Scalar = string | number | boolean | null;
 export type SelectedAnswer = { success: boolean; error?: string } & {
   [field: string]: Scalar;
 };
-import type { EnrichOptions } from "../enrichment/types.ts";
+import { ALL_OPTIONS, type EnrichOptions } from "../enrichment/types.ts";
 
 const REGISTRATION: readonly string[] = fieldsOfGroup("registration");
 
@@ -86,8 +86,9 @@ const WITHOUT_SELECTED_DATA: EnrichOptions = {
   network: true,
 };
 
-/** The engine options the selected fields need. */
-export function optionsFor(fields: readonly LookupField[]): EnrichOptions {
+/** The engine options the selected fields need (all when none are named). */
+export function optionsFor(fields?: readonly LookupField[]): EnrichOptions {
+  if (!fields) return ALL_OPTIONS;
   const needs = (group: FieldGroup) =>
     fieldsOfOption(group).some((f) => fields.includes(f));
   const options: EnrichOptions = {

@@ -2,7 +2,6 @@
 // network type, ISP, ASN), from the engine the jobs use.
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { ALL_OPTIONS } from "../enrichment/types.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   ErrorResponse,
@@ -13,8 +12,8 @@ import {
 } from "./documented_responses.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
-import { asksRegistration, registrationFor } from "./registration_option.ts";
-import { optionsFor, selectedFields } from "./field_options.ts";
+import { lookupWork } from "./registration_option.ts";
+import { selectedFields } from "./field_options.ts";
 import { LookupAnswer, LookupFailure, LookupQuery } from "./lookup_schemas.ts";
 
 /** The data changes with the monthly database releases. */
@@ -81,16 +80,9 @@ export function lookupRoutes(
     lookupRoute,
     async (c) => {
       const { ip, registration, fields } = c.req.valid("query");
-      const withRegistration = asksRegistration(registration);
-      const options = fields ? optionsFor(fields) : ALL_OPTIONS;
-      const found = withRegistration
-        ? await engine.enrich(
-          ip,
-          { ...options, registration: true },
-          registrationFor(deps),
-        )
-        : await engine.enrich(ip, options);
-      const result = toLookupResponse(found, withRegistration);
+      const { options, adjust } = lookupWork(deps, fields, registration);
+      const found = await engine.enrich(ip, options, adjust);
+      const result = toLookupResponse(found, adjust !== undefined);
       if (keyed) {
         c.header("Cache-Control", KEYED_LOOKUP_CACHE_CONTROL);
         c.header("Vary", "Authorization", { append: true });

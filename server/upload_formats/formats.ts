@@ -40,14 +40,6 @@ export function detectUploadFormat(
   return null;
 }
 
-export function unsupportedFormat(fileName: string): UploadFormatError {
-  return new UploadFormatError(
-    `${fileName} is not a file the server reads; upload one of ${
-      ACCEPTED_EXTENSIONS.join(", ")
-    }.`,
-  );
-}
-
 export interface DecodedUpload {
   /** The CSV (or TSV) text as bytes. */
   bytes: ReadableStream<Uint8Array>;
