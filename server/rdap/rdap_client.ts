@@ -11,6 +11,7 @@ import {
   formatAddress,
   parseAddress,
 } from "./ip_span.ts";
+import { boundedText } from "../bounded_text.ts";
 import type { Pacer } from "./rate_limiter.ts";
 import {
   parseIpNetwork,
@@ -67,29 +68,6 @@ export function retryAfterMs(
 
 // Registries answer in tens of kilobytes; a larger answer is not one.
 const MAX_ANSWER_BYTES = 1 << 20;
-
-/** The body as text, or null (and the rest unread) past `limit` bytes. */
-async function boundedText(
-  response: Response,
-  limit: number,
-): Promise<string | null> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the rest of the stream.
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -181,7 +159,7 @@ export class RdapClient {
         return { kind: "failed", reason: response };
       }
       if (response.status === 200) {
-        const text = await boundedText(response, MAX_ANSWER_BYTES);
+        const text = await boundedText(response.body, MAX_ANSWER_BYTES);
         if (text === null) {
           return { kind: "failed", reason: "the answer is too large" };
         }

@@ -1,7 +1,7 @@
-// Reads a JSON request body with a size cap, turning bad JSON into a 400.
-// The cap holds while reading: a chunked body with no length is not read
-// past it.
+// Reads a JSON request body with a size cap (bounded_text.ts), turning bad
+// JSON into a 400.
 import type { MiddlewareHandler } from "hono";
+import { boundedText } from "../bounded_text.ts";
 import { ApiError, badRequest } from "../http_error.ts";
 
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -19,28 +19,8 @@ export async function readJsonBody(
 ): Promise<unknown> {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > maxBytes) throw bodyOverCap(maxBytes);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw bodyOverCap(maxBytes);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  const text = new TextDecoder().decode(bytes);
+  const text = await boundedText(request.body, maxBytes);
+  if (text === null) throw bodyOverCap(maxBytes);
   if (text.trim() === "") throw badRequest("The request body is empty");
   try {
     return JSON.parse(text);

@@ -177,6 +177,39 @@ export function csvRecords(text: string): Record<string, string>[] {
   );
 }
 
+/** A job run to completion: the job as it ended and its download's rows. */
+export interface CompletedJob {
+  job: Job;
+  records: Record<string, string>[];
+  /** The rows by their "n" cell, as the tests' files number them. */
+  byN: Record<string, Record<string, string>>;
+}
+
+/**
+ * Uploads `content` as `name`, runs a job on `ipColumnName` and reads its
+ * download; a job that ends other than completed throws.
+ */
+export async function completedJob(
+  server: Pick<RunningServer, "url">,
+  name: string,
+  content: string,
+  ipColumnName: string,
+  options: JobOptions = {},
+): Promise<CompletedJob> {
+  const uploaded = await uploadOk(server, name, content);
+  const { id } = await startJob(server, uploaded, ipColumnName, options);
+  const job = await waitForJob(server, id);
+  if (job.status !== "completed") {
+    throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job)}`);
+  }
+  const records = csvRecords(await downloadText(server, id));
+  return {
+    job,
+    records,
+    byN: Object.fromEntries(records.map((r) => [r.n, r])),
+  };
+}
+
 /** Polls until a job has processed `rows` rows or has ended. */
 export function waitForRows(
   server: Pick<RunningServer, "url">,

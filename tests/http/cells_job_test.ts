@@ -2,14 +2,7 @@
 // quoted addresses, IPv4-mapped IPv6, and host names resolved forward
 // through a real DNS server (dnsmasq on loopback) when the job asks for it.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import {
-  csvRecords,
-  downloadText,
-  getJson,
-  startJob,
-  uploadOk,
-  waitForJob,
-} from "../helpers/client.ts";
+import { completedJob, getJson } from "../helpers/client.ts";
 import { startServerWithDns } from "../helpers/server_with_dns.ts";
 
 const fixture = await startServerWithDns({
@@ -45,13 +38,11 @@ const CSV = [
 let lastJobId = 0;
 
 async function rowsOf(resolveHostnames: number) {
-  const uploaded = await uploadOk(server, "cells.csv", CSV);
-  const job = await startJob(server, uploaded, "client", { resolveHostnames });
-  const done = await waitForJob(server, job.id);
+  const { job, byN } = await completedJob(server, "cells.csv", CSV, "client", {
+    resolveHostnames,
+  });
   lastJobId = job.id;
-  assertEquals(done.status, "completed");
-  const records = csvRecords(await downloadText(server, job.id));
-  return Object.fromEntries(records.map((r) => [r.n, r]));
+  return byN;
 }
 
 Deno.test({

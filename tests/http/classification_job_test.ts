@@ -5,9 +5,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { LookupResponse, PreviewResponse } from "../../shared/wire.ts";
 import {
+  completedJob,
   csvRecords,
   downloadText,
   getJson,
+  type JobOptions,
   postJson,
   startJob,
   uploadOk,
@@ -65,13 +67,8 @@ const ROWS = [
 ];
 const CSV = ["n,ip", ...ROWS.map((r) => r.join(","))].join("\n");
 
-async function runJob(options: Parameters<typeof startJob>[3]) {
-  const uploaded = await uploadOk(server, "visitors.csv", CSV);
-  const job = await startJob(server, uploaded, "ip", options);
-  const done = await waitForJob(server, job.id);
-  assertEquals(done.status, "completed");
-  const records = csvRecords(await downloadText(server, job.id));
-  return { job: done, byN: Object.fromEntries(records.map((r) => [r.n, r])) };
+function runJob(options: JobOptions) {
+  return completedJob(server, "visitors.csv", CSV, "ip", options);
 }
 
 Deno.test({
@@ -140,12 +137,9 @@ Deno.test({
           ...POOLED.map((ip, i) => `pool-${i},${ip}`),
           `unnamed-last,${POOLED_UNNAMED}`,
         ].join("\n");
-        const uploaded = await uploadOk(server, "pools.csv", csv);
-        const job = await startJob(server, uploaded, "ip", {
+        const { job } = await completedJob(server, "pools.csv", csv, "ip", {
           includeDomain: 1,
         });
-        const done = await waitForJob(server, job.id);
-        assertEquals(done.status, "completed");
         const preview = await getJson<PreviewResponse>(
           server,
           `/api/jobs/${job.id}/preview?page=1&limit=50`,
@@ -191,33 +185,25 @@ Deno.test({
       "rows the model doubts: kept by default, or filtered",
       async () => {
         const csv = `n,ip\ndoubt,${DOUBTFUL_KEPT}\ncurated,${COMCAST}`;
-        const run = async (options: Parameters<typeof startJob>[3]) => {
-          const uploaded = await uploadOk(server, "doubt.csv", csv);
-          const job = await startJob(server, uploaded, "ip", options);
-          const done = await waitForJob(server, job.id);
-          const records = csvRecords(await downloadText(server, job.id));
-          return {
-            done,
-            byN: Object.fromEntries(records.map((r) => [r.n, r])),
-          };
-        };
+        const run = (options: JobOptions) =>
+          completedJob(server, "doubt.csv", csv, "ip", options);
         const kept = await run({ includeDomain: 0 });
-        assertEquals(kept.done.lowConfidence, "keep");
+        assertEquals(kept.job.lowConfidence, "keep");
         assertEquals(Object.keys(kept.byN), ["doubt"]);
         assertEquals(kept.byN.doubt.network_type, "business");
         ok(Number(kept.byN.doubt.classification_confidence) < 0.5);
-        assertEquals(kept.done.filteredIPs, 1);
+        assertEquals(kept.job.filteredIPs, 1);
 
         const filtered = await run({
           includeDomain: 0,
           lowConfidence: "filter",
         });
-        assertEquals(filtered.done.lowConfidence, "filter");
-        assertEquals(filtered.done.filteredIPs, 2);
+        assertEquals(filtered.job.lowConfidence, "filter");
+        assertEquals(filtered.job.filteredIPs, 2);
         assertEquals(Object.keys(filtered.byN), []);
         const preview = await getJson<PreviewResponse>(
           server,
-          `/api/jobs/${filtered.done.id}/preview?page=1&limit=50`,
+          `/api/jobs/${filtered.job.id}/preview?page=1&limit=50`,
         );
         const doubt = preview.body.preview.find((r) => r.ip === DOUBTFUL_KEPT);
         ok(
@@ -236,31 +222,27 @@ Deno.test({
       },
     );
 
-    await t.step("a bad low-confidence choice is refused, named", async () => {
-      const uploaded = await uploadOk(server, "v.csv", CSV);
-      const response = await postJson(server, "/api/enrich", {
-        fileName: uploaded.fileName,
-        ipColumnName: "ip",
-        lowConfidence: "drop",
-      });
-      assertEquals(response.status, 400);
-      ok(
-        (await response.text()).includes(
+    for (
+      const [what, option, named] of [
+        [
+          "low-confidence choice",
+          { lowConfidence: "drop" },
           'lowConfidence must be \\"keep\\" or \\"filter\\"',
-        ),
-      );
-    });
-
-    await t.step("a bad always-keep entry is refused, named", async () => {
-      const uploaded = await uploadOk(server, "v.csv", CSV);
-      const response = await postJson(server, "/api/enrich", {
-        fileName: uploaded.fileName,
-        ipColumnName: "ip",
-        alwaysKeep: "AS33287\nbanana",
+        ],
+        ["always-keep entry", { alwaysKeep: "AS33287\nbanana" }, "banana"],
+      ] as const
+    ) {
+      await t.step(`a bad ${what} is refused, named`, async () => {
+        const uploaded = await uploadOk(server, "v.csv", CSV);
+        const response = await postJson(server, "/api/enrich", {
+          fileName: uploaded.fileName,
+          ipColumnName: "ip",
+          ...option,
+        });
+        assertEquals(response.status, 400);
+        ok((await response.text()).includes(named));
       });
-      assertEquals(response.status, 400);
-      ok((await response.text()).includes("banana"));
-    });
+    }
 
     await t.step(
       "lookups answer with the reason and the PTR evidence",
