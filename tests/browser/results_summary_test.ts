@@ -7,8 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
-import { startServer } from "../helpers/server.ts";
+import { startSlowDnsServer } from "../helpers/server_with_dns.ts";
 import {
   asTestVisitor,
   createJob,
@@ -218,18 +217,10 @@ Deno.test(
   "processing view: the summary grows while a job runs",
   OPTIONS,
   async () => {
-    // One DNS question at a time to a real resolver on loopback: a slow job.
-    const dns = await startSynthPtrServer();
-    const server = await startServer({
-      env: {
-        DNS_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: "10000",
-        DNS_CONCURRENCY: "1",
-        // The summary grows a chunk at a time; after its first two (100
-        // and 800 rows), a Domain job's chunks are DNS_CHUNK_ROWS.
-        DNS_CHUNK_ROWS: "2000",
-      },
-    });
+    // The summary grows a chunk at a time; after its first two (100 and
+    // 800 rows), a Domain job's chunks are DNS_CHUNK_ROWS.
+    const fixture = await startSlowDnsServer({ DNS_CHUNK_ROWS: "2000" });
+    const { server } = fixture;
     const browser = await launchBrowser();
     try {
       const rows = ["ip_address,n"];
@@ -314,8 +305,7 @@ Deno.test(
       await page.close();
     } finally {
       await browser.close();
-      await server.stop();
-      await dns.stop();
+      await fixture.stop();
     }
   },
 );

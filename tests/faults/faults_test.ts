@@ -13,8 +13,9 @@ import {
   waitForJob,
   waitForRows,
 } from "../helpers/client.ts";
-import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
+import { startSynthPtrServer, SYNTH_RECORDS } from "../helpers/dnsmasq.ts";
 import { startServer } from "../helpers/server.ts";
+import { startServerWithDns } from "../helpers/server_with_dns.ts";
 
 const QUIET = { sanitizeResources: false, sanitizeOps: false };
 
@@ -120,14 +121,11 @@ Deno.test({
   name:
     "the DNS server dies mid-job: the job completes, later rows have no host name",
   async fn() {
-    const dns = await startSynthPtrServer();
-    const server = await startServer({
-      env: {
-        DNS_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: "300",
-        DNS_CONCURRENCY: "2",
-      },
+    const fixture = await startServerWithDns(SYNTH_RECORDS, {
+      DNS_TIMEOUT_MS: "300",
+      DNS_CONCURRENCY: "2",
     });
+    const { server, dns } = fixture;
     try {
       const lines = ["ip,row"];
       for (let i = 0; i < 20_000; i++) {
@@ -170,8 +168,7 @@ Deno.test({
       assertEquals(after.filter((r) => r.hostname !== "").length, 0);
       ok(after.every((r) => r.enrichment_success === "true"));
     } finally {
-      await server.stop();
-      await dns.stop();
+      await fixture.stop();
     }
   },
 });
@@ -181,15 +178,12 @@ Deno.test({
   name:
     "five jobs and 50 polling clients: all complete under the concurrency limit",
   async fn() {
-    const dns = await startSynthPtrServer();
-    const server = await startServer({
-      env: {
-        DNS_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: "5000",
-        DNS_CONCURRENCY: "4",
-        JOB_CONCURRENCY: "2",
-      },
+    const fixture = await startServerWithDns(SYNTH_RECORDS, {
+      DNS_TIMEOUT_MS: "5000",
+      DNS_CONCURRENCY: "4",
+      JOB_CONCURRENCY: "2",
     });
+    const { server } = fixture;
     try {
       const jobs: Job[] = [];
       for (let k = 0; k < 5; k++) {
@@ -238,8 +232,7 @@ Deno.test({
         `at most 2 at once, saw ${maxProcessing}`,
       );
     } finally {
-      await server.stop();
-      await dns.stop();
+      await fixture.stop();
     }
   },
 });

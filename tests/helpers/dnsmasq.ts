@@ -164,11 +164,14 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
   };
 }
 
-/** The usual test resolver: dns.google for 8.8.8.8, a made-up name for
+/** The usual test records: dns.google for 8.8.8.8, a made-up name for
  * every address in 81.2.0.0/16 (81-2-3-4.synth.test), NXDOMAIN elsewhere. */
+export const SYNTH_RECORDS: PtrOptions = {
+  records: { "8.8.8.8": "dns.google" },
+  synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
+};
+
+/** The usual test resolver (SYNTH_RECORDS). */
 export function startSynthPtrServer(): Promise<PtrServer> {
-  return startPtrServer({
-    records: { "8.8.8.8": "dns.google" },
-    synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
-  });
+  return startPtrServer(SYNTH_RECORDS);
 }

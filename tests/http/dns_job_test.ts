@@ -1,14 +1,7 @@
 // Reverse DNS in jobs and lookups against a real DNS server (dnsmasq) on
 // loopback: one name answers, one is NXDOMAIN, one zone never answers.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import {
-  csvRecords,
-  downloadText,
-  getJson,
-  startJob,
-  uploadOk,
-  waitForJob,
-} from "../helpers/client.ts";
+import { completedJob, getJson } from "../helpers/client.ts";
 import { reverseV4 } from "../helpers/dnsmasq.ts";
 import { startServerWithDns } from "../helpers/server_with_dns.ts";
 import ExcelJS from "exceljs";
@@ -40,18 +33,19 @@ Deno.test({
       ];
       // The same address many times is asked of DNS once.
       for (let i = 0; i < 50; i++) rows.push(`8.8.8.8,r${i}`);
-      const uploaded = await uploadOk(server, "dns.csv", rows.join("\n"));
       const asked = dns.queriesFor(reverseV4("8.8.8.8"));
       const started = Date.now();
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 1 });
-      const done = await waitForJob(server, job.id);
-      assertEquals(done.status, "completed");
+      const { job, byN } = await completedJob(
+        server,
+        "dns.csv",
+        rows.join("\n"),
+        "ip",
+        { includeDomain: 1 },
+      );
       ok(
         Date.now() - started < 10_000,
         "a silent resolver does not stall the job",
       );
-      const records = csvRecords(await downloadText(server, job.id));
-      const byN = Object.fromEntries(records.map((r) => [r.n, r]));
       assertEquals(byN["1"].hostname, "dns.google");
       assertEquals(byN["1"].domain, "dns.google");
       assertEquals(byN["2"].hostname, "", "NXDOMAIN: no host name");
@@ -109,10 +103,16 @@ Deno.test({
     });
 
     await t.step("a job without Domain counts no lookups", async () => {
-      const uploaded = await uploadOk(server, "plain.csv", "ip\n8.8.8.8\n");
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
-      const done = await waitForJob(server, job.id);
-      assertEquals(done.hostnameLookups, {
+      const { job } = await completedJob(
+        server,
+        "plain.csv",
+        "ip\n8.8.8.8\n",
+        "ip",
+        {
+          includeDomain: 0,
+        },
+      );
+      assertEquals(job.hostnameLookups, {
         answered: 0,
         noName: 0,
         timedOut: 0,

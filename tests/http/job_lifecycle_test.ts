@@ -13,19 +13,11 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
-import { startServer } from "../helpers/server.ts";
+import { startSlowDnsServer } from "../helpers/server_with_dns.ts";
 import { visitor } from "../helpers/cookie_jar.ts";
 
-const dns = await startSynthPtrServer();
-const server = await startServer({
-  env: {
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "10000",
-    DNS_CONCURRENCY: "1",
-    JOB_CONCURRENCY: "1",
-  },
-});
+const fixture = await startSlowDnsServer({ JOB_CONCURRENCY: "1" });
+const { server } = fixture;
 
 /** n rows of distinct addresses, each a DNS round trip, one at a time. */
 function slowCsv(n: number): string {
@@ -212,7 +204,4 @@ Deno.test({
   },
 });
 
-addEventListener("unload", async () => {
-  await server.stop();
-  await dns.stop();
-});
+addEventListener("unload", () => fixture.stop());

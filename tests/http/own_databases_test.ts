@@ -9,14 +9,7 @@ import type { LookupResponse } from "../../shared/wire.ts";
 import { loadConfig } from "../../server/config.ts";
 import { Engine, loadEngineData } from "../../server/enrichment/engine.ts";
 import { ALL_OPTIONS } from "../../server/enrichment/types.ts";
-import {
-  csvRecords,
-  downloadText,
-  getJson,
-  startJob,
-  uploadOk,
-  waitForJob,
-} from "../helpers/client.ts";
+import { completedJob, getJson } from "../helpers/client.ts";
 import { NO_DNS } from "../helpers/http.ts";
 import { writeMmdb } from "../helpers/mmdb_writer.ts";
 import { startServer } from "../helpers/server.ts";
@@ -89,18 +82,20 @@ Deno.test({
       assertEquals(high.body.ispFiltered, true);
 
       // A job's rows agree with the lookups.
-      const uploaded = await uploadOk(
+      const { job, records } = await completedJob(
         server,
         "v.csv",
         `n,ip\nhotel,${LOW}\nhome,${HIGH}\n`,
+        "ip",
+        { includeDomain: 0 },
       );
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
-      const done = await waitForJob(server, job.id);
-      assertEquals([done.status, done.filteredIPs], ["completed", 1]);
-      const rows = csvRecords(await downloadText(server, job.id));
-      assertEquals(rows.map((r) => [r.n, r.company, r.classification_reason]), [
-        ["hotel", "Acme Hotels", "MaxMind connection type: Corporate"],
-      ]);
+      assertEquals(job.filteredIPs, 1);
+      assertEquals(
+        records.map((r) => [r.n, r.company, r.classification_reason]),
+        [
+          ["hotel", "Acme Hotels", "MaxMind connection type: Corporate"],
+        ],
+      );
     } finally {
       await server.stop();
       await Deno.remove(dir, { recursive: true });

@@ -14,22 +14,13 @@ import {
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
-import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
+import { startSlowDnsServer } from "../helpers/server_with_dns.ts";
 
-const dns = await startSynthPtrServer();
-const server = await startServer({
-  // One DNS question at a time: the slow job below runs for many seconds.
-  env: {
-    DNS_SERVERS: dns.address,
-    DNS_TIMEOUT_MS: "10000",
-    DNS_CONCURRENCY: "1",
-    // The summary grows a chunk at a time; after its first two (100 and 800
-    // rows), a Domain job's chunks are DNS_CHUNK_ROWS.
-    DNS_CHUNK_ROWS: "2000",
-  },
-});
+// The summary grows a chunk at a time; after its first two (100 and 800
+// rows), a Domain job's chunks are DNS_CHUNK_ROWS.
+const fixture = await startSlowDnsServer({ DNS_CHUNK_ROWS: "2000" });
+const { server } = fixture;
 
 /** Rows of the seeded file: [address, copies]. */
 const SEED: [string, number][] = [
@@ -303,7 +294,4 @@ Deno.test({
   },
 });
 
-addEventListener("unload", async () => {
-  await server.stop();
-  await dns.stop();
-});
+addEventListener("unload", () => fixture.stop());
