@@ -1,6 +1,6 @@
 // Forward resolution against a real dnsmasq on loopback with host records.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { startPtrServer } from "../../tests/helpers/dnsmasq.ts";
+import { HOST_RECORDS, startPtrServer } from "../../tests/helpers/dnsmasq.ts";
 import { resolveHostname } from "./forward_dns.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -9,15 +9,7 @@ Deno.test(
   "host names resolve forward: A first, then AAAA",
   OPTIONS,
   async () => {
-    const dns = await startPtrServer({
-      records: {},
-      localZones: ["test"],
-      hostRecords: [
-        "mail.example.test,81.2.69.142",
-        "v6only.example.test,2001:4860:4860::8888",
-        "office.example.test,10.1.2.3",
-      ],
-    });
+    const dns = await startPtrServer(HOST_RECORDS);
     try {
       const servers = [{ ipAddr: "127.0.0.1", port: dns.port }];
       assertEquals(await resolveHostname("mail.example.test", servers), {

@@ -6,11 +6,9 @@ import { BATCH_MAX_IPS } from "../../shared/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter } from "./api_router.ts";
 import {
-  bodyOverCapResponse,
   ErrorResponse,
   LOOKUP_SECURITY,
-  missingKeyResponse,
-  overRateLimitResponse,
+  lookupBodyRefusals,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
 import { NOT_JSON_BODY } from "./json_body.ts";
@@ -44,7 +42,7 @@ export const batchRoute = createRoute({
     },
   },
   responses: {
-    401: missingKeyResponse(ErrorResponse),
+    ...lookupBodyRefusals(ErrorResponse),
     200: {
       description: "One answer per address, in order",
       headers: RATE_LIMIT_HEADERS,
@@ -54,8 +52,6 @@ export const batchRoute = createRoute({
       description: `Not JSON, not a list of strings, or over ${BATCH_MAX_IPS}`,
       content: { "application/json": { schema: ErrorResponse } },
     },
-    413: bodyOverCapResponse(ErrorResponse),
-    429: overRateLimitResponse(ErrorResponse),
   },
 });
 

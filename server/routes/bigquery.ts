@@ -14,10 +14,8 @@ import {
   BigQueryRequest,
 } from "./bigquery_schemas.ts";
 import {
-  bodyOverCapResponse,
   LOOKUP_SECURITY,
-  missingKeyResponse,
-  overRateLimitResponse,
+  lookupBodyRefusals,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
 import { optionsFor, selectedFields } from "./field_options.ts";
@@ -51,7 +49,7 @@ export const bigQueryRoute = createRoute({
     },
   },
   responses: {
-    401: missingKeyResponse(BigQueryError),
+    ...lookupBodyRefusals(BigQueryError),
     200: {
       description: "One reply per call, in order",
       headers: RATE_LIMIT_HEADERS,
@@ -62,8 +60,6 @@ export const bigQueryRoute = createRoute({
         "the message",
       content: { "application/json": { schema: BigQueryError } },
     },
-    413: bodyOverCapResponse(BigQueryError),
-    429: overRateLimitResponse(BigQueryError),
   },
 });
 

@@ -113,10 +113,17 @@ export function overRateLimitResponse(schema: z.ZodTypeAny) {
   };
 }
 
-/** The 413 answer of a JSON route, in the route's error shape. */
-export function bodyOverCapResponse(schema: z.ZodTypeAny) {
+/**
+ * The refusals of a public lookup route with a JSON body (no key, body over
+ * its cap, over the rate limit), in the route's error shape.
+ */
+export function lookupBodyRefusals(schema: z.ZodTypeAny) {
   return {
-    description: "The body is over 1 MiB",
-    content: { "application/json": { schema } },
+    401: missingKeyResponse(schema),
+    413: {
+      description: "The body is over 1 MiB",
+      content: { "application/json": { schema } },
+    },
+    429: overRateLimitResponse(schema),
   };
 }

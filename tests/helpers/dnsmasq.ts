@@ -171,6 +171,21 @@ export const SYNTH_RECORDS: PtrOptions = {
   synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
 };
 
+/**
+ * Host names resolved forward: mail.example.test to a public IPv4 address,
+ * v6only.example.test to an IPv6 one, office.example.test to a private
+ * one; any other name under .test has no address.
+ */
+export const HOST_RECORDS: PtrOptions = {
+  records: {},
+  localZones: ["test"],
+  hostRecords: [
+    "mail.example.test,81.2.69.142",
+    "v6only.example.test,2001:4860:4860::8888",
+    "office.example.test,10.1.2.3",
+  ],
+};
+
 /** The usual test resolver (SYNTH_RECORDS). */
 export function startSynthPtrServer(): Promise<PtrServer> {
   return startPtrServer(SYNTH_RECORDS);

@@ -3,17 +3,10 @@
 // through a real DNS server (dnsmasq on loopback) when the job asks for it.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { completedJob, getJson } from "../helpers/client.ts";
+import { HOST_RECORDS } from "../helpers/dnsmasq.ts";
 import { startServerWithDns } from "../helpers/server_with_dns.ts";
 
-const fixture = await startServerWithDns({
-  records: {},
-  localZones: ["test"],
-  hostRecords: [
-    "mail.example.test,81.2.69.142",
-    "v6only.example.test,2001:4860:4860::8888",
-    "office.example.test,10.1.2.3",
-  ],
-});
+const fixture = await startServerWithDns(HOST_RECORDS);
 const { server } = fixture;
 
 const CSV = [

@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { ASN_PACKAGE, GEO_PACKAGE } from "../../server/databases/bundled.ts";
 import type { DatabaseInfo, PublicConfig } from "../../shared/wire.ts";
 import {
+  completedJob,
   csvRecords,
   downloadText,
   getJob,
@@ -85,19 +86,14 @@ Deno.test("update-databases: the server starts on the new data and says so", asy
       assertEquals(lookup.body.city, FIXTURE_CITY);
       assertEquals(lookup.body.asn, "AS15169 Fixture Google");
       // A job records the data it runs on, and its rows come from it.
-      const job = await waitForJob(
+      const { job, records } = await completedJob(
         server,
-        (await startJob(
-          server,
-          await uploadOk(server, "new.csv", "ip_address\n8.8.8.8\n"),
-          "ip_address",
-        )).id,
+        "new.csv",
+        "ip_address\n8.8.8.8\n",
+        "ip_address",
       );
       assertEquals(job.dataVersion, body.data.version);
-      assertEquals(
-        csvRecords(await downloadText(server, job.id))[0].city,
-        FIXTURE_CITY,
-      );
+      assertEquals(records[0].city, FIXTURE_CITY);
       // Built yesterday: no warning.
       ok(!server.output.some((line) => line.startsWith("warning: DB-IP")));
     } finally {
@@ -185,15 +181,14 @@ Deno.test({
     assertEquals(rows[0].city, "Mountain View");
 
     // A job made now runs on the new data.
-    const fresh = await startJob(
+    const fresh = await completedJob(
       server,
-      await uploadOk(server, "fresh.csv", "ip_address\n8.8.8.8\n"),
+      "fresh.csv",
+      "ip_address\n8.8.8.8\n",
       "ip_address",
     );
-    const freshJob = await waitForJob(server, fresh.id);
-    ok(freshJob.dataVersion?.includes(`DB-IP Lite City ${NEW}`));
-    const freshRows = csvRecords(await downloadText(server, fresh.id));
-    assertEquals(freshRows[0].city, FIXTURE_CITY);
+    ok(fresh.job.dataVersion?.includes(`DB-IP Lite City ${NEW}`));
+    assertEquals(fresh.records[0].city, FIXTURE_CITY);
   } finally {
     await server.stop();
     await dns.close();
