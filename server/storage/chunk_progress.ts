@@ -8,7 +8,7 @@
 // through JobStore. Adapters: sqlite_chunks.ts, pg/pg_chunks.ts.
 import type { ChunkMeta, KeyCount } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
-import type { Counters } from "./result_rows.ts";
+import { type Counters, emptyLookups } from "./result_rows.ts";
 
 /** Fewest milliseconds between two progress announcements of one job. */
 export const ANNOUNCE_MS = 250;
@@ -123,6 +123,36 @@ export function toRunningKinds(row: Row): RunningKinds {
       : row.kinds as unknown as KeyCount[],
   };
 }
+
+const NO_LOOKUPS = emptyLookups();
+const lookupsOf = (counters: Counters) =>
+  counters.hostnameLookups ?? NO_LOOKUPS;
+
+/**
+ * The counters a chunk keeps (its job_chunks column), the jobs column that
+ * sums them over the job's chunks, and each one's value in a Counters (a
+ * host-name count not given is 0).
+ */
+export const COUNTER_COLUMNS: readonly {
+  chunk: string;
+  job: string;
+  of: (counters: Counters) => number;
+}[] = [
+  { chunk: "processed", job: "processed_ips", of: (c) => c.processed },
+  { chunk: "successful", job: "successful_ips", of: (c) => c.successful },
+  { chunk: "failed", job: "failed_ips", of: (c) => c.failed },
+  { chunk: "filtered", job: "filtered_ips", of: (c) => c.filtered },
+  ...([
+    ["hostnames_answered", "answered"],
+    ["hostnames_no_name", "noName"],
+    ["hostnames_timed_out", "timedOut"],
+    ["hostnames_skipped", "skipped"],
+  ] as const).map(([column, kind]) => ({
+    chunk: column,
+    job: column,
+    of: (c: Counters) => lookupsOf(c)[kind],
+  })),
+];
 
 /** A job_chunks row as read from either database. */
 export function toChunk(row: Row): ChunkProgress {

@@ -13,6 +13,7 @@ import type {
 } from "./chunk_progress.ts";
 import {
   ANNOUNCE_MS,
+  COUNTER_COLUMNS,
   toChunk,
   toOutput,
   toRunningKinds,
@@ -118,29 +119,15 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     was: Counters | null,
     statuses = ["processing", "pending"],
   ): boolean {
-    const lookups = counters.hostnameLookups ?? ZERO.hostnameLookups!;
     const before = was ?? ZERO;
-    const wasLookups = before.hostnameLookups ?? ZERO.hostnameLookups!;
-    const add = was ? (column: string) => `${column} + ?` : () => "?";
+    const sets = COUNTER_COLUMNS.map(({ job }) =>
+      was ? `${job} = ${job} + ?` : `${job} = ?`
+    );
     const { changes } = this.store.db.prepare(
-      `UPDATE jobs SET processed_ips = ${add("processed_ips")},
-        successful_ips = ${add("successful_ips")},
-        failed_ips = ${add("failed_ips")},
-        filtered_ips = ${add("filtered_ips")},
-        hostnames_answered = ${add("hostnames_answered")},
-        hostnames_no_name = ${add("hostnames_no_name")},
-        hostnames_timed_out = ${add("hostnames_timed_out")},
-        hostnames_skipped = ${add("hostnames_skipped")}, updated_at = ?
+      `UPDATE jobs SET ${sets.join(", ")}, updated_at = ?
         WHERE id = ? AND status IN (${statuses.map(() => "?").join(", ")})`,
     ).run(
-      counters.processed - before.processed,
-      counters.successful - before.successful,
-      counters.failed - before.failed,
-      counters.filtered - before.filtered,
-      lookups.answered - wasLookups.answered,
-      lookups.noName - wasLookups.noName,
-      lookups.timedOut - wasLookups.timedOut,
-      lookups.skipped - wasLookups.skipped,
+      ...COUNTER_COLUMNS.map(({ of }) => of(counters) - of(before)),
       now(),
       jobId,
       ...statuses,
@@ -154,23 +141,16 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     counters: Counters,
     fields: Record<string, string | number | null>,
   ): void {
-    const lookups = counters.hostnameLookups ?? ZERO.hostnameLookups!;
-    const names = Object.keys(fields);
+    const names = [
+      ...COUNTER_COLUMNS.map(({ chunk }) => chunk),
+      "updated_at",
+      ...Object.keys(fields),
+    ];
     this.store.db.prepare(
-      `UPDATE job_chunks SET processed = ?, successful = ?, failed = ?,
-        filtered = ?, hostnames_answered = ?, hostnames_no_name = ?,
-        hostnames_timed_out = ?, hostnames_skipped = ?, updated_at = ?${
-        names.map((name) => `, ${name} = ?`).join("")
-      } WHERE job_id = ? AND chunk = ?`,
+      `UPDATE job_chunks SET ${names.map((name) => `${name} = ?`).join(", ")}
+        WHERE job_id = ? AND chunk = ?`,
     ).run(
-      counters.processed,
-      counters.successful,
-      counters.failed,
-      counters.filtered,
-      lookups.answered,
-      lookups.noName,
-      lookups.timedOut,
-      lookups.skipped,
+      ...COUNTER_COLUMNS.map(({ of }) => of(counters)),
       now(),
       ...Object.values(fields),
       jobId,

@@ -14,6 +14,7 @@ import type {
 } from "../chunk_progress.ts";
 import {
   ANNOUNCE_MS,
+  COUNTER_COLUMNS,
   toChunk,
   toOutput,
   toRunningKinds,
@@ -30,7 +31,6 @@ import { transaction } from "./pg_connect.ts";
 const now = () => new Date().toISOString();
 
 const ZERO = zeroCounters();
-const NO_LOOKUPS = ZERO.hostnameLookups!;
 
 export class PgChunkProgress implements ChunkProgressStore {
   constructor(readonly sql: postgres.Sql) {}
@@ -55,10 +55,7 @@ export class PgChunkProgress implements ChunkProgressStore {
       // From now on the job's counters are the sum of its chunks': none
       // yet.
       if (added.length > 0) {
-        await tx`UPDATE jobs SET processed_ips = 0, successful_ips = 0,
-          failed_ips = 0, filtered_ips = 0, hostnames_answered = 0,
-          hostnames_no_name = 0, hostnames_timed_out = 0,
-          hostnames_skipped = 0 WHERE id = ${jobId}`;
+        await this.#addToJob(tx, jobId, ZERO, null, ["processing", "pending"]);
       }
     });
     return await this.chunks(jobId);
@@ -90,35 +87,34 @@ export class PgChunkProgress implements ChunkProgressStore {
     return rows.map(toRunningKinds);
   }
 
-  /** Adds `counters` less `was` to the job's counters; false when not in `statuses`. */
+  /**
+   * Adds `counters` less `was` to the job's (`was` null: sets them to
+   * `counters`); false when the job is not in one of `statuses`.
+   */
   async #addToJob(
     tx: postgres.TransactionSql,
     jobId: number,
     counters: Counters,
-    was: Counters,
+    was: Counters | null,
     statuses: string[],
   ): Promise<boolean> {
-    const lookups = counters.hostnameLookups ?? NO_LOOKUPS;
-    const wasLookups = was.hostnameLookups ?? NO_LOOKUPS;
-    const updated = await tx`UPDATE jobs SET
-      processed_ips = processed_ips + ${counters.processed - was.processed},
-      successful_ips = successful_ips + ${counters.successful - was.successful},
-      failed_ips = failed_ips + ${counters.failed - was.failed},
-      filtered_ips = filtered_ips + ${counters.filtered - was.filtered},
-      hostnames_answered = hostnames_answered + ${
-      lookups.answered - wasLookups.answered
-    },
-      hostnames_no_name = hostnames_no_name + ${
-      lookups.noName - wasLookups.noName
-    },
-      hostnames_timed_out = hostnames_timed_out + ${
-      lookups.timedOut - wasLookups.timedOut
-    },
-      hostnames_skipped = hostnames_skipped + ${
-      lookups.skipped - wasLookups.skipped
-    },
-      updated_at = ${now()}
-      WHERE id = ${jobId} AND status IN ${tx(statuses)} RETURNING id`;
+    const before = was ?? ZERO;
+    const n = COUNTER_COLUMNS.length;
+    const sets = COUNTER_COLUMNS.map(({ job }, i) =>
+      was ? `${job} = ${job} + $${i + 1}` : `${job} = $${i + 1}`
+    );
+    const updated = await tx.unsafe(
+      `UPDATE jobs SET ${sets.join(", ")}, updated_at = $${n + 1}
+        WHERE id = $${n + 2} AND status IN (${
+        statuses.map((_, i) => `$${n + 3 + i}`).join(", ")
+      }) RETURNING id`,
+      [
+        ...COUNTER_COLUMNS.map(({ of }) => of(counters) - of(before)),
+        now(),
+        jobId,
+        ...statuses,
+      ],
+    );
     return updated.length === 1;
   }
 
@@ -129,17 +125,11 @@ export class PgChunkProgress implements ChunkProgressStore {
     counters: Counters,
     fields: Record<string, string | number | boolean | null>,
   ): Promise<void> {
-    const lookups = counters.hostnameLookups ?? NO_LOOKUPS;
     await tx`UPDATE job_chunks SET ${
       tx({
-        processed: counters.processed,
-        successful: counters.successful,
-        failed: counters.failed,
-        filtered: counters.filtered,
-        hostnames_answered: lookups.answered,
-        hostnames_no_name: lookups.noName,
-        hostnames_timed_out: lookups.timedOut,
-        hostnames_skipped: lookups.skipped,
+        ...Object.fromEntries(
+          COUNTER_COLUMNS.map(({ chunk, of }) => [chunk, of(counters)]),
+        ),
         updated_at: now(),
         ...fields,
       })
