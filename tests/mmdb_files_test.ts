@@ -19,6 +19,7 @@ import { ALL_OPTIONS, errorText } from "../server/enrichment/types.ts";
 import { MmdbDatabase, MmdbError } from "../server/enrichment/mmdb_database.ts";
 import { fromBig, networks } from "./helpers/mmdb_source.ts";
 import { writeMmdb } from "./helpers/mmdb_writer.ts";
+import { serverCommand } from "./helpers/server.ts";
 
 const FIXTURES = new URL("./fixtures/mmdb/", import.meta.url).pathname;
 const read = (name: string) => Deno.readFileSync(FIXTURES + name);
@@ -184,19 +185,9 @@ Deno.test("the server refuses a corrupt GEO_DB with one line and exit 1", async 
     "test-data/GeoIP2-City-Test-Broken-Double-Format.mmdb";
   const dataDir = await Deno.makeTempDir({ prefix: "ipenrich-mmdb-" });
   try {
-    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "server/main.ts"],
-      cwd: new URL("../", import.meta.url).pathname,
-      env: {
-        PORT: "0",
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        DNS_SERVERS: "127.0.0.1:9",
-        GEO_DB: path,
-        ASN_DB: FIXTURES + "test-data/GeoLite2-ASN-Test.mmdb",
-      },
-      stdin: "null",
+    const { code, stdout, stderr } = await serverCommand(dataDir, {
+      GEO_DB: path,
+      ASN_DB: FIXTURES + "test-data/GeoLite2-ASN-Test.mmdb",
     }).output();
     const lines = new TextDecoder().decode(stderr).split("\n").filter(Boolean);
     assertEquals(code, 1);

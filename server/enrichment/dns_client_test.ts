@@ -6,7 +6,11 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
-import { reverseV4, startPtrServer } from "../../tests/helpers/dnsmasq.ts";
+import {
+  reverseV4,
+  startPtrServer,
+  SYNTH_RECORDS,
+} from "../../tests/helpers/dnsmasq.ts";
 import { systemNameServers, UdpDnsClient } from "./dns_client.ts";
 
 const LOOPBACK = "127.0.0.1";
@@ -73,9 +77,8 @@ Deno.test({
   sanitizeOps: true,
   async fn() {
     const dns = await startPtrServer({
-      records: { "8.8.8.8": "dns.google" },
+      ...SYNTH_RECORDS,
       silentZones: ["9.9.9.in-addr.arpa"],
-      synth: [{ domain: "synth.test", range: "81.2.0.0/16" }],
     });
     const client = new UdpDnsClient({ ipAddr: LOOPBACK, port: dns.port });
     try {

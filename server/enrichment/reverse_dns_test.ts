@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
-import { startPtrServer } from "../../tests/helpers/dnsmasq.ts";
+import { startPtrServer, SYNTH_RECORDS } from "../../tests/helpers/dnsmasq.ts";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import {
   type DnsSettings,
@@ -14,8 +14,9 @@ import {
 } from "./reverse_dns.ts";
 
 /**
- * A resolver of `settings` (a 100 ms timeout) asking dnsmasq, which names
- * 8.8.8.8 and never answers for 9.9.9.0/24; both end after `check`.
+ * A resolver of `settings` (a 100 ms timeout) asking dnsmasq, which has
+ * the usual test records and never answers for 9.9.9.0/24; both end after
+ * `check`.
  */
 function testWithSilentZone(
   name: string,
@@ -28,7 +29,7 @@ function testWithSilentZone(
     sanitizeOps: true,
     async fn() {
       const dns = await startPtrServer({
-        records: { "8.8.8.8": "dns.google" },
+        ...SYNTH_RECORDS,
         silentZones: ["9.9.9.in-addr.arpa"],
       });
       const resolver = new ReverseDns({

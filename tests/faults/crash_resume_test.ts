@@ -4,14 +4,8 @@
 // not; the ones not done run again).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { UploadResult } from "../../shared/wire.ts";
-import {
-  downloadText,
-  getJson,
-  startJob,
-  uploadOk,
-  waitForJob,
-  waitForRows,
-} from "../helpers/client.ts";
+import { getJson, startJob, uploadOk, waitForRows } from "../helpers/client.ts";
+import { assertLikeReference } from "../helpers/reference_run.ts";
 import { startPtrServer } from "../helpers/dnsmasq.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 import type { JobSummary } from "../../shared/summary.ts";
@@ -88,29 +82,11 @@ Deno.test({
       // from their first row.
       crashing = await startServer({ env, dataDir });
 
-      const done = await waitForJob(crashing, job.id, undefined, 180_000);
-      const refDone = await waitForJob(
-        reference,
-        refJob.id,
-        undefined,
+      const { done, download: got } = await assertLikeReference(
+        [crashing, job.id],
+        [reference, refJob.id],
+        ROWS,
         180_000,
-      );
-      assertEquals(done.status, "completed");
-      assertEquals(done.processedIPs, ROWS);
-      assertEquals(done.successfulIPs + done.failedIPs, ROWS);
-      for (
-        const key of ["successfulIPs", "failedIPs", "filteredIPs"] as const
-      ) {
-        assertEquals(done[key], refDone[key], key);
-      }
-      const [got, expected] = await Promise.all([
-        downloadText(crashing, job.id),
-        downloadText(reference, refJob.id),
-      ]);
-      assertEquals(got.length, expected.length);
-      ok(
-        got === expected,
-        "download is byte-identical to the uninterrupted run",
       );
       // The upload's lines end in LF, and so do the download's.
       assertEquals(

@@ -50,18 +50,15 @@ function databaseFor(dataDir: string): Promise<string> {
   return url;
 }
 
-export async function startServer(
-  options: StartOptions = {},
-): Promise<RunningServer> {
-  const ownDir = !options.dataDir;
-  const dataDir = options.dataDir ??
-    await Deno.makeTempDir({ prefix: "ipenrich-test-" });
-  const database: Record<string, string> =
-    usingPostgres && options.env?.DATABASE_URL === undefined
-      ? { DATABASE_URL: await databaseFor(dataDir) }
-      : {};
-  await seedFeatures(dataDir);
-  const command = new Deno.Command(Deno.execPath(), {
+/**
+ * The server on `dataDir` as the tests run it, `env` over the tests'
+ * settings; its output piped.
+ */
+export function serverCommand(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "server/main.ts"],
     cwd: ROOT,
     env: {
@@ -73,17 +70,30 @@ export async function startServer(
       // server (dnsmasq on loopback), lookups go to a closed loopback port.
       DNS_SERVERS: "127.0.0.1:9",
       DNS_TIMEOUT_MS: "200",
-      ...database,
       // One secret for every test server: the helpers' session cookie holds
       // on all of them and across a restart (cookie_jar.ts).
       SESSION_SECRET: TEST_SESSION_SECRET,
-      ...options.env,
+      ...env,
     },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
   });
-  const process = command.spawn();
+}
+
+export async function startServer(
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const ownDir = !options.dataDir;
+  const dataDir = options.dataDir ??
+    await Deno.makeTempDir({ prefix: "ipenrich-test-" });
+  const database: Record<string, string> =
+    usingPostgres && options.env?.DATABASE_URL === undefined
+      ? { DATABASE_URL: await databaseFor(dataDir) }
+      : {};
+  await seedFeatures(dataDir);
+  const process = serverCommand(dataDir, { ...database, ...options.env })
+    .spawn();
   const output: string[] = [];
   let resolvePort: (port: number) => void;
   let rejectPort: (error: Error) => void;
