@@ -9,9 +9,9 @@ import { CLIENT_PAGES } from "../../shared/pages.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { assertNoAxeViolations } from "./axe.ts";
 import {
-  asTestVisitor,
   createJob,
   sampleCsv,
+  visitorPage,
   waitFor,
   writeCsv,
 } from "./browser.ts";
@@ -24,10 +24,7 @@ Deno.test(
   OPTIONS,
   async () => {
     await withSlowServerAndBrowser(async (server, browser) => {
-      const page = await browser.newPage({
-        viewport: { width: 1280, height: 900 },
-      });
-      await asTestVisitor(page.context(), server.url);
+      const { page } = await visitorPage(browser, server.url);
 
       // A finished job with every kind of row, for results and history.
       const done = await createJob(

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { asTestVisitor, sampleCsv, screenshot, writeCsv } from "./browser.ts";
+import { sampleCsv, screenshot, visitorPage, writeCsv } from "./browser.ts";
 import { distinctIps, withSlowServerAndBrowser } from "./slow_resolver.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -27,12 +27,7 @@ Deno.test(
   OPTIONS,
   async () => {
     await withSlowServerAndBrowser(async (server, browser) => {
-      const page = await browser.newPage({
-        viewport: { width: 1280, height: 900 },
-      });
-      await asTestVisitor(page.context(), server.url);
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
+      const { page, errors } = await visitorPage(browser, server.url);
 
       // A slow job (host names at 100 ms each), started in the app.
       await page.goto(server.url + "/");

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import {
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   chromium,
   type Page,
 } from "playwright-core";
@@ -64,6 +65,64 @@ export async function asTestVisitor(
   baseUrl: string,
 ): Promise<void> {
   await context.addCookies([await visitorCookie(baseUrl)]);
+}
+
+/**
+ * A new page (1280x900 unless `options` say otherwise) as the test visitor
+ * (asTestVisitor), with the page's uncaught errors collected in `errors`.
+ */
+export async function visitorPage(
+  browser: Browser,
+  baseUrl: string,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+    ...options,
+  });
+  await asTestVisitor(page.context(), baseUrl);
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+/** The rows the summary panel's charts should show for their top entries. */
+export interface SummaryTops {
+  /** The top company (it also heads the bar chart's y axis) and its rows. */
+  company: [string, number];
+  country: [string, number];
+  /** Rows of the "Hosting / cloud" network type. */
+  hosting: number;
+}
+
+/**
+ * Waits for the summary panel's four charts (companies, countries, network
+ * types, map) and checks the labels of the first three against `tops`; the
+ * four labels, for the map's own checks.
+ */
+export async function checkSummaryCharts(
+  page: Page,
+  tops: SummaryTops,
+): Promise<string[]> {
+  const charts = page.locator('.summary-plot [role="img"]');
+  await charts.nth(3).waitFor({ timeout: 20_000 });
+  assert.equal(await charts.count(), 4);
+  const labels = await charts.evaluateAll((els) =>
+    els.map((e) => e.getAttribute("aria-label") ?? "")
+  );
+  const [company, companyRows] = tops.company;
+  const [country, countryRows] = tops.country;
+  const top = (what: string, name: string, rows: number) =>
+    `Bar chart of top ${what}, largest first: ${name} (${rows} rows)`;
+  assert.ok(labels[0].startsWith(top("companies", company, companyRows)));
+  assert.ok(labels[1].startsWith(top("countries", country, countryRows)));
+  assert.ok(labels[2].includes(`Hosting / cloud (${tops.hosting} rows)`));
+  // The top bar's label is the top company (the y axis is sorted).
+  const firstTick = await page.locator(".summary-plot").first()
+    .locator('g[data-part="y-axis tick label"] text').first()
+    .textContent();
+  assert.equal(firstTick, company);
+  return labels;
 }
 
 /** Saves a full-page screenshot as test-output/screenshots/<name>.png. */

@@ -13,6 +13,7 @@ import {
   PUBLIC_IPS,
   sampleCsv,
   screenshot,
+  visitorPage,
   withServerAndBrowser,
   writeCsv,
 } from "./browser.ts";
@@ -25,13 +26,9 @@ Deno.test(
   OPTIONS,
   async () => {
     await withServerAndBrowser(NO_DNS, async (server, browser) => {
-      const page = await browser.newPage({
-        viewport: { width: 1280, height: 900 },
+      const { page, errors } = await visitorPage(browser, server.url, {
         acceptDownloads: true,
       });
-      await asTestVisitor(page.context(), server.url);
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
 
       // 25 rows of 4 public IPs: three preview pages.
       const ips = Array.from({ length: 25 }, (_, i) => PUBLIC_IPS[i % 4]);

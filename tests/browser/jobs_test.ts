@@ -12,6 +12,7 @@ import {
   parseCsv,
   sampleCsv,
   screenshot,
+  visitorPage,
   waitFor,
   writeCsv,
 } from "./browser.ts";
@@ -186,10 +187,7 @@ Deno.test(
       const uploadPath = `${server.dataDir}/uploads/${quick.fileName}`;
       await Deno.remove(uploadPath);
 
-      const page = await browser.newPage({
-        viewport: { width: 1280, height: 900 },
-      });
-      await asTestVisitor(page.context(), server.url);
+      const { page } = await visitorPage(browser, server.url);
       await page.goto(server.url + "/history");
       const slowRow = page.locator(`tr[data-job-id="${slow.id}"]`);
       const quickRow = page.locator(`tr[data-job-id="${quick.id}"]`);

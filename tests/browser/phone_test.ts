@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import {
-  asTestVisitor,
   createJob,
   NO_DNS,
   sampleCsv,
   screenshot,
+  visitorPage,
   waitFor,
   withServerAndBrowser,
 } from "./browser.ts";
@@ -86,10 +86,9 @@ Deno.test(
         30_000,
         "the job to complete",
       );
-      const page = await browser.newPage({
+      const { page } = await visitorPage(browser, server.url, {
         viewport: { width: WIDTH, height: 740 },
       });
-      await asTestVisitor(page.context(), server.url);
 
       await page.goto(`${server.url}/history`);
       const row = page.locator(`tr[data-job-id="${job.id}"]`);

@@ -9,11 +9,12 @@ import type { Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startSlowDnsServer } from "../helpers/server_with_dns.ts";
 import {
-  asTestVisitor,
+  checkSummaryCharts,
   createJob,
   launchBrowser,
   NO_DNS,
   screenshot,
+  visitorPage,
   waitFor,
   withServerAndBrowser,
 } from "./browser.ts";
@@ -70,34 +71,17 @@ Deno.test(
       await waitForCompleted(server.url, job.id);
 
       for (const width of [1280, 375]) {
-        const page = await browser.newPage({
+        const { page, errors } = await visitorPage(browser, server.url, {
           viewport: { width, height: 900 },
         });
-        await asTestVisitor(page.context(), server.url);
-        const errors: string[] = [];
-        page.on("pageerror", (error) => errors.push(error.message));
         await page.goto(`${server.url}/results/${job.id}`);
 
-        const charts = page.locator('.summary-plot [role="img"]');
-        await charts.nth(3).waitFor({ timeout: 20_000 });
-        assert.equal(await charts.count(), 4);
-        const labels = await charts.evaluateAll((els) =>
-          els.map((e) => e.getAttribute("aria-label") ?? "")
-        );
-        assert.match(
-          labels[0],
-          /^Bar chart of top companies, largest first: Google LLC \(10 rows\)/,
-        );
-        assert.match(
-          labels[1],
-          /^Bar chart of top countries, largest first: United States \(17 rows\)/,
-        );
-        assert.match(labels[2], /Hosting \/ cloud \(13 rows\)/);
+        const labels = await checkSummaryCharts(page, {
+          company: ["Google LLC", 10],
+          country: ["United States", 17],
+          hosting: 13,
+        });
         assert.match(labels[3], /most rows from United States \(17\)/);
-        const firstTick = await page.locator(".summary-plot").first()
-          .locator('g[data-part="y-axis tick label"] text').first()
-          .textContent();
-        assert.equal(firstTick, "Google LLC");
         const countries = await page.locator(".summary-plot").nth(3)
           .locator('g[data-part="geo"] path').count();
         assert.ok(countries > 170, `${countries} countries on the map`);
@@ -233,12 +217,9 @@ Deno.test(
         rows.join("\n") + "\n",
         { includeDomain: 1 },
       );
-      const page = await browser.newPage({
+      const { page, errors } = await visitorPage(browser, server.url, {
         viewport: { width: 375, height: 900 },
       });
-      await asTestVisitor(page.context(), server.url);
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(`${server.url}/?jobId=${job.id}`);
       await page.getByRole("heading", { name: "Summary (so far)" }).waitFor({
         timeout: 20_000,

@@ -11,11 +11,11 @@ import { strToU8, zipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { startServer } from "../helpers/server.ts";
 import {
-  asTestVisitor,
   launchBrowser,
   NO_DNS,
   sampleCsv,
   screenshot,
+  visitorPage,
   waitFor,
   withServerAndBrowser,
 } from "./browser.ts";
@@ -67,12 +67,9 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
   const uploads = join(server.dataDir, "uploads");
   const stored = () => [...Deno.readDirSync(uploads)].length;
   try {
-    const page = await browser.newPage({
+    const { page, errors } = await visitorPage(browser, server.url, {
       viewport: { width: 375, height: 800 },
     });
-    await asTestVisitor(page.context(), server.url);
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
     // Some 6 MB: 400,000 rows of "8.8.8.8,nnnnnn".
     const rows = Array.from(
       { length: 400_000 },
@@ -160,12 +157,9 @@ Deno.test(
   OPTIONS,
   async () => {
     await withServerAndBrowser(NO_DNS, async (server, browser) => {
-      const page = await browser.newPage({
+      const { page, errors } = await visitorPage(browser, server.url, {
         viewport: { width: 375, height: 800 },
       });
-      await asTestVisitor(page.context(), server.url);
-      const errors: string[] = [];
-      page.on("pageerror", (error) => errors.push(error.message));
 
       // The header names point at "ip_note"; the values say "visitor".
       const csv = [
