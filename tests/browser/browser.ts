@@ -37,7 +37,10 @@ export function launchBrowser(): Promise<Browser> {
 // Reverse DNS goes nowhere: a closed loopback port with a short timeout.
 export { NO_DNS } from "../helpers/http.ts";
 
-/** Runs `body` with a fresh server (`env`) and browser, closing both after. */
+/**
+ * Runs `body` with a fresh server (`env`) and browser, closing both after;
+ * when it fails, prints what the server said and its jobs.
+ */
 export async function withServerAndBrowser(
   env: Record<string, string>,
   body: (server: RunningServer, browser: Browser) => Promise<void>,
@@ -47,6 +50,15 @@ export async function withServerAndBrowser(
     const browser = await launchBrowser();
     try {
       await body(server, browser);
+    } catch (error) {
+      const jobs = await sessionFetch(`${server.url}/api/jobs`)
+        .then((r) => r.json()).catch(() => null);
+      console.error(
+        `server output:\n${server.output.join("\n")}\njobs: ${
+          JSON.stringify(jobs, null, 1)
+        }`,
+      );
+      throw error;
     } finally {
       await browser.close();
     }

@@ -4,11 +4,9 @@
 // that answers each reverse lookup after 100 ms, one query at a time.
 
 import assert from "node:assert/strict";
-import { type RunningServer, startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
   createJob,
-  launchBrowser,
   parseCsv,
   sampleCsv,
   screenshot,
@@ -16,23 +14,10 @@ import {
   waitFor,
   writeCsv,
 } from "./browser.ts";
-import { distinctIps, slowEnv, slowResolver } from "./slow_resolver.ts";
+import { distinctIps, withSlowServerAndBrowser } from "./slow_resolver.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
-
-/** Prints what the server said and its jobs, to explain a failure. */
-async function dumpServer(server: RunningServer): Promise<void> {
-  const jobs = await sessionFetch(`${server.url}/api/jobs`).then((r) =>
-    r.json()
-  )
-    .catch(() => null);
-  console.error(
-    `server output:\n${server.output.join("\n")}\njobs: ${
-      JSON.stringify(jobs, null, 1)
-    }`,
-  );
-}
 
 async function getJob(baseUrl: string, id: number) {
   return await (await sessionFetch(`${baseUrl}/api/jobs/${id}`)).json();
@@ -42,10 +27,7 @@ Deno.test(
   "processing view: live progress, partial download, cancel",
   OPTIONS,
   async () => {
-    const dns = await slowResolver();
-    const server = await startServer({ env: slowEnv(dns.address) });
-    const browser = await launchBrowser();
-    try {
+    await withSlowServerAndBrowser(async (server, browser) => {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 900 },
         acceptDownloads: true,
@@ -147,14 +129,7 @@ Deno.test(
       assert.ok(data.length > 0, "the partial download has rows");
       assert.equal(data.length, final.processedIPs - final.filteredIPs);
       assert.ok(final.processedIPs < 600);
-    } catch (error) {
-      await dumpServer(server);
-      throw error;
-    } finally {
-      await browser.close();
-      await server.stop();
-      dns.close();
-    }
+    });
   },
 );
 
@@ -162,13 +137,8 @@ Deno.test(
   "history: cancel with confirmation, restart a failed job",
   OPTIONS,
   async () => {
-    const dns = await slowResolver();
     // One job at a time: the second job waits while the first runs.
-    const server = await startServer({
-      env: slowEnv(dns.address, { JOB_CONCURRENCY: "1" }),
-    });
-    const browser = await launchBrowser();
-    try {
+    await withSlowServerAndBrowser(async (server, browser) => {
       const slow = await createJob(
         server.url,
         "slow.csv",
@@ -233,13 +203,6 @@ Deno.test(
       await quickRow.getByText("Completed").waitFor({ timeout: 20_000 });
       await quickRow.getByRole("link", { name: /View/ }).waitFor();
       assert.equal((await getJob(server.url, quick.id)).status, "completed");
-    } catch (error) {
-      await dumpServer(server);
-      throw error;
-    } finally {
-      await browser.close();
-      await server.stop();
-      dns.close();
-    }
+    }, { JOB_CONCURRENCY: "1" });
   },
 );

@@ -64,10 +64,11 @@ export function slowEnv(dns: string, extra: Record<string, string> = {}) {
 /** Runs `body` with a slow resolver, a server using it, and a browser. */
 export async function withSlowServerAndBrowser(
   body: (server: RunningServer, browser: Browser) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<void> {
   const dns = await slowResolver();
   try {
-    await withServerAndBrowser(slowEnv(dns.address), body);
+    await withServerAndBrowser(slowEnv(dns.address, env), body);
   } finally {
     dns.close();
   }
