@@ -156,25 +156,9 @@ export async function sharedStrings(
 }
 
 // Built-in number formats that are dates or times (ECMA-376 18.8.30).
-const DATE_FORMAT_IDS = new Set([
-  14,
-  15,
-  16,
-  17,
-  18,
-  19,
-  20,
-  21,
-  22,
-  27,
-  30,
-  36,
-  45,
-  46,
-  47,
-  50,
-  57,
-]);
+const DATE_FORMAT_IDS = new Set(
+  "14 15 16 17 18 19 20 21 22 27 30 36 45 46 47 50 57".split(" ").map(Number),
+);
 
 /** A format code that shows a date or time: d, m, y, h or s outside quotes. */
 export function isDateFormat(code: string): boolean {
