@@ -4,7 +4,7 @@
 // the lookup API wants a key (Bearer or ?key=) and limits each key on its
 // own; a state-changing request from another site's page gets 403.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { startTestApp, withCookieJar } from "../routes/test_app.ts";
+import { startTestApp, withCookieJar } from "../../tests/helpers/test_app.ts";
 
 const PASSWORD = "correct horse battery staple";
 const KEYS = ["key-one-0123456789abcdef", "key-two-0123456789abcdef"];

@@ -11,7 +11,7 @@ import {
   startTestApp,
   uploadRequest,
   withCookieJar,
-} from "../routes/test_app.ts";
+} from "../../tests/helpers/test_app.ts";
 
 const CSV = "ip,note\n8.8.8.8,a\n81.2.69.142,b\n10.0.0.1,c\n";
 

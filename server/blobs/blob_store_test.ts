@@ -2,7 +2,10 @@
 // adapter (npm:s3rver on loopback), and the S3 adapter's multipart upload.
 import { startS3 } from "../../tests/helpers/s3_server.ts";
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { blobStoreContract, pattern } from "./blob_store_contract.ts";
+import {
+  blobStoreContract,
+  pattern,
+} from "../../tests/contracts/blob_store_contract.ts";
 import { LocalBlobStore } from "./local_blobs.ts";
 import { S3BlobStore } from "./s3_blobs.ts";
 

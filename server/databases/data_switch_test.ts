@@ -5,7 +5,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { loadAsnTable } from "../enrichment/asn_table.ts";
-import { startTestApp } from "../routes/test_app.ts";
+import { startTestApp } from "../../tests/helpers/test_app.ts";
 import { ASN_PACKAGE, bundledDir } from "./bundled.ts";
 import { filesSource, watchData } from "./data_watch.ts";
 import { copyDir, dataFiles } from "./installed.ts";

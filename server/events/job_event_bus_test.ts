@@ -8,7 +8,7 @@ import {
   INTERVAL_MS,
   jobEventBusContract,
   waitFor,
-} from "./job_event_bus_contract.ts";
+} from "../../tests/contracts/job_event_bus_contract.ts";
 import { LocalJobEventBus } from "./local_job_event_bus.ts";
 import { PgJobEventBus } from "./pg_job_event_bus.ts";
 

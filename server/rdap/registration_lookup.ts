@@ -213,21 +213,3 @@ export class RegistrationLookup {
     return base ? `the RDAP server ${base}` : "the RDAP server";
   }
 }
-
-/**
- * Seconds the queries for these addresses may take at `rate` a second: one
- * query per distinct reuse block (an upper bound; the cache may hold some).
- */
-export function estimateQuerySeconds(
-  ips: Iterable<string>,
-  rate: number,
-): number {
-  const blocks = new Set<string>();
-  for (const ip of ips) {
-    const address = parseAddress(ip);
-    if (!address) continue;
-    const block = reuseBlock(address);
-    blocks.add(`${block.family}:${block.start}`);
-  }
-  return Math.ceil(blocks.size / rate);
-}

@@ -13,10 +13,7 @@ import { loadRdapConfig } from "./rdap_config.ts";
 import { registrationColumns } from "./rdap_parser.ts";
 import { registrationLookupFor } from "./rdap_setup.ts";
 import { registrantOverride } from "./registrant_override.ts";
-import {
-  estimateQuerySeconds,
-  RegistrationLookup,
-} from "./registration_lookup.ts";
+import { RegistrationLookup } from "./registration_lookup.ts";
 
 const DAY = 86_400_000;
 
@@ -183,9 +180,3 @@ Deno.test("RDAP off gives no lookup; on, the configured server answers", () =>
       await Deno.remove(dir, { recursive: true });
     }
   }));
-
-Deno.test("the time estimate counts distinct blocks at the rate", () => {
-  const ips = ["12.34.56.1", "12.34.56.2", "60.1.0.1", "2001:db8::1", "x"];
-  assertEquals(estimateQuerySeconds(ips, 2), 2);
-  assertEquals(estimateQuerySeconds(ips, 0.5), 6);
-});

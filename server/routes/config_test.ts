@@ -10,7 +10,7 @@ import {
 import { bundledVersion } from "../databases/installed.ts";
 import { readMetadata } from "../enrichment/mmdb_metadata.ts";
 import { loadConfig } from "../config.ts";
-import { startTestApp } from "./test_app.ts";
+import { startTestApp } from "../../tests/helpers/test_app.ts";
 
 Deno.test("config: the limits the API page shows", async () => {
   const { app, close } = await startTestApp({ RATE_LIMIT_PER_MINUTE: "0" });

@@ -6,7 +6,11 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { UploadResult } from "../../shared/wire.ts";
 import { answerOf } from "../../tests/helpers/http.ts";
-import { startTestApp, type TestApp, uploadRequest } from "./test_app.ts";
+import {
+  startTestApp,
+  type TestApp,
+  uploadRequest,
+} from "../../tests/helpers/test_app.ts";
 
 function assertCleanError(status: number, body: unknown, what: string) {
   ok(status >= 400 && status < 500, `${what}: status ${status}`);

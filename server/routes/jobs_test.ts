@@ -8,7 +8,7 @@ import {
   startTestApp,
   type TestApp,
   uploadRequest,
-} from "./test_app.ts";
+} from "../../tests/helpers/test_app.ts";
 
 const CSV = "ip_address,client_id\n8.8.8.8,1\n10.0.0.1,2\n";
 

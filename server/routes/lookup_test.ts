@@ -1,6 +1,6 @@
 // GET /api/lookup in process (the real app and engine): its caching headers.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { startTestApp } from "./test_app.ts";
+import { startTestApp } from "../../tests/helpers/test_app.ts";
 
 const KEY = "team-a-0123456789abcdef";
 

@@ -1,7 +1,7 @@
 // The wrong method on an /api path that exists: 405 and Allow, through the
 // whole app in process; an /api path that does not exist stays a 404.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { startTestApp } from "./test_app.ts";
+import { startTestApp } from "../../tests/helpers/test_app.ts";
 
 Deno.test({
   name: "a wrong method on an /api path answers 405 with Allow",

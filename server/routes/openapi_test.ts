@@ -3,7 +3,7 @@
 // table's.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
-import { startTestApp } from "./test_app.ts";
+import { startTestApp } from "../../tests/helpers/test_app.ts";
 
 type Operation = { responses?: Record<string, unknown> };
 type Document = {

@@ -4,7 +4,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { MODEL } from "../classification/model.ts";
 import { NO_IP_GIVEN } from "./lookup_schemas.ts";
-import { answer as call, startTestApp } from "./test_app.ts";
+import { answer as call, startTestApp } from "../../tests/helpers/test_app.ts";
 
 const INVALID = "Invalid IP address format";
 

@@ -3,7 +3,11 @@
 // and no request leaves the process (RDAP_URL points at nothing).
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { REGISTRATION_OFF } from "./registration_option.ts";
-import { jsonRequest, startTestApp, uploadRequest } from "./test_app.ts";
+import {
+  jsonRequest,
+  startTestApp,
+  uploadRequest,
+} from "../../tests/helpers/test_app.ts";
 
 Deno.test("registration data refused while RDAP is off", async () => {
   const { app, close } = await startTestApp({ RDAP_URL: "http://127.0.0.1:9" });

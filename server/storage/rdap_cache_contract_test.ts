@@ -10,7 +10,7 @@ import { SqliteRdapCache } from "./rdap_cache.ts";
 import {
   type OpenedCacheStorage,
   rdapCacheContract,
-} from "./rdap_cache_contract.ts";
+} from "../../tests/contracts/rdap_cache_contract.ts";
 import { Store } from "./store.ts";
 
 rdapCacheContract("sqlite", async (): Promise<OpenedCacheStorage> => {

@@ -16,7 +16,7 @@ import {
   type RdapCache,
   SqliteRdapCache,
 } from "./rdap_cache.ts";
-import { registration } from "./rdap_cache_contract.ts";
+import { registration } from "../../tests/contracts/rdap_cache_contract.ts";
 import { Store } from "./store.ts";
 
 async function keepsAndFinds(cache: RdapCache): Promise<void> {

@@ -5,8 +5,11 @@ import { startPostgres } from "../../tests/helpers/postgres.ts";
 import { PgStore } from "./pg/pg_store.ts";
 import { SqliteChunkProgress } from "./sqlite_chunks.ts";
 import { Store } from "./store.ts";
-import { type OpenedStore, storeContract } from "./store_contract.ts";
-import { storeContractOwners } from "./store_contract_owners.ts";
+import {
+  type OpenedStore,
+  storeContract,
+} from "../../tests/contracts/store_contract.ts";
+import { storeContractOwners } from "../../tests/contracts/store_contract_owners.ts";
 
 const sqlite = async (): Promise<OpenedStore> => {
   const dir = await Deno.makeTempDir({ prefix: "store-contract-" });

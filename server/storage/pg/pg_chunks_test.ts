@@ -3,7 +3,11 @@
 // times a second whichever worker's chunk commits, counted in the database.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
-import { counters, newJob, result } from "../store_contract.ts";
+import {
+  counters,
+  newJob,
+  result,
+} from "../../../tests/contracts/store_contract.ts";
 import { PgStore } from "./pg_store.ts";
 
 const pg = await startPostgres("chunks");

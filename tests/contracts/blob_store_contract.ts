@@ -12,7 +12,7 @@ import {
   BlobTooLarge,
   type ByteRange,
   bytesOf,
-} from "./blob_store.ts";
+} from "../../server/blobs/blob_store.ts";
 
 /** Deterministic bytes, so any misplaced byte shows. */
 export function pattern(size: number, offset = 0): Uint8Array<ArrayBuffer> {

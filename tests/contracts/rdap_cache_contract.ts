@@ -1,9 +1,12 @@
 // One behaviour for every RdapCache adapter: rdap_cache_contract_test.ts runs
 // these against SQLite (a temp file) and PostgreSQL (a throwaway server).
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { parseAddress, parseCidr } from "../rdap/ip_span.ts";
-import type { Registration } from "../rdap/rdap_parser.ts";
-import type { RdapCache, RdapCacheOptions } from "./rdap_cache.ts";
+import { parseAddress, parseCidr } from "../../server/rdap/ip_span.ts";
+import type { Registration } from "../../server/rdap/rdap_parser.ts";
+import type {
+  RdapCache,
+  RdapCacheOptions,
+} from "../../server/storage/rdap_cache.ts";
 
 const DAY = 86_400_000;
 

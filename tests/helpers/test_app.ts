@@ -4,16 +4,16 @@
 // run on job threads as on the server (startJobs). `app.request` keeps the session cookie between calls,
 // as a browser does, so a job made in one call is the caller's in the next
 // (private mode); `anonymous` is the app without a cookie jar.
-import { createAccess } from "../access/install_access.ts";
-import { createApp } from "../app.ts";
-import { loadConfig } from "../config.ts";
-import type { AppDeps } from "../deps.ts";
-import { openEmbedded } from "../embedded.ts";
-import { type EngineData, loadEngineData } from "../enrichment/engine.ts";
+import { createAccess } from "../../server/access/install_access.ts";
+import { createApp } from "../../server/app.ts";
+import { loadConfig } from "../../server/config.ts";
+import type { AppDeps } from "../../server/deps.ts";
+import { openEmbedded } from "../../server/embedded.ts";
 import {
-  keepFeatures,
-  seedFeatures,
-} from "../../tests/helpers/feature_cache.ts";
+  type EngineData,
+  loadEngineData,
+} from "../../server/enrichment/engine.ts";
+import { keepFeatures, seedFeatures } from "./feature_cache.ts";
 
 type App = ReturnType<typeof createApp>;
 

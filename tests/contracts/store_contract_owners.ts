@@ -3,10 +3,10 @@
 // counts, Always keep, the ip_used and classification_reason fields, and,
 // from a job's chunks (JobResults), its summary and the preview filters.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { emptyEnrichment } from "../enrichment/types.ts";
-import type { StoredResult } from "./result_rows.ts";
-import { seedRows } from "../../tests/helpers/seed_results.ts";
-import type { PreviewFilter } from "./preview_filters.ts";
+import { emptyEnrichment } from "../../server/enrichment/types.ts";
+import type { StoredResult } from "../../server/storage/result_rows.ts";
+import { seedRows } from "../helpers/seed_results.ts";
+import type { PreviewFilter } from "../../server/storage/preview_filters.ts";
 import { contractTest, newJob, type OpenedStore } from "./store_contract.ts";
 
 /** Row i with company, ASN and network type: every fourth one filtered. */

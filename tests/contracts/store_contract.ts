@@ -7,16 +7,20 @@ import {
   ok,
   rejects,
 } from "node:assert/strict";
-import { COMMA } from "../csv/dialect.ts";
+import { COMMA } from "../../server/csv/dialect.ts";
 import type { Failure } from "../../shared/failures.ts";
-import { LocalBlobStore } from "../blobs/local_blobs.ts";
-import { emptyEnrichment } from "../enrichment/types.ts";
-import { JobResults } from "../results/job_results.ts";
-import { seedRows } from "../../tests/helpers/seed_results.ts";
-import type { ChunkProgressStore } from "./chunk_progress.ts";
-import type { NewJob } from "./job_rows.ts";
-import { ChunkTaken, JobStopped, type StoredResult } from "./result_rows.ts";
-import type { JobStore } from "./store_interface.ts";
+import { LocalBlobStore } from "../../server/blobs/local_blobs.ts";
+import { emptyEnrichment } from "../../server/enrichment/types.ts";
+import { JobResults } from "../../server/results/job_results.ts";
+import { seedRows } from "../helpers/seed_results.ts";
+import type { ChunkProgressStore } from "../../server/storage/chunk_progress.ts";
+import type { NewJob } from "../../server/storage/job_rows.ts";
+import {
+  ChunkTaken,
+  JobStopped,
+  type StoredResult,
+} from "../../server/storage/result_rows.ts";
+import type { JobStore } from "../../server/storage/store_interface.ts";
 
 export interface OpenedStore {
   store: JobStore;

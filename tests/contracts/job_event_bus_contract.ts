@@ -6,7 +6,10 @@ import {
   ok,
   rejects,
 } from "node:assert/strict";
-import type { JobChange, JobEventBus } from "./job_event_bus.ts";
+import type {
+  JobChange,
+  JobEventBus,
+} from "../../server/events/job_event_bus.ts";
 
 export interface BusPair {
   publisher: JobEventBus;
