@@ -2,6 +2,8 @@
 // local directory by default, or S3-compatible storage when several machines
 // share the work. Keys are relative paths such as "uploads/12.csv".
 
+import { byteLimit } from "../byte_limits.ts";
+
 export interface BlobInfo {
   key: string;
   size: number;
@@ -139,19 +141,5 @@ export function checkRange(range: ByteRange): void {
 }
 
 /** Passes chunks through, failing the stream once more than `max` bytes pass. */
-export function limitBytes(
-  key: string,
-  max: number | undefined,
-): TransformStream<Uint8Array, Uint8Array> {
-  let seen = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (max !== undefined && seen > max) {
-        controller.error(new BlobTooLarge(key, max));
-        return;
-      }
-      controller.enqueue(chunk);
-    },
-  });
-}
+export const limitBytes = (key: string, max = Infinity) =>
+  byteLimit(max, () => new BlobTooLarge(key, max));

@@ -11,7 +11,7 @@ import {
   formatAddress,
   parseAddress,
 } from "./ip_span.ts";
-import { boundedText } from "../bounded_text.ts";
+import { boundedText } from "../byte_limits.ts";
 import type { Pacer } from "./rate_limiter.ts";
 import {
   parseIpNetwork,

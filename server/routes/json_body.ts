@@ -1,7 +1,7 @@
-// Reads a JSON request body with a size cap (bounded_text.ts), turning bad
+// Reads a JSON request body with a size cap (byte_limits.ts), turning bad
 // JSON into a 400.
 import type { MiddlewareHandler } from "hono";
-import { boundedText } from "../bounded_text.ts";
+import { boundedText } from "../byte_limits.ts";
 import { ApiError, badRequest } from "../http_error.ts";
 
 export const MAX_JSON_BYTES = 1024 * 1024;

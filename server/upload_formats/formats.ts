@@ -5,7 +5,6 @@ import { READ_CHUNK, sliceChunks } from "./bounded_chunks.ts";
 import { gunzipCsv } from "./gzip.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
 import { unzipSingleCsv } from "./zip.ts";
-import { UploadFormatError } from "./limits.ts";
 import { ACCEPTED_EXTENSIONS } from "../../shared/upload_files.ts";
 import type { Dialect } from "../csv/dialect.ts";
 

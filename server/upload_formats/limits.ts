@@ -3,6 +3,8 @@
 // thousandfold, so what it expands to has a limit of its own, checked while
 // it streams so a zip bomb stops after the limit, not after the whole file.
 
+import { byteLimit } from "../byte_limits.ts";
+
 /** How many times MAX_UPLOAD_MB the decompressed output may be by default. */
 export const UNCOMPRESSED_FACTOR = 50;
 
@@ -43,22 +45,9 @@ export function tooLargeDecompressed(maxBytes: number): UploadFormatError {
   );
 }
 
-/**
- * Passes bytes through and errors once more than `maxBytes` went by; the
- * error cancels what feeds it, so the rest of the input is never read.
- */
-export function limitDecompressed(
-  maxBytes: number,
-): TransformStream<Uint8Array, Uint8Array> {
-  let seen = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (seen > maxBytes) throw tooLargeDecompressed(maxBytes);
-      controller.enqueue(chunk);
-    },
-  });
-}
+/** Errors once more than `maxBytes` came out of a decompressor. */
+export const limitDecompressed = (maxBytes: number) =>
+  byteLimit(maxBytes, () => tooLargeDecompressed(maxBytes));
 
 /**
  * The same stream, with a decoder's own errors (corrupt data) turned into an
