@@ -8,8 +8,8 @@ import { Buffer } from "node:buffer";
 import packet from "dns-packet";
 import {
   reverseV4,
+  SILENT_ZONE_RECORDS,
   startPtrServer,
-  SYNTH_RECORDS,
 } from "../../tests/helpers/dnsmasq.ts";
 import { systemNameServers, UdpDnsClient } from "./dns_client.ts";
 
@@ -76,10 +76,7 @@ Deno.test({
   sanitizeResources: true,
   sanitizeOps: true,
   async fn() {
-    const dns = await startPtrServer({
-      ...SYNTH_RECORDS,
-      silentZones: ["9.9.9.in-addr.arpa"],
-    });
+    const dns = await startPtrServer(SILENT_ZONE_RECORDS);
     const client = new UdpDnsClient({ ipAddr: LOOPBACK, port: dns.port });
     try {
       assertEquals(await client.query(reverseV4("8.8.8.8"), 1000), {

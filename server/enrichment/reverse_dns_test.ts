@@ -2,7 +2,10 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 // @ts-types="npm:@types/dns-packet@^5.6"
 import packet from "dns-packet";
-import { startPtrServer, SYNTH_RECORDS } from "../../tests/helpers/dnsmasq.ts";
+import {
+  SILENT_ZONE_RECORDS,
+  startPtrServer,
+} from "../../tests/helpers/dnsmasq.ts";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import {
   type DnsSettings,
@@ -28,10 +31,7 @@ function testWithSilentZone(
     sanitizeResources: true,
     sanitizeOps: true,
     async fn() {
-      const dns = await startPtrServer({
-        ...SYNTH_RECORDS,
-        silentZones: ["9.9.9.in-addr.arpa"],
-      });
+      const dns = await startPtrServer(SILENT_ZONE_RECORDS);
       const resolver = new ReverseDns({
         servers: [dns.address],
         timeoutMs: 100,

@@ -186,6 +186,12 @@ export const HOST_RECORDS: PtrOptions = {
   ],
 };
 
+/** SYNTH_RECORDS, and a zone that never answers: 9.9.9.0/24. */
+export const SILENT_ZONE_RECORDS: PtrOptions = {
+  ...SYNTH_RECORDS,
+  silentZones: ["9.9.9.in-addr.arpa"],
+};
+
 /** The usual test resolver (SYNTH_RECORDS). */
 export function startSynthPtrServer(): Promise<PtrServer> {
   return startPtrServer(SYNTH_RECORDS);
