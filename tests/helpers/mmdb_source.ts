@@ -75,3 +75,23 @@ export function expected(all: Network[], v4: boolean, n: bigint) {
   }
   return found;
 }
+
+/** An address at one end of a source network, and the record it should have. */
+export interface Edge {
+  ip: string;
+  version: 4 | 6;
+  /** Null where no network of the file holds it. */
+  data: Record<string, unknown> | null;
+}
+
+/** Both ends of every network of the source file `name`. */
+export function networkEdges(name: string): Edge[] {
+  const all = networks(name);
+  return all.flatMap((net) =>
+    [net.first, net.last].map((n) => ({
+      ip: fromBig(n, net.v4),
+      version: net.v4 ? 4 as const : 6 as const,
+      data: expected(all, net.v4, n),
+    }))
+  );
+}
