@@ -11,16 +11,11 @@ import {
   lookupBodyRefusals,
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
-import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
 import { lookupWork } from "./registration_option.ts";
 import { selectedFields } from "./field_options.ts";
 import { BatchQuery, BatchRequest, BatchResponse } from "./lookup_schemas.ts";
-import {
-  checkedValue,
-  declaresJsonBody,
-  unionAwareMessage,
-} from "./validation_message.ts";
+import { bodyRefusal } from "./validation_message.ts";
 
 export const batchRoute = createRoute({
   method: "post",
@@ -80,15 +75,14 @@ export function batchRoutes(
         200,
       );
     },
-    // Says what a batch body looks like, rather than zod's union words.
     (result, c) => {
       if (result.success) return;
-      const body = checkedValue(result);
-      const message = !declaresJsonBody(c)
-        ? NOT_JSON_BODY
-        : typeof body !== "object" || body === null
-        ? `The body must be a JSON array of IP addresses or { "ips": [...] }`
-        : unionAwareMessage(result.error);
+      const message = bodyRefusal(
+        c,
+        result,
+        (body) => typeof body === "object" && body !== null,
+        'a JSON array of IP addresses or { "ips": [...] }',
+      );
       return c.json({ message }, 400);
     },
   );

@@ -19,13 +19,8 @@ import {
   RATE_LIMIT_HEADERS,
 } from "./documented_responses.ts";
 import { optionsFor, selectedFields } from "./field_options.ts";
-import { NOT_JSON_BODY } from "./json_body.ts";
 import { toLookupResponse } from "./lookup_answer.ts";
-import {
-  checkedValue,
-  declaresJsonBody,
-  unionAwareMessage,
-} from "./validation_message.ts";
+import { bodyRefusal } from "./validation_message.ts";
 
 export const bigQueryRoute = createRoute({
   method: "post",
@@ -94,12 +89,13 @@ export function bigQueryRoutes({ engine }: Pick<AppDeps, "engine">) {
     // BigQuery shows errorMessage: validation failures answer in that shape.
     (result, c) => {
       if (result.success) return;
-      const body = checkedValue(result);
-      const errorMessage = !declaresJsonBody(c)
-        ? NOT_JSON_BODY
-        : typeof body !== "object" || body === null || Array.isArray(body)
-        ? 'The body must be a BigQuery request: { "calls": [[ip], ...] }'
-        : unionAwareMessage(result.error);
+      const errorMessage = bodyRefusal(
+        c,
+        result,
+        (body) =>
+          typeof body === "object" && body !== null && !Array.isArray(body),
+        'a BigQuery request: { "calls": [[ip], ...] }',
+      );
       return c.json({ errorMessage }, 400);
     },
   );

@@ -1,6 +1,7 @@
 // Turns a failed zod parse into the one line a caller reads in { message }.
 import type { Context } from "hono";
 import type { ZodError, ZodIssue } from "zod";
+import { NOT_JSON_BODY } from "./json_body.ts";
 
 /** "path: message" of the first issue, the path joined with dots. */
 export function firstIssueMessage(error: ZodError): string {
@@ -22,7 +23,7 @@ function issueLocation(path: (string | number)[]): string {
  * branch whose type matched at each level (it got further), not zod's
  * "Invalid input" for the union as a whole.
  */
-export function unionAwareMessage(error: ZodError): string {
+function unionAwareMessage(error: ZodError): string {
   let issue: ZodIssue = error.issues[0];
   while (issue.code === "invalid_union") {
     const depth = issue.path.length;
@@ -37,13 +38,24 @@ export function unionAwareMessage(error: ZodError): string {
   return `${issueLocation(issue.path)}${issue.message}`;
 }
 
-/** The value a validator checked (@hono/zod-validator passes it as data). */
-export function checkedValue(result: object): unknown {
-  return (result as { data?: unknown }).data;
-}
-
-/** Whether a request declared a JSON body in its Content-Type. */
-export function declaresJsonBody(c: Context): boolean {
+/**
+ * Why a JSON body was refused, in words: not sent as JSON; not the shape it
+ * must be (`fits` says no; `shape` names what it must be); or the issue of
+ * the union branch it came closest to, rather than zod's union words.
+ */
+export function bodyRefusal(
+  c: Context,
+  result: { error: ZodError },
+  fits: (body: unknown) => boolean,
+  shape: string,
+): string {
   const type = c.req.header("content-type") ?? "";
-  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type);
+  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+    return NOT_JSON_BODY;
+  }
+  // @hono/zod-validator passes the value it checked as data.
+  const body = (result as { data?: unknown }).data;
+  return fits(body)
+    ? unionAwareMessage(result.error)
+    : `The body must be ${shape}`;
 }
