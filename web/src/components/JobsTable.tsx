@@ -95,12 +95,7 @@ function JobActions(
             Restart
           </button>
           {job.partialSaveAvailable && (
-            <a
-              href={downloadUrl(job.id)}
-              aria-label={`Partial Results of ${name}`}
-            >
-              Partial Results
-            </a>
+            <PartialLink id={job.id} name={name} label="Partial Results" />
           )}
         </div>
       );
@@ -108,14 +103,7 @@ function JobActions(
       return (
         <div className="actions">
           {job.partialSaveAvailable
-            ? (
-              <a
-                href={downloadUrl(job.id)}
-                aria-label={`Partial Download of ${name}`}
-              >
-                Partial Download
-              </a>
-            )
+            ? <PartialLink id={job.id} name={name} label="Partial Download" />
             : <span className="muted">No results</span>}
         </div>
       );
@@ -137,14 +125,20 @@ function JobActions(
             Cancel
           </button>
           {job.partialSaveAvailable && (
-            <a
-              href={downloadUrl(job.id)}
-              aria-label={`Partial Download of ${name}`}
-            >
-              Partial Download
-            </a>
+            <PartialLink id={job.id} name={name} label="Partial Download" />
           )}
         </div>
       );
   }
+}
+
+/** The download of the rows a job has so far, named for its file. */
+function PartialLink(
+  { id, name, label }: { id: number; name: string; label: string },
+) {
+  return (
+    <a href={downloadUrl(id)} aria-label={`${label} of ${name}`}>
+      {label}
+    </a>
+  );
 }
