@@ -1,17 +1,38 @@
 // The RDAP client against the loopback server: redirects, 429 Retry-After,
 // 5xx back-off, the shared rate limit, and a server that never answers.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { startRdapServer } from "../../tests/helpers/rdap_server.ts";
+import {
+  type RdapServer,
+  type RdapServerOptions,
+  startRdapServer,
+} from "../../tests/helpers/rdap_server.ts";
 import { RateLimiter } from "./rate_limiter.ts";
-import { RdapClient, retryAfterMs } from "./rdap_client.ts";
+import {
+  RdapClient,
+  type RdapClientOptions,
+  retryAfterMs,
+} from "./rdap_client.ts";
+
+/** A client of `baseUrl` with a generous rate limit. */
+const clientOf = (baseUrl: string, more: Partial<RdapClientOptions> = {}) =>
+  new RdapClient({ baseUrl, limiter: new RateLimiter(50), ...more });
+
+/** `check` against a fresh loopback RDAP server, closed after. */
+async function withServer(
+  check: (server: RdapServer) => Promise<void>,
+  options: RdapServerOptions = {},
+): Promise<void> {
+  const server = startRdapServer(options);
+  try {
+    await check(server);
+  } finally {
+    await server.close();
+  }
+}
 
 Deno.test("the bootstrap front's 302 is followed to the registry", async () => {
-  const server = startRdapServer();
-  try {
-    const client = new RdapClient({
-      baseUrl: server.url,
-      limiter: new RateLimiter(50),
-    });
+  await withServer(async (server) => {
+    const client = clientOf(server.url);
     const answer = await client.query("12.34.56.7");
     assertEquals(answer.kind, "found");
     if (answer.kind === "found") {
@@ -27,36 +48,24 @@ Deno.test("the bootstrap front's 302 is followed to the registry", async () => {
       ["Joe User", "2001:db8::/48"],
     );
     assertEquals(await client.query("198.51.100.1"), { kind: "notFound" });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("a 429's Retry-After is waited out, then the answer comes", async () => {
-  const server = startRdapServer({ tooManyOnce: { "60.1.0.1": "1" } });
-  try {
-    const client = new RdapClient({
-      baseUrl: server.registryUrl,
-      limiter: new RateLimiter(50),
-    });
+  await withServer(async (server) => {
+    const client = clientOf(server.registryUrl);
     const answer = await client.query("60.1.0.1");
     assertEquals(answer.kind, "found");
     const [first, second] = server.requests;
     assertEquals([first.status, second.status], [429, 200]);
     // Retry-After: 1 second (a little slack for timer granularity).
     ok(second.at - first.at >= 950, `retried after ${second.at - first.at}ms`);
-  } finally {
-    await server.close();
-  }
+  }, { tooManyOnce: { "60.1.0.1": "1" } });
 });
 
 Deno.test("a 429 holds every request, not only the one refused", async () => {
-  const server = startRdapServer({ tooManyOnce: { "60.4.0.1": "1" } });
-  try {
-    const client = new RdapClient({
-      baseUrl: server.registryUrl,
-      limiter: new RateLimiter(50),
-    });
+  await withServer(async (server) => {
+    const client = clientOf(server.registryUrl);
     const refused = client.query("60.4.0.1");
     await new Promise((r) => setTimeout(r, 200));
     const other = client.query("60.5.0.1");
@@ -67,14 +76,11 @@ Deno.test("a 429 holds every request, not only the one refused", async () => {
     const first = server.requests[0];
     const later = server.requests.find((r) => r.address === "60.5.0.1")!;
     ok(later.at - first.at >= 950, `asked after ${later.at - first.at}ms`);
-  } finally {
-    await server.close();
-  }
+  }, { tooManyOnce: { "60.4.0.1": "1" } });
 });
 
 Deno.test("an answer too large or not JSON fails with a reason", async () => {
-  const server = startRdapServer();
-  try {
+  await withServer(async (server) => {
     const limiter = new RateLimiter(50);
     const huge = new RdapClient({ baseUrl: `${server.url}/huge`, limiter });
     assertEquals(await huge.query("60.6.0.1"), {
@@ -89,19 +95,13 @@ Deno.test("an answer too large or not JSON fails with a reason", async () => {
       kind: "failed",
       reason: "the answer is not JSON",
     });
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("a 503 is retried after a pause; a refused connection fails", async () => {
   const server = startRdapServer();
   try {
-    const client = new RdapClient({
-      baseUrl: server.flakyUrl,
-      limiter: new RateLimiter(50),
-      backoffMs: 200,
-    });
+    const client = clientOf(server.flakyUrl, { backoffMs: 200 });
     assertEquals((await client.query("60.2.0.1")).kind, "found");
     const [first, second] = server.requests;
     assertEquals([first.status, second.status], [503, 200]);
@@ -110,12 +110,7 @@ Deno.test("a 503 is retried after a pause; a refused connection fails", async ()
     await server.close();
   }
   // The server is gone: the port refuses.
-  const gone = new RdapClient({
-    baseUrl: server.url,
-    limiter: new RateLimiter(50),
-    backoffMs: 10,
-    retries: 1,
-  });
+  const gone = clientOf(server.url, { backoffMs: 10, retries: 1 });
   const answer = await gone.query("60.2.0.1");
   assertEquals(answer.kind, "failed");
   ok(
@@ -125,25 +120,17 @@ Deno.test("a 503 is retried after a pause; a refused connection fails", async ()
 });
 
 Deno.test("a server that never answers times out per attempt", async () => {
-  const server = startRdapServer();
-  try {
-    const client = new RdapClient({
-      baseUrl: server.deadUrl,
-      limiter: new RateLimiter(50),
-      timeoutMs: 300,
-    });
+  await withServer(async (server) => {
+    const client = clientOf(server.deadUrl, { timeoutMs: 300 });
     const started = performance.now();
     assertEquals(await client.query("60.3.0.1"), { kind: "timeout" });
     const took = performance.now() - started;
     ok(took >= 290 && took < 2000, `took ${took}ms`);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("RDAP_RATE=5 holds: 30 blocks, never more than rate+burst a second", async () => {
-  const server = startRdapServer();
-  try {
+  await withServer(async (server) => {
     const rate = 5;
     const limiter = new RateLimiter(rate);
     const client = new RdapClient({ baseUrl: server.registryUrl, limiter });
@@ -161,19 +148,14 @@ Deno.test("RDAP_RATE=5 holds: 30 blocks, never more than rate+burst a second", a
     ok(busiest <= rate + limiter.burst, `${busiest} requests in one second`);
     // The first `burst` go at once, the rest at the rate: about 5 seconds.
     ok(took >= ((30 - limiter.burst) / rate) * 1000 * 0.9, `took ${took}ms`);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("a redirect to another loopback server is never fetched", async () => {
   const other = startRdapServer();
   const configured = startRdapServer({ redirectTo: other.url });
   try {
-    const client = new RdapClient({
-      baseUrl: `${configured.url}/away`,
-      limiter: new RateLimiter(50),
-    });
+    const client = clientOf(`${configured.url}/away`);
     assertEquals(await client.query("12.34.56.7"), {
       kind: "failed",
       reason: `a redirect to http://127.0.0.1:${
@@ -187,10 +169,7 @@ Deno.test("a redirect to another loopback server is never fetched", async () => 
       redirectTo: `https://127.0.0.1:${port}`,
     });
     try {
-      const viaHttps = new RdapClient({
-        baseUrl: `${overHttps.url}/away`,
-        limiter: new RateLimiter(50),
-      });
+      const viaHttps = clientOf(`${overHttps.url}/away`);
       assertEquals(await viaHttps.query("12.34.56.7"), {
         kind: "failed",
         reason: `a redirect to https://127.0.0.1:${port} was not followed: ` +
@@ -207,29 +186,19 @@ Deno.test("a redirect to another loopback server is never fetched", async () => 
 });
 
 Deno.test("redirects stop after a few hops", async () => {
-  const server = startRdapServer();
-  try {
-    const client = new RdapClient({
-      baseUrl: `${server.url}/loop`,
-      limiter: new RateLimiter(50),
-    });
+  await withServer(async (server) => {
+    const client = clientOf(`${server.url}/loop`);
     assertEquals(await client.query("12.34.56.7"), {
       kind: "failed",
       reason: "more than 3 redirects",
     });
     assertEquals(server.count("loop"), 4);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("an answer whose network does not hold the address is not used", async () => {
-  const server = startRdapServer();
-  try {
-    const client = new RdapClient({
-      baseUrl: `${server.url}/elsewhere`,
-      limiter: new RateLimiter(50),
-    });
+  await withServer(async (server) => {
+    const client = clientOf(`${server.url}/elsewhere`);
     const answer = await client.query("12.34.56.7");
     assertEquals(answer.kind, "failed");
     ok(
@@ -239,9 +208,7 @@ Deno.test("an answer whose network does not hold the address is not used", async
         ),
       JSON.stringify(answer),
     );
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("Retry-After as seconds or as an HTTP date", () => {
