@@ -109,18 +109,10 @@ export class UdpDnsClient {
    * A PTR query for `name` (e.g. "4.4.8.8.in-addr.arpa"): sent, then sent
    * again with the same id after `firstMs` without an answer (a datagram
    * lost either way), then given up `secondMs` later. An answer to either
-   * send is taken. A number is a total timeout, resent halfway.
+   * send is taken.
    */
-  query(name: string, timeouts: number | QueryTimeouts): Promise<PtrAnswer> {
-    const { firstMs, secondMs, onResend, onAnswer } =
-      typeof timeouts === "number"
-        ? {
-          firstMs: Math.floor(timeouts / 2),
-          secondMs: timeouts - Math.floor(timeouts / 2),
-          onResend: undefined,
-          onAnswer: undefined,
-        }
-        : timeouts;
+  query(name: string, timeouts: QueryTimeouts): Promise<PtrAnswer> {
+    const { firstMs, secondMs, onResend, onAnswer } = timeouts;
     if (this.#pending.size >= 65000) {
       return Promise.resolve({ kind: "failed" });
     }
