@@ -174,8 +174,7 @@ ${FIELD_COLUMNS}
   // A job's chunks, their progress and what each left (storage/
   // sqlite_chunks.ts), as in PostgreSQL mode: a job is run a chunk at a time
   // on a pool of threads, and a chunk's rows are kept as files beside it
-  // (results/job_results.ts). Rows stored in `results` by an earlier
-  // version are moved there at start (results/legacy_results.ts).
+  // (results/job_results.ts).
   `
   CREATE TABLE job_chunks (
     job_id INTEGER NOT NULL,

@@ -1,0 +1,137 @@
+// Chunks stored a blob per section (rows kept as lines, or as cells before
+// lines; with or without `.addrs`) are rewritten once as one index, and read
+// as they did; a pass stopped before the old blobs went is finished by the
+// next. tests/http/old_data_dir_test.ts starts the server on a real data
+// directory of an earlier version.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { serialize } from "node:v8";
+import { LocalBlobStore } from "../blobs/local_blobs.ts";
+import { emptyEnrichment } from "../enrichment/types.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
+import { Store } from "../storage/store.ts";
+import { seedRows } from "../../tests/helpers/seed_results.ts";
+import { JobResults, SECTIONS } from "./job_results.ts";
+import { migrateParts } from "./part_migration.ts";
+import { decodeColumns, resultAt } from "./result_columns.ts";
+
+function row(i: number): StoredResult {
+  const ip = `203.0.113.${i % 40}`;
+  const enrichment = emptyEnrichment(ip);
+  Object.assign(enrichment, {
+    success: i % 9 !== 0,
+    ispFiltered: i % 3 === 0,
+    company: `Company ${i % 5}, "Ltd"`,
+    asn: `AS${i % 5}`,
+    city: `City ${i % 700}`,
+    country_code: "DE",
+    network_type: i % 3 === 0 ? "consumer_isp" : "business",
+  });
+  return { rowIndex: i, original: [`name ${i}`, ip, `=n;${i}`], enrichment };
+}
+
+/** Rows as kept before lines: their cells joined, where each row starts. */
+function asCells(rows: Uint8Array): Uint8Array {
+  const columns = decodeColumns(rows);
+  const { lines: _, lineEnds: _ends, dialect: _dialect, ...rest } = columns;
+  let text = "";
+  const ends: number[] = [];
+  const cellStart = [0];
+  for (let i = 0; i < columns.count; i++) {
+    for (const cell of resultAt(columns, i).original) {
+      text += cell;
+      ends.push(text.length);
+    }
+    cellStart.push(ends.length);
+  }
+  return serialize({
+    ...rest,
+    cells: { text, ends: Int32Array.from(ends) },
+    cellStart: Int32Array.from(cellStart),
+  });
+}
+
+Deno.test("chunks stored a blob per section become one index and read the same", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "part-migration-" });
+  const store = new Store(join(dir, "test.db"));
+  try {
+    const results = new JobResults(
+      new LocalBlobStore(dir),
+      new SqliteChunkProgress(store),
+    );
+    const job = store.createJob({
+      fileName: "f.csv",
+      originalFileName: "f.csv",
+      ipColumnName: "ip",
+      ipColumnIndex: 1,
+      headers: ["name", "ip", "note"],
+      dialect: null,
+      totalIPs: 1300,
+      options: {
+        geolocation: true,
+        domain: true,
+        company: true,
+        network: true,
+      },
+    });
+    const rows = Array.from({ length: 1300 }, (_, i) => row(i));
+    await seedRows(store, results, job.id, rows, { chunkRows: 650 });
+    const done = store.getJob(job.id)!;
+    const read = async () => {
+      await results.blobs.delete(`results/${job.id}/summary.json`);
+      const fresh = new JobResults(results.blobs, results.chunks);
+      return {
+        csv: await new Response(await fresh.csvBody(done)).text(),
+        summary: await fresh.summary(done),
+        page: await fresh.preview(done, { text: "company" }, 2, 100),
+        live: await fresh.between(done, 600, 700),
+      };
+    };
+    const before = await read();
+    const keys = async () =>
+      (await results.blobs.listOlderThan(new Date(Date.now() + 1e9), "results"))
+        .map((b) => b.key).sort();
+    const indexed = await keys();
+    // As c7df1dc (chunk 0: rows as cells, no .addrs) and 604f446 (chunk 1)
+    // stored them: a blob per section, no index in the chunk's meta.
+    for (const output of await results.outputs(job.id)) {
+      const prefix = `results/${job.id}/${output.chunk}`;
+      const index = await results.blobs.bytes(`${prefix}.idx`);
+      const ends = output.meta.index!;
+      for (const [s, end] of ends.entries()) {
+        const start = s === 0 ? 0 : ends[s - 1];
+        let bytes: Uint8Array = index.slice(start, end);
+        if (output.chunk === 0 && SECTIONS[s] === "addrs") continue;
+        if (output.chunk === 0 && SECTIONS[s] === "rows") {
+          bytes = asCells(bytes);
+        }
+        if (bytes.length > 0) {
+          await results.blobs.put(
+            `${prefix}.${SECTIONS[s]}`,
+            ReadableStream.from([bytes]),
+          );
+        }
+      }
+      await results.blobs.delete(`${prefix}.idx`);
+      const { index: _, ...meta } = output.meta;
+      await results.chunks.setMeta(job.id, output.chunk, meta);
+    }
+    ok((await keys()).includes(`results/${job.id}/0.rows`));
+    await migrateParts(store, results);
+    assertEquals(await keys(), [...indexed, "results/format"].sort());
+    assertEquals(await read(), before);
+    // Stopped after the index was recorded, before the old blobs went.
+    await results.blobs.delete("results/format");
+    await results.blobs.put(
+      `results/${job.id}/1.rows`,
+      ReadableStream.from([new Uint8Array([1])]),
+    );
+    await migrateParts(store, results);
+    assertEquals(await keys(), [...indexed, "results/format"].sort());
+    assertEquals(await read(), before);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
