@@ -14,7 +14,11 @@ import { COUNT_CAP } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
-import { outputRowOf, seedRows } from "../../tests/helpers/seed_results.ts";
+import {
+  newJob,
+  outputRowOf,
+  seedRows,
+} from "../../tests/helpers/seed_results.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import { ChunkOutput } from "./chunk_output.ts";
 import { JobResults } from "./job_results.ts";
@@ -60,17 +64,6 @@ async function withResults(
     await Deno.remove(dir, { recursive: true });
   }
 }
-
-const newJob = {
-  fileName: "f.csv",
-  originalFileName: "f.csv",
-  ipColumnName: "ip",
-  ipColumnIndex: 1,
-  headers: ["name", "ip", "note"],
-  dialect: null,
-  totalIPs: 30,
-  options: { geolocation: true, domain: true, company: true, network: true },
-};
 
 Deno.test("every field comes back from a chunk's columns as it went in", () => {
   const failed = emptyEnrichment("10.0.0.1");

@@ -11,7 +11,7 @@ import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
-import { seedRows } from "../../tests/helpers/seed_results.ts";
+import { newJob, seedRows } from "../../tests/helpers/seed_results.ts";
 import { JobResults, SECTIONS } from "./job_results.ts";
 import { migrateParts } from "./part_migration.ts";
 import { decodeColumns, resultAt } from "./result_columns.ts";
@@ -60,21 +60,7 @@ Deno.test("chunks stored a blob per section become one index and read the same",
       new LocalBlobStore(dir),
       new SqliteChunkProgress(store),
     );
-    const job = store.createJob({
-      fileName: "f.csv",
-      originalFileName: "f.csv",
-      ipColumnName: "ip",
-      ipColumnIndex: 1,
-      headers: ["name", "ip", "note"],
-      dialect: null,
-      totalIPs: 1300,
-      options: {
-        geolocation: true,
-        domain: true,
-        company: true,
-        network: true,
-      },
-    });
+    const job = store.createJob({ ...newJob, totalIPs: 1300 });
     const rows = Array.from({ length: 1300 }, (_, i) => row(i));
     await seedRows(store, results, job.id, rows, { chunkRows: 650 });
     const done = store.getJob(job.id)!;

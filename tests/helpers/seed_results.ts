@@ -29,6 +29,18 @@ export function outputRowOf(dialect: Dialect, row: StoredResult): OutputRow {
   };
 }
 
+/** A job of three columns, its address the second, every option on. */
+export const newJob = {
+  fileName: "f.csv",
+  originalFileName: "f.csv",
+  ipColumnName: "ip",
+  ipColumnIndex: 1,
+  headers: ["name", "ip", "note"],
+  dialect: null,
+  totalIPs: 30,
+  options: { geolocation: true, domain: true, company: true, network: true },
+};
+
 /** The counters of these rows. */
 export function countersOf(rows: StoredResult[]): Counters {
   return {
