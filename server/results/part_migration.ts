@@ -40,8 +40,7 @@ interface CellColumns extends Omit<ResultColumns, "lines" | "lineEnds"> {
 }
 
 /** A chunk's rows with lines: as stored, or written from its cells. */
-function withLines(job: JobRecord, bytes: Uint8Array): ResultColumns {
-  const columns = deserialize(bytes) as CellColumns;
+function withLines(job: JobRecord, columns: CellColumns): ResultColumns {
   const { cells, cellStart, ...rest } = columns;
   if (columns.lines || !cells || !cellStart) return columns as ResultColumns;
   const dialect = dialectOf(job);
@@ -74,7 +73,10 @@ async function indexChunk(
 ): Promise<void> {
   const key = (name: Section) => `results/${job.id}/${output.chunk}.${name}`;
   const read = (name: Section) => results.blobs.bytes(key(name));
-  const columns = withLines(job, await read("rows"));
+  // Rows kept as lines are kept as they are.
+  const stored = await read("rows");
+  const old = deserialize(stored) as CellColumns;
+  const columns = withLines(job, old);
   let addrs = await read("addrs").catch(() => null);
   if (!addrs) {
     const addresses = new Set<string>();
@@ -85,7 +87,7 @@ async function indexChunk(
     addrs = encodeAddresses(addresses);
   }
   const index = await results.putIndex(job.id, output.chunk, {
-    rows: [encodeColumns(columns)],
+    rows: [columns === old ? stored : encodeColumns(columns)],
     top: [await read("top")],
     tail: [await read("tail").catch(() => new Uint8Array(0))],
     nets: [await read("nets")],

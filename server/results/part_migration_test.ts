@@ -5,16 +5,15 @@
 // directory of an earlier version.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { serialize } from "node:v8";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
 import { newJob, seedRows } from "../../tests/helpers/seed_results.ts";
-import { JobResults, SECTIONS } from "./job_results.ts";
+import { storeAsSections } from "../../tests/helpers/old_parts.ts";
+import { JobResults } from "./job_results.ts";
 import { migrateParts } from "./part_migration.ts";
-import { decodeColumns, resultAt } from "./result_columns.ts";
 
 function row(i: number): StoredResult {
   const ip = `203.0.113.${i % 40}`;
@@ -29,27 +28,6 @@ function row(i: number): StoredResult {
     network_type: i % 3 === 0 ? "consumer_isp" : "business",
   });
   return { rowIndex: i, original: [`name ${i}`, ip, `=n;${i}`], enrichment };
-}
-
-/** Rows as kept before lines: their cells joined, where each row starts. */
-function asCells(rows: Uint8Array): Uint8Array {
-  const columns = decodeColumns(rows);
-  const { lines: _, lineEnds: _ends, dialect: _dialect, ...rest } = columns;
-  let text = "";
-  const ends: number[] = [];
-  const cellStart = [0];
-  for (let i = 0; i < columns.count; i++) {
-    for (const cell of resultAt(columns, i).original) {
-      text += cell;
-      ends.push(text.length);
-    }
-    cellStart.push(ends.length);
-  }
-  return serialize({
-    ...rest,
-    cells: { text, ends: Int32Array.from(ends) },
-    cellStart: Int32Array.from(cellStart),
-  });
 }
 
 Deno.test("chunks stored a blob per section become one index and read the same", async () => {
@@ -79,30 +57,8 @@ Deno.test("chunks stored a blob per section become one index and read the same",
       (await results.blobs.listOlderThan(new Date(Date.now() + 1e9), "results"))
         .map((b) => b.key).sort();
     const indexed = await keys();
-    // As c7df1dc (chunk 0: rows as cells, no .addrs) and 604f446 (chunk 1)
-    // stored them: a blob per section, no index in the chunk's meta.
-    for (const output of await results.outputs(job.id)) {
-      const prefix = `results/${job.id}/${output.chunk}`;
-      const index = await results.blobs.bytes(`${prefix}.idx`);
-      const ends = output.meta.index!;
-      for (const [s, end] of ends.entries()) {
-        const start = s === 0 ? 0 : ends[s - 1];
-        let bytes: Uint8Array = index.slice(start, end);
-        if (output.chunk === 0 && SECTIONS[s] === "addrs") continue;
-        if (output.chunk === 0 && SECTIONS[s] === "rows") {
-          bytes = asCells(bytes);
-        }
-        if (bytes.length > 0) {
-          await results.blobs.put(
-            `${prefix}.${SECTIONS[s]}`,
-            ReadableStream.from([bytes]),
-          );
-        }
-      }
-      await results.blobs.delete(`${prefix}.idx`);
-      const { index: _, ...meta } = output.meta;
-      await results.chunks.setMeta(job.id, output.chunk, meta);
-    }
+    // Chunk 0 as c7df1dc stored it, chunk 1 as 604f446 did.
+    await storeAsSections(results, job.id, [0]);
     ok((await keys()).includes(`results/${job.id}/0.rows`));
     await migrateParts(store, results);
     assertEquals(await keys(), [...indexed, "results/format"].sort());

@@ -13,6 +13,8 @@ import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import { JobResults } from "../results/job_results.ts";
 import { seedRows } from "../../tests/helpers/seed_results.ts";
+import { storeAsSections } from "../../tests/helpers/old_parts.ts";
+import { migrateParts } from "../results/part_migration.ts";
 import type { ChunkProgressStore } from "./chunk_progress.ts";
 import type { NewJob } from "./job_rows.ts";
 import { ChunkTaken, JobStopped, type StoredResult } from "./result_rows.ts";
@@ -218,6 +220,22 @@ export function storeContract(
       );
       assertEquals(done.filteredIPs, expected.filtered);
       assertEquals(await r.between(done, 0, 10), rows);
+    },
+  );
+
+  test(
+    "chunks stored a blob per section are indexed once, and read the same",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = Array.from({ length: 250 }, (_, i) => result(i));
+      await seedRows(s, r, job.id, rows, { chunkRows: 100 });
+      const done = (await s.getJob(job.id))!;
+      const outputs = await r.outputs(job.id);
+      await storeAsSections(r, job.id);
+      ok((await r.outputs(job.id)).every((o) => !o.meta.index));
+      await migrateParts(s, r);
+      assertEquals(await r.outputs(job.id), outputs);
+      assertEquals(await r.between(done, 0, 250), rows);
     },
   );
 
