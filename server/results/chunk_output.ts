@@ -10,7 +10,7 @@ import { type Dialect, encodeField } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-import { dialectOf, type OutputCell, outputCells } from "../jobs/download.ts";
+import { dialectOf, type OutputCell, outputCells } from "./output_row.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -126,7 +126,7 @@ export class ChunkOutput {
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#cells = outputCells(job);
+    this.#cells = outputCells(job.options);
     this.#headerCount = job.headers.length;
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);

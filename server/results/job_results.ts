@@ -14,7 +14,7 @@
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
 import type { BlobStore } from "../blobs/blob_store.ts";
-import { csvHeader } from "../jobs/download.ts";
+import { csvHeader } from "./output_row.ts";
 import type {
   ChunkOutputRecord,
   ChunkProgressStore,

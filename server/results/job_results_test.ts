@@ -9,7 +9,7 @@ import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { COMMA, formatRows } from "../csv/dialect.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
-import { outputCells, outputHeader, outputRow } from "../jobs/download.ts";
+import { outputCells, outputHeader, outputRow } from "./output_row.ts";
 import { COUNT_CAP } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
@@ -95,7 +95,7 @@ Deno.test("the download is the chunks' kept rows in the download's format", () =
     assertEquals(done.status, "completed");
     const text = await new Response(await results.csvBody(done)).text();
     const kept = rows.filter((r) => !r.enrichment.ispFiltered);
-    const columns = outputCells(done);
+    const columns = outputCells(done.options);
     assertEquals(
       text,
       formatRows([
@@ -222,6 +222,6 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   const text = new TextDecoder().decode(parts.kept[0]);
   assertEquals(
     text,
-    formatRows(rows.map((r) => outputRow(job, outputCells(job), r))),
+    formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
   );
 });

@@ -9,7 +9,7 @@
 // there is looked at again; the `format` blob says the pass ended.
 import { deserialize } from "node:v8";
 import { formatRows } from "../csv/dialect.ts";
-import { dialectOf } from "../jobs/download.ts";
+import { dialectOf } from "./output_row.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { ChunkOutputRecord } from "../storage/chunk_progress.ts";
 import type { JobStore } from "../storage/store_interface.ts";

@@ -2,7 +2,7 @@
 // in the blob store, then its commit), for tests of what reads them.
 import { ChunkOutput } from "../../server/results/chunk_output.ts";
 import { type Dialect, formatRows } from "../../server/csv/dialect.ts";
-import { dialectOf } from "../../server/jobs/download.ts";
+import { dialectOf } from "../../server/results/output_row.ts";
 import type { JobResults } from "../../server/results/job_results.ts";
 import type {
   Counters,
