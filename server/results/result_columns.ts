@@ -3,13 +3,13 @@
 // upload stored it, its cells read only when a page shows the row. Rows of
 // one place and organisation share every value but their own (address, host
 // name, domain, ip_used): those values are kept once per group of rows,
-// numbers in typed arrays. Structured-clone serialisable (node:v8), so a chunk is written and
-// read in one call and a preview page builds only the rows it shows. Values
-// of text (cells, addresses, each of a group's fields) are kept as one string
-// a field and where each value ends, so reading a chunk copies a few strings,
-// not one per value (a chunk of 15,000 rows took ~15 ms as arrays of
-// strings). One string a field, not one for all: a string with one character
-// past Latin-1 is stored at two bytes a character.
+// numbers in typed arrays. Structured-clone serialisable (node:v8), so a
+// chunk is written and read in one call and a preview page builds only the
+// rows it shows. Values of text (addresses, each of a group's fields) are
+// kept as one string a field and where each value ends, so reading a chunk
+// copies a few strings, not one per value. One string a field, not one for
+// all: a string with one character past Latin-1 is stored at two bytes a
+// character.
 import { deserialize, serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import type { FailureKind } from "../../shared/failures.ts";
