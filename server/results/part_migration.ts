@@ -73,11 +73,14 @@ async function indexChunk(
 ): Promise<void> {
   const key = (name: Section) => `results/${job.id}/${output.chunk}.${name}`;
   const read = (name: Section) => results.blobs.bytes(key(name));
+  // A chunk with no tails, or stored before distinct addresses, has none.
+  const readIf = async (name: Section) =>
+    await results.blobs.head(key(name)) ? await read(name) : null;
   // Rows kept as lines are kept as they are.
   const stored = await read("rows");
   const old = deserialize(stored) as CellColumns;
   const columns = withLines(job, old);
-  let addrs = await read("addrs").catch(() => null);
+  let addrs = await readIf("addrs");
   if (!addrs) {
     const addresses = new Set<string>();
     for (let i = 0; i < columns.count; i++) {
@@ -89,7 +92,7 @@ async function indexChunk(
   const index = await results.putIndex(job.id, output.chunk, {
     rows: [columns === old ? stored : encodeColumns(columns)],
     top: [await read("top")],
-    tail: [await read("tail").catch(() => new Uint8Array(0))],
+    tail: [await readIf("tail") ?? new Uint8Array(0)],
     nets: [await read("nets")],
     addrs: [addrs],
   });
@@ -111,16 +114,16 @@ export async function migrateParts(
     const found = OLD_BLOB.exec(key);
     if (!found) continue;
     const [jobId, chunk] = [Number(found[1]), Number(found[2])];
-    const isOld = async () =>
+    const unindexed = async () =>
       (await results.outputs(jobId)).find((o) =>
         o.chunk === chunk && !o.meta.index
       );
-    const output = await isOld();
+    const output = await unindexed();
     const job = output && await store.getJob(jobId);
     if (job) {
       // Another process may have indexed it and taken its blobs meanwhile.
       await indexChunk(results, job, output).catch(async (error) => {
-        if (await isOld()) throw error;
+        if (await unindexed()) throw error;
       });
     }
     for (const name of OLD_SECTIONS) {

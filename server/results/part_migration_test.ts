@@ -1,11 +1,15 @@
 // Chunks stored a blob per section (rows kept as lines, or as cells before
 // lines; with or without `.addrs`) are rewritten once as one index, and read
 // as they did; a pass stopped before the old blobs went is finished by the
-// next. tests/http/old_data_dir_test.ts starts the server on a real data
+// next; in the data directory and in S3 (npm:s3rver on loopback).
+// tests/http/old_data_dir_test.ts starts the server on a real data
 // directory of an earlier version.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
+import type { BlobStore } from "../blobs/blob_store.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
+import { S3BlobStore } from "../blobs/s3_blobs.ts";
+import { startS3 } from "../../tests/helpers/s3_server.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
@@ -30,14 +34,29 @@ function row(i: number): StoredResult {
   return { rowIndex: i, original: [`name ${i}`, ip, `=n;${i}`], enrichment };
 }
 
-Deno.test("chunks stored a blob per section become one index and read the same", async () => {
+const blobStores: Record<
+  string,
+  (dir: string) => Promise<{ blobs: BlobStore; close(): Promise<void> }>
+> = {
+  "data directory": (dir) =>
+    Promise.resolve({ blobs: new LocalBlobStore(dir), close: async () => {} }),
+  s3: async () => {
+    const s3 = await startS3();
+    return { blobs: new S3BlobStore(s3), close: s3.stop };
+  },
+};
+
+for (const [where, open] of Object.entries(blobStores)) {
+  Deno.test(`${where}: chunks stored a blob per section become one index and read the same`, () =>
+    migrateIn(open));
+}
+
+async function migrateIn(open: (typeof blobStores)[string]) {
   const dir = await Deno.makeTempDir({ prefix: "part-migration-" });
   const store = new Store(join(dir, "test.db"));
+  const { blobs, close } = await open(dir);
   try {
-    const results = new JobResults(
-      new LocalBlobStore(dir),
-      new SqliteChunkProgress(store),
-    );
+    const results = new JobResults(blobs, new SqliteChunkProgress(store));
     const job = store.createJob({ ...newJob, totalIPs: 1300 });
     const rows = Array.from({ length: 1300 }, (_, i) => row(i));
     await seedRows(store, results, job.id, rows, { chunkRows: 650 });
@@ -73,7 +92,8 @@ Deno.test("chunks stored a blob per section become one index and read the same",
     assertEquals(await keys(), [...indexed, "results/format"].sort());
     assertEquals(await read(), before);
   } finally {
+    await close();
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
-});
+}
