@@ -1,6 +1,7 @@
 // A data directory written by an earlier version is migrated at start: its
 // job is listed, its download is the bytes that version served, its preview
-// shows the rows it showed, the .xlsx and the summary answer, and a second
+// shows the rows it showed, its .xlsx holds the cells that version's did
+// (where the fixture has it), the summary answers, and a second
 // start finds nothing left to do. The fixtures are real data directories,
 // each with a job of 420 rows, its chunks stored a blob per section:
 // data_dir_c7df1dc (rows kept as cells, comma-separated CRLF download) and
@@ -9,12 +10,24 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { cpSync } from "node:fs";
+import ExcelJS from "exceljs";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startServer } from "../helpers/server.ts";
 
 for (const version of ["c7df1dc", "604f446"]) {
   Deno.test(`a data directory written by ${version} lists its jobs and serves them as it did`, () =>
     serveOld(version));
+}
+
+/** The cells of an .xlsx download's "Enriched" sheet, row by row. */
+async function enrichedSheet(bytes: ArrayBuffer | Uint8Array) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as ArrayBuffer);
+  const rows: unknown[][] = [];
+  workbook.getWorksheet("Enriched")!.eachRow((row) =>
+    rows.push(row.values as unknown[])
+  );
+  return rows;
 }
 
 async function serveOld(version: string) {
@@ -33,6 +46,8 @@ async function serveOld(version: string) {
   const kept = JSON.parse(
     await Deno.readTextFile(join(FIXTURE, "results/1/summary.json")),
   );
+  const servedXlsx = await Deno.readFile(join(FIXTURE, "download.xlsx"))
+    .catch(() => null);
   const env = { JOBS_VISIBILITY: "shared" };
   try {
     for (const start of [1, 2]) {
@@ -59,7 +74,9 @@ async function serveOld(version: string) {
         );
         const xlsx = await get("/api/jobs/1/download?format=xlsx");
         assertEquals(xlsx.status, 200);
-        ok((await xlsx.arrayBuffer()).byteLength > 1000);
+        const sheet = await enrichedSheet(await xlsx.arrayBuffer());
+        ok(sheet.length > 300);
+        if (servedXlsx) assertEquals(sheet, await enrichedSheet(servedXlsx));
         const summary = await (await get("/api/jobs/1/summary")).json();
         assertEquals(summary.rows, kept.rows);
         const left = [...Deno.readDirSync(join(dataDir, "results/1"))]
