@@ -140,7 +140,7 @@ Deno.test("a text search counts up to the cap", () =>
     assertEquals(all.rows, rows.slice(10_000, 10_005));
   }));
 
-Deno.test("a text search reads each chunk's names, also as earlier versions kept them", () =>
+Deno.test("a text search reads each chunk's names", () =>
   withResults(async (store, results) => {
     const job = store.createJob(newJob);
     const rows = Array.from({ length: 30 }, (_, i) => {
