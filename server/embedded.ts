@@ -23,8 +23,7 @@ import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
 import { LocalBlobStore } from "./blobs/local_blobs.ts";
 import { JobResults } from "./results/job_results.ts";
-import { moveLegacyResults } from "./results/legacy_results.ts";
-import { sqliteLegacyTable } from "./storage/legacy_table.ts";
+import { migrateParts } from "./results/part_migration.ts";
 import { SqliteChunkProgress } from "./storage/sqlite_chunks.ts";
 
 export interface EmbeddedOptions {
@@ -70,7 +69,7 @@ export async function openEmbedded(
     new LocalBlobStore(config.dataDir),
     new SqliteChunkProgress(store),
   );
-  await moveLegacyResults(store, sqliteLegacyTable(store), results);
+  await migrateParts(store, results);
   const queue = new KvQueue(kv, config.jobConcurrency);
   const threads = new ThreadPool({
     store,

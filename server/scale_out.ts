@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { blobConfigFromEnv, openBlobStore } from "./blobs/blob_config.ts";
 import { LocalBlobStore } from "./blobs/local_blobs.ts";
 import { JobResults } from "./results/job_results.ts";
-import { moveLegacyResults } from "./results/legacy_results.ts";
-import { pgLegacyTable } from "./storage/pg/pg_legacy_table.ts";
+import { migrateParts } from "./results/part_migration.ts";
 import type { Config } from "./config.ts";
 import { watchData } from "./databases/data_watch.ts";
 import { JobEngines } from "./databases/job_engines.ts";
@@ -155,8 +154,8 @@ async function connect(
     blobs ?? new LocalBlobStore(config.dataDir),
     store.chunkProgress,
   );
-  // Jobs finished by versions that stored rows in the results table.
-  await moveLegacyResults(store, pgLegacyTable(store.sql), results);
+  // Chunks stored a blob per section become one index, once.
+  await migrateParts(store, results);
   // Seconds without a heartbeat before a dead worker's job is handed on.
   const heartbeat = Number(Deno.env.get("QUEUE_HEARTBEAT_SECONDS") ?? 30);
   if (!Number.isInteger(heartbeat) || heartbeat < 10) {

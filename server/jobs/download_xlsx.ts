@@ -6,18 +6,12 @@ import ExcelJS from "exceljs";
 import type { JobSummary } from "../../shared/summary.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobResults } from "../results/job_results.ts";
-import {
-  attachment,
-  downloadName,
-  outputCells,
-  outputHeader,
-  outputRow,
-} from "./download.ts";
+import { attachment, downloadName } from "./download.ts";
+import { outputCells, outputHeader, outputRow } from "../results/output_row.ts";
 import { addSummarySheet } from "./summary_sheet.ts";
 import {
-  ALWAYS,
   FIELD_GROUPS,
-  fieldsOfGroup,
+  type FieldGroup,
 } from "../../shared/enrichment_fields.ts";
 import { MAX_XLSX_COLUMNS } from "../upload_formats/xlsx.ts";
 
@@ -38,9 +32,8 @@ export function xlsxRefusal(job: JobRecord): string | null {
  * field added, would be too wide for the .xlsx download; else undefined.
  */
 export function xlsxUploadNotice(headerCount: number): string | undefined {
-  // Every field, then enrichment_success and enrichment_error.
-  const added = FIELD_GROUPS.flatMap(fieldsOfGroup).length +
-    fieldsOfGroup(ALWAYS).length + 2;
+  const every = Object.fromEntries(FIELD_GROUPS.map((group) => [group, true]));
+  const added = outputCells(every as Record<FieldGroup, boolean>).length;
   if (headerCount + added <= MAX_XLSX_COLUMNS) return undefined;
   return `This file has ${headerCount.toLocaleString("en-US")} columns; ` +
     `with the enrichment columns that is more than the ${SHEET_LIMIT}, so ` +
@@ -61,7 +54,7 @@ export function xlsxDownload(
   // A streaming workbook writes sheets in order: the summary goes first.
   addSummarySheet(workbook, summary, job.dataVersion);
   const sheet = workbook.addWorksheet("Enriched");
-  const columns = outputCells(job);
+  const columns = outputCells(job.options);
   (async () => {
     sheet.addRow(outputHeader(job)).commit();
     for await (const page of results.keptPages(job)) {

@@ -53,6 +53,7 @@ async function setUp({ stallMs = 600_000 } = {}) {
     startChunk: (jobId, chunk, run, worker) =>
       progress.startChunk(jobId, chunk, run, worker),
     outputs: (jobId) => progress.outputs(jobId),
+    setMeta: (jobId, chunk, meta) => progress.setMeta(jobId, chunk, meta),
     runningKinds: (jobId) => progress.runningKinds(jobId),
     dropUnfinished: (jobId) => progress.dropUnfinished(jobId),
     async commitChunk(commit) {

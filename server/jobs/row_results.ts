@@ -50,7 +50,8 @@ export class RowResults {
   #networkBase = 0;
   /** Recent keys' enrichment, reused for their next rows. */
   #byKey = new Map<number, Enrichment>();
-  #row: OutputRow = { rowIndex: 0, enrichment: failedEnrichment("", null) };
+  /** The one row object handed on, reused. */
+  #row: OutputRow | null = null;
 
   constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
@@ -144,7 +145,7 @@ export class RowResults {
     enrichment: Enrichment,
     key: number,
   ): void {
-    const row = this.#row;
+    const row = this.#row ??= { rowIndex, line, enrichment };
     row.rowIndex = rowIndex;
     row.line = line;
     row.enrichment = enrichment;

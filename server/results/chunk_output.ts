@@ -6,11 +6,11 @@
 // the same in both modes (job_results.ts stores them).
 import { failureMessage } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
-import { type Dialect, encodeField, formatRows } from "../csv/dialect.ts";
+import { type Dialect, encodeField } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-import { dialectOf, type OutputCell, outputCells } from "../jobs/download.ts";
+import { dialectOf, type OutputCell, outputCells } from "./output_row.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -126,7 +126,7 @@ export class ChunkOutput {
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#cells = outputCells(job);
+    this.#cells = outputCells(job.options);
     this.#headerCount = job.headers.length;
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
@@ -139,17 +139,11 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds finished rows, in input order. `keys` (RowSink, jobs/row_results.ts):
-   * rows of one key share their place's and organisation's values, so they
-   * are counted once, n times, and their lines share those cells (LineTail).
+   * Adds a finished row, in input order (read now, not kept: see RowSink).
+   * `key`: rows of one key share their place's and organisation's values,
+   * so they are counted once, n times, and their lines share those cells
+   * (LineTail).
    */
-  add(results: OutputRow[], keys?: number[]): void {
-    for (let i = 0; i < results.length; i++) {
-      this.addRow(results[i], keys?.[i] ?? -1);
-    }
-  }
-
-  /** Adds a finished row (read now, not kept: see RowSink). */
   addRow(result: OutputRow, key: number): void {
     this.#rows.add(result, key);
     const e = result.enrichment;
@@ -176,28 +170,16 @@ export class ChunkOutput {
 
   /**
    * A kept row's output line: its line as stored, padded to the header's
-   * width, then its new cells and its line end. (Rows of earlier versions,
-   * with no stored line, are written from their cells.)
+   * width, then its new cells and its line end.
    */
-  #line({ original, line, enrichment }: OutputRow, key: number): void {
+  #line({ line, enrichment }: OutputRow, key: number): void {
     const sink = this.#sink;
-    const dialect = this.#dialect;
-    let fields: number;
-    if (line) {
-      sink.range(line.buf, line.start, line.contentEnd);
-      fields = line.fields;
-    } else {
-      const cells = original?.slice(0, this.#headerCount) ?? [];
-      if (cells.length === 0) cells.push("");
-      const text = formatRows([cells], dialect);
-      sink.text(text.slice(0, text.length - dialect.newline.length));
-      fields = cells.length;
-    }
-    for (let i = fields; i < this.#headerCount; i++) {
+    sink.range(line.buf, line.start, line.contentEnd);
+    for (let i = line.fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
     this.#tail(enrichment, key);
-    if (line && line.end > line.contentEnd) {
+    if (line.end > line.contentEnd) {
       sink.range(line.buf, line.contentEnd, line.end);
     } else sink.bytes(this.#newline);
   }

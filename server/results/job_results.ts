@@ -14,7 +14,7 @@
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
 import type { BlobStore } from "../blobs/blob_store.ts";
-import { csvHeader } from "../jobs/download.ts";
+import { csvHeader } from "./output_row.ts";
 import type {
   ChunkOutputRecord,
   ChunkProgressStore,
@@ -73,14 +73,12 @@ const indexKey = (jobId: number, chunk: number) =>
  * its counts by key for the summary (top_counts.ts); `nets`, for searches
  * (search_counts.ts); `addrs`, its distinct addresses (distinct_addresses.ts).
  */
-const SECTIONS = ["rows", "top", "tail", "nets", "addrs"] as const;
-type Section = (typeof SECTIONS)[number];
+export const SECTIONS = ["rows", "top", "tail", "nets", "addrs"] as const;
+export type Section = (typeof SECTIONS)[number];
 const summaryKey = (jobId: number) => `results/${jobId}/summary.json`;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-/** A part not stored. */
-const MISSING = new Uint8Array(0);
 
 /** Each item with its blob, the next READ_AHEAD read while one is used. */
 async function* readAhead<T>(
@@ -249,13 +247,22 @@ export class JobResults {
   ): Promise<ChunkMeta> {
     await this.blobs.put(keptKey(jobId, chunk), streamOf(parts.kept));
     const { top, tails } = storedTops(parts.counts.top);
-    const sections: Record<Section, Uint8Array[]> = {
+    const index = await this.putIndex(jobId, chunk, {
       rows: [encodeColumns(parts.columns)],
       top: [encoder.encode(JSON.stringify(top))],
       tail: tails,
       nets: [encodeSearchCounts(parts.counts.search)],
       addrs: [parts.addresses],
-    };
+    });
+    return { ...parts.meta, index };
+  }
+
+  /** Stores a chunk's index; where each of its sections ends. */
+  async putIndex(
+    jobId: number,
+    chunk: number,
+    sections: Record<Section, Uint8Array[]>,
+  ): Promise<number[]> {
     const index: number[] = [];
     let end = 0;
     for (const name of SECTIONS) {
@@ -266,27 +273,17 @@ export class JobResults {
       indexKey(jobId, chunk),
       streamOf(SECTIONS.flatMap((name) => sections[name])),
     );
-    return { ...parts.meta, index };
+    return index;
   }
 
-  /**
-   * A section of a chunk's index, or bytes [from, to) of it. Chunks stored
-   * before the index have each section in a blob of its own, named after it.
-   */
+  /** A section of a chunk's index, or bytes [from, to) of it. */
   #section(
     jobId: number,
     output: ChunkOutputRecord,
     name: Section,
     within?: [number, number],
   ): Promise<Uint8Array> {
-    const { index } = output.meta;
-    if (!index) {
-      const key = `results/${jobId}/${output.chunk}.${name}`;
-      return this.blobs.bytes(
-        key,
-        within && { start: within[0], end: within[1] },
-      );
-    }
+    const index = output.meta.index!;
     const at = SECTIONS.indexOf(name);
     const base = at === 0 ? 0 : index[at - 1];
     const start = base + (within?.[0] ?? 0);
@@ -295,24 +292,18 @@ export class JobResults {
     return this.blobs.bytes(indexKey(jobId, output.chunk), { start, end });
   }
 
-  /**
-   * Distinct addresses over a job's chunks, or undefined when a chunk has
-   * no list (stored by an earlier version).
-   */
+  /** Distinct addresses over a job's chunks. */
   async #distinctAddresses(
     jobId: number,
     outputs: ChunkOutputRecord[],
-  ): Promise<number | undefined> {
+  ): Promise<number> {
     const lists: Uint8Array[] = [];
     for await (
       const [, bytes] of readAhead(
         outputs,
-        (o) => this.#section(jobId, o, "addrs").catch(() => MISSING),
+        (o) => this.#section(jobId, o, "addrs"),
       )
-    ) {
-      if (bytes === MISSING) return undefined;
-      lists.push(bytes);
-    }
+    ) lists.push(bytes);
     return countDistinct(lists);
   }
 
@@ -502,8 +493,10 @@ export class JobResults {
       running.filter((r) => !done.has(r.chunk)).flatMap((r) => r.kinds),
     );
     if (completed) {
-      const distinct = await this.#distinctAddresses(job.id, outputs);
-      if (distinct !== undefined) summary.distinctAddresses = distinct;
+      summary.distinctAddresses = await this.#distinctAddresses(
+        job.id,
+        outputs,
+      );
       await this.blobs.put(
         summaryKey(job.id),
         streamOf([encoder.encode(JSON.stringify(summary))]),

@@ -3,19 +3,22 @@
 // download's format, past chunks whose rows were all left out; a preview
 // page spans chunks; a completed job's summary is kept and read back; rows
 // of one key are written with their key's cells and their own.
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
-import { serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
 import { COMMA, formatRows } from "../csv/dialect.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
-import { outputCells, outputHeader, outputRow } from "../jobs/download.ts";
+import { outputCells, outputHeader, outputRow } from "./output_row.ts";
 import { COUNT_CAP } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
-import { seedRows } from "../../tests/helpers/seed_results.ts";
+import {
+  newJob,
+  outputRowOf,
+  seedRows,
+} from "../../tests/helpers/seed_results.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import { ChunkOutput } from "./chunk_output.ts";
 import { JobResults } from "./job_results.ts";
@@ -23,7 +26,6 @@ import {
   ColumnsBuilder,
   decodeColumns,
   encodeColumns,
-  type JoinedText,
   resultAt,
 } from "./result_columns.ts";
 
@@ -63,17 +65,6 @@ async function withResults(
   }
 }
 
-const newJob = {
-  fileName: "f.csv",
-  originalFileName: "f.csv",
-  ipColumnName: "ip",
-  ipColumnIndex: 1,
-  headers: ["name", "ip", "note"],
-  dialect: null,
-  totalIPs: 30,
-  options: { geolocation: true, domain: true, company: true, network: true },
-};
-
 Deno.test("every field comes back from a chunk's columns as it went in", () => {
   const failed = emptyEnrichment("10.0.0.1");
   failed.failure = { kind: "reserved", range: "private" };
@@ -86,20 +77,9 @@ Deno.test("every field comes back from a chunk's columns as it went in", () => {
     { rowIndex: 8, original: ["10.0.0.1"], enrichment: failed },
   ];
   const builder = new ColumnsBuilder(COMMA);
-  for (const r of rows) builder.add(r);
-  const built = builder.build();
-  const columns = decodeColumns(encodeColumns(built));
+  for (const r of rows) builder.add(outputRowOf(COMMA, r));
+  const columns = decodeColumns(encodeColumns(builder.build()));
   assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
-  // As the version before lines kept them: the cells, joined.
-  const { lines: _, lineEnds: _ends, dialect: _dialect, ...rest } = built;
-  const cells: JoinedText = {
-    text: "8.8.8.810.0.0.1",
-    ends: Int32Array.from([7, 7, 15]),
-  };
-  const old = decodeColumns(
-    serialize({ ...rest, cells, cellStart: Int32Array.from([0, 2, 3]) }),
-  );
-  assertEquals([0, 1].map((i) => resultAt(old, i)), rows);
 });
 
 Deno.test("the download is the chunks' kept rows in the download's format", () =>
@@ -115,7 +95,7 @@ Deno.test("the download is the chunks' kept rows in the download's format", () =
     assertEquals(done.status, "completed");
     const text = await new Response(await results.csvBody(done)).text();
     const kept = rows.filter((r) => !r.enrichment.ispFiltered);
-    const columns = outputCells(done);
+    const columns = outputCells(done.options);
     assertEquals(
       text,
       formatRows([
@@ -160,7 +140,7 @@ Deno.test("a text search counts up to the cap", () =>
     assertEquals(all.rows, rows.slice(10_000, 10_005));
   }));
 
-Deno.test("a text search reads each chunk's names, also as earlier versions kept them", () =>
+Deno.test("a text search reads each chunk's names", () =>
   withResults(async (store, results) => {
     const job = store.createJob(newJob);
     const rows = Array.from({ length: 30 }, (_, i) => {
@@ -237,71 +217,11 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   }));
   const output = new ChunkOutput(job);
   // One key for all three: only the cells of a row's own may differ.
-  output.add(rows, [5, 5, 5]);
+  for (const r of rows) output.addRow(outputRowOf(COMMA, r), 5);
   const parts = output.finish();
   const text = new TextDecoder().decode(parts.kept[0]);
   assertEquals(
     text,
-    formatRows(rows.map((r) => outputRow(job, outputCells(job), r))),
+    formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
   );
 });
-
-Deno.test("a chunk is its download part and one index; a chunk stored as a blob per section reads the same", () =>
-  withResults(async (store, results) => {
-    const job = store.createJob(newJob);
-    const cities = Array.from({ length: 1300 }, (_, i) => `C${i % 700}`);
-    const rows = cities.map((city, i) => {
-      const r = row(i, i % 3 === 0);
-      Object.assign(r.enrichment, { city, country_code: "DE" });
-      return r;
-    });
-    await seedRows(store, results, job.id, rows, { chunkRows: 650 });
-    const done = store.getJob(job.id)!;
-    const read = async () => {
-      await results.blobs.delete(`results/${job.id}/summary.json`);
-      const fresh = new JobResults(results.blobs, results.chunks);
-      const body = await fresh.csvBody(done);
-      return {
-        csv: await new Response(body).text(),
-        summary: await fresh.summary(done),
-        page: await fresh.preview(done, { text: "company" }, 2, 100),
-        live: await fresh.between(done, 600, 700),
-      };
-    };
-    const before = await read();
-    const keys = async () =>
-      (await results.blobs.listOlderThan(
-        new Date(Date.now() + 1e9),
-        `results/${job.id}/`,
-      )).map((b) => b.key.slice(`results/${job.id}/`.length)).sort();
-    assertEquals(await keys(), [
-      "0.csv",
-      "0.idx",
-      "1.csv",
-      "1.idx",
-      "summary.json",
-    ]);
-    // As earlier versions stored them: each section in a blob named after
-    // it, no index in the chunk's meta.
-    const SECTIONS = ["rows", "top", "tail", "nets", "addrs"];
-    for (const output of await results.outputs(job.id)) {
-      const prefix = `results/${job.id}/${output.chunk}`;
-      const index = await results.blobs.bytes(`${prefix}.idx`);
-      const ends = output.meta.index!;
-      for (const [s, end] of ends.entries()) {
-        const start = s === 0 ? 0 : ends[s - 1];
-        if (end === start) continue;
-        await results.blobs.put(
-          `${prefix}.${SECTIONS[s]}`,
-          ReadableStream.from([index.slice(start, end)]),
-        );
-      }
-      await results.blobs.delete(`${prefix}.idx`);
-      const { index: _, ...meta } = output.meta;
-      store.db.prepare(
-        "UPDATE job_chunks SET meta = ? WHERE job_id = ? AND chunk = ?",
-      ).run(JSON.stringify(meta), job.id, output.chunk);
-    }
-    ok((await keys()).includes("0.rows"));
-    assertEquals(await read(), before);
-  }));

@@ -3,18 +3,18 @@
 // upload stored it, its cells read only when a page shows the row. Rows of
 // one place and organisation share every value but their own (address, host
 // name, domain, ip_used): those values are kept once per group of rows,
-// numbers in typed arrays. Structured-clone serialisable (node:v8), so a chunk is written and
-// read in one call and a preview page builds only the rows it shows. Values
-// of text (cells, addresses, each of a group's fields) are kept as one string
-// a field and where each value ends, so reading a chunk copies a few strings,
-// not one per value (a chunk of 15,000 rows took ~15 ms as arrays of
-// strings). One string a field, not one for all: a string with one character
-// past Latin-1 is stored at two bytes a character.
+// numbers in typed arrays. Structured-clone serialisable (node:v8), so a
+// chunk is written and read in one call and a preview page builds only the
+// rows it shows. Values of text (addresses, each of a group's fields) are
+// kept as one string a field and where each value ends, so reading a chunk
+// copies a few strings, not one per value. One string a field, not one for
+// all: a string with one character past Latin-1 is stored at two bytes a
+// character.
 import { deserialize, serialize } from "node:v8";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import type { FailureKind } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
-import { type Dialect, formatRows } from "../csv/dialect.ts";
+import type { Dialect } from "../csv/dialect.ts";
 import { LineScanner } from "../csv/line_scanner.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
 import type { OutputRow, StoredResult } from "../storage/result_rows.ts";
@@ -50,13 +50,11 @@ export interface ResultColumns {
   rowIndex: Float64Array;
   /**
    * Each row's line as stored, one after another, and where each ends;
-   * read in `dialect`. (Versions before kept `cells` and `cellStart`.)
+   * read in `dialect`.
    */
   lines: Uint8Array;
   lineEnds: Int32Array;
   dialect: Pick<Dialect, "delimiter" | "quote" | "newline">;
-  cells?: JoinedText;
-  cellStart?: Int32Array;
   ip: JoinedText;
   ipUsed: JoinedText;
   /** ROW_FIELDS, a text id per row each. */
@@ -95,18 +93,11 @@ class TextJoiner {
 }
 
 /** Value `k` of a JoinedText. */
-function joinedAt({ text, ends }: JoinedText, k: number): string | null {
+export function joinedAt({ text, ends }: JoinedText, k: number): string | null {
   const end = ends[k];
   if (end < 0) return null;
   const before = k === 0 ? 0 : ends[k - 1];
   return text.slice(before < 0 ? ~before : before, end);
-}
-
-/** Values `from` to `to` (exclusive) of a JoinedText, none of them null. */
-function joinedRange(joined: JoinedText, from: number, to: number): string[] {
-  const values: string[] = [];
-  for (let k = from; k < to; k++) values.push(joinedAt(joined, k) ?? "");
-  return values;
 }
 
 /** Collects a chunk's rows, in order, into columns. */
@@ -128,7 +119,7 @@ export class ColumnsBuilder {
   /** Groups by row key (RowSink, jobs/row_results.ts). */
   #groups = new Map<number, number>();
 
-  /** `dialect`: the job's, its lines' and a line written from cells. */
+  /** `dialect`: the job's, its lines'. */
   constructor(readonly dialect: Dialect) {}
 
   get count(): number {
@@ -169,17 +160,9 @@ export class ColumnsBuilder {
    * key share their place's and organisation's values, kept once.
    */
   add(result: OutputRow, key = -1): void {
-    const { rowIndex, line, original, enrichment: e } = result;
+    const { rowIndex, line, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
-    if (line) this.#lines.range(line.buf, line.start, line.contentEnd);
-    else {
-      this.#lines.text(
-        formatRows([original ?? []], this.dialect).slice(
-          0,
-          -this.dialect.newline.length,
-        ),
-      );
-    }
+    this.#lines.range(line.buf, line.start, line.contentEnd);
     this.#lineEnds.push(this.#lines.length);
     this.#ip.push(e.ip);
     this.#ipUsed.push(e.ip_used);
@@ -223,7 +206,7 @@ export function encodeColumns(columns: ResultColumns): Uint8Array {
   return serialize(columns);
 }
 
-/** A chunk's columns (also as the version before lines kept its cells). */
+/** A chunk's columns. */
 export function decodeColumns(bytes: Uint8Array): ResultColumns {
   return deserialize(bytes) as ResultColumns;
 }
@@ -231,15 +214,8 @@ export function decodeColumns(bytes: Uint8Array): ResultColumns {
 /** A scanner per chunk's columns read, for the lines of the rows shown. */
 const scanners = new WeakMap<ResultColumns, LineScanner>();
 
-/** Row `i`'s original cells, from its line (or as kept before lines). */
+/** Row `i`'s original cells, from its line. */
 function originalCells(columns: ResultColumns, i: number): string[] {
-  if (columns.cells && columns.cellStart) {
-    return joinedRange(
-      columns.cells,
-      columns.cellStart[i],
-      columns.cellStart[i + 1],
-    );
-  }
   let scanner = scanners.get(columns);
   if (!scanner) {
     scanners.set(columns, scanner = new LineScanner(columns.dialect));

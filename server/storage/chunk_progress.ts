@@ -102,6 +102,8 @@ export interface ChunkProgressStore {
   dropUnfinished(jobId: number): Promise<void>;
   /** The job's chunks with stored parts, in order. */
   outputs(jobId: number): Promise<ChunkOutputRecord[]>;
+  /** Replaces the meta of a chunk with stored parts (part_migration.ts). */
+  setMeta(jobId: number, chunk: number, meta: ChunkMeta): Promise<void>;
   /**
    * The rows by kind of the job's running chunks, as their last commit
    * reported them (with the counters it added to the job's).

@@ -1,7 +1,5 @@
 // Schema migrations, applied in order at start; user_version records progress.
-// Kept as code so `deno compile` embeds them with the program. The results
-// table's enrichment columns come from the field table; a field added to it
-// later is added to an existing database by addMissingFieldColumns.
+// Kept as code so `deno compile` embeds them with the program.
 import type { DatabaseSync } from "node:sqlite";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
 import {
@@ -174,8 +172,7 @@ ${FIELD_COLUMNS}
   // A job's chunks, their progress and what each left (storage/
   // sqlite_chunks.ts), as in PostgreSQL mode: a job is run a chunk at a time
   // on a pool of threads, and a chunk's rows are kept as files beside it
-  // (results/job_results.ts). Rows stored in `results` by an earlier
-  // version are moved there at start (results/legacy_results.ts).
+  // (results/job_results.ts).
   `
   CREATE TABLE job_chunks (
     job_id INTEGER NOT NULL,
@@ -234,19 +231,5 @@ export function migrate(db: DatabaseSync): void {
       db.exec("ROLLBACK");
       throw error;
     }
-  }
-  addMissingFieldColumns(db);
-}
-
-/** Fields added to the field table after the database was created. */
-function addMissingFieldColumns(db: DatabaseSync): void {
-  const present = new Set(
-    (db.prepare("PRAGMA table_info(results)").all() as Row[]).map((column) =>
-      column.name
-    ),
-  );
-  for (const field of ENRICHMENT_FIELD_TABLE) {
-    if (present.has(field.name)) continue;
-    db.exec(`ALTER TABLE results ADD COLUMN ${field.name} ${field.sql}`);
   }
 }

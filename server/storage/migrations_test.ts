@@ -1,6 +1,5 @@
-// Databases written by earlier versions open migrated: the classification
-// reason and the job's keep list added, uploads without cuts, and jobs
-// stored before dialects were kept.
+// Databases written by earlier versions open migrated: the job's keep list
+// added, uploads without cuts, and jobs stored before dialects were kept.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -20,15 +19,13 @@ function databaseBefore(path: string, step: number): DatabaseSync {
   return old;
 }
 
-Deno.test("an older database gains classification_reason and always_keep", async () => {
+Deno.test("an older database gains always_keep", async () => {
   const dir = await Deno.makeTempDir();
   const path = join(dir, "old.db");
   try {
     const old = new DatabaseSync(path);
     old.exec(MIGRATIONS[0]);
     old.exec(MIGRATIONS[1]);
-    // As the version before this field: no classification_reason column.
-    old.exec("ALTER TABLE results DROP COLUMN classification_reason");
     old.exec("PRAGMA user_version = 2");
     old.exec(
       `INSERT INTO jobs (file_name, original_file_name, status, ip_column_name,
@@ -42,7 +39,6 @@ Deno.test("an older database gains classification_reason and always_keep", async
     const store = new Store(path, { check: true });
     const columns = (table: string) =>
       store.db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name);
-    assertEquals(columns("results").includes("classification_reason"), true);
     assertEquals(columns("jobs").includes("always_keep"), true);
     assertEquals(store.getJob(1)?.alwaysKeep, null);
     const job = store.createJob({

@@ -18,6 +18,7 @@ import {
   toOutput,
   toRunningKinds,
 } from "./chunk_progress.ts";
+import type { ChunkMeta } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
 import {
   ChunkTaken,
@@ -85,6 +86,13 @@ export class SqliteChunkProgress implements ChunkProgressStore {
         WHERE job_id = ? AND meta IS NOT NULL ORDER BY chunk`,
     ).all(jobId) as Row[];
     return Promise.resolve(rows.map(toOutput));
+  }
+
+  setMeta(jobId: number, chunk: number, meta: ChunkMeta): Promise<void> {
+    this.store.db.prepare(
+      "UPDATE job_chunks SET meta = ? WHERE job_id = ? AND chunk = ?",
+    ).run(JSON.stringify(meta), jobId, chunk);
+    return Promise.resolve();
   }
 
   runningKinds(jobId: number): Promise<RunningKinds[]> {

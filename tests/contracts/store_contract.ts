@@ -13,6 +13,8 @@ import { LocalBlobStore } from "../../server/blobs/local_blobs.ts";
 import { emptyEnrichment } from "../../server/enrichment/types.ts";
 import { JobResults } from "../../server/results/job_results.ts";
 import { seedRows } from "../helpers/seed_results.ts";
+import { storeAsSections } from "../helpers/old_parts.ts";
+import { migrateParts } from "../../server/results/part_migration.ts";
 import type { ChunkProgressStore } from "../../server/storage/chunk_progress.ts";
 import type { NewJob } from "../../server/storage/job_rows.ts";
 import {
@@ -222,6 +224,22 @@ export function storeContract(
       );
       assertEquals(done.filteredIPs, expected.filtered);
       assertEquals(await r.between(done, 0, 10), rows);
+    },
+  );
+
+  test(
+    "chunks stored a blob per section are indexed once, and read the same",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = Array.from({ length: 250 }, (_, i) => result(i));
+      await seedRows(s, r, job.id, rows, { chunkRows: 100 });
+      const done = (await s.getJob(job.id))!;
+      const outputs = await r.outputs(job.id);
+      await storeAsSections(r, job.id);
+      ok((await r.outputs(job.id)).every((o) => !o.meta.index));
+      await migrateParts(s, r);
+      assertEquals(await r.outputs(job.id), outputs);
+      assertEquals(await r.between(done, 0, 250), rows);
     },
   );
 

@@ -1,12 +1,45 @@
 // Stores result rows for a job as the pipeline does (a chunk run: its parts
 // in the blob store, then its commit), for tests of what reads them.
 import { ChunkOutput } from "../../server/results/chunk_output.ts";
+import { type Dialect, formatRows } from "../../server/csv/dialect.ts";
+import { dialectOf } from "../../server/results/output_row.ts";
 import type { JobResults } from "../../server/results/job_results.ts";
 import type {
   Counters,
+  OutputRow,
   StoredResult,
 } from "../../server/storage/result_rows.ts";
 import type { JobStore } from "../../server/storage/store_interface.ts";
+
+const encoder = new TextEncoder();
+
+/** A row given as cells, as a chunk's output takes it: its line in `dialect`. */
+export function outputRowOf(dialect: Dialect, row: StoredResult): OutputRow {
+  const buf = encoder.encode(formatRows([row.original], dialect));
+  return {
+    rowIndex: row.rowIndex,
+    line: {
+      buf,
+      start: 0,
+      contentEnd: buf.length - dialect.newline.length,
+      end: buf.length,
+      fields: Math.max(1, row.original.length),
+    },
+    enrichment: row.enrichment,
+  };
+}
+
+/** A job of three columns, its address the second, every option on. */
+export const newJob = {
+  fileName: "f.csv",
+  originalFileName: "f.csv",
+  ipColumnName: "ip",
+  ipColumnIndex: 1,
+  headers: ["name", "ip", "note"],
+  dialect: null,
+  totalIPs: 30,
+  options: { geolocation: true, domain: true, company: true, network: true },
+};
 
 /** The counters of these rows. */
 export function countersOf(rows: StoredResult[]): Counters {
@@ -60,7 +93,9 @@ export async function seedRows(
     const run = crypto.randomUUID();
     await chunks.startChunk(jobId, chunk, run, "seed");
     const output = new ChunkOutput(job);
-    output.add(pieces[chunk]);
+    for (const row of pieces[chunk]) {
+      output.addRow(outputRowOf(dialectOf(job), row), -1);
+    }
     const parts = output.finish();
     const meta = await results.putParts(jobId, chunk, parts);
     await chunks.commitChunk({

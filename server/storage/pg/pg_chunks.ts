@@ -19,6 +19,7 @@ import {
   toOutput,
   toRunningKinds,
 } from "../chunk_progress.ts";
+import type { ChunkMeta } from "../../results/chunk_output.ts";
 import type { Row } from "../job_rows.ts";
 import {
   ChunkTaken,
@@ -78,6 +79,11 @@ export class PgChunkProgress implements ChunkProgressStore {
       SELECT chunk, first_row, run, kept_bytes, done, meta FROM job_chunks
         WHERE job_id = ${jobId} AND meta IS NOT NULL ORDER BY chunk`;
     return rows.map(toOutput);
+  }
+
+  async setMeta(jobId: number, chunk: number, meta: ChunkMeta): Promise<void> {
+    await this.sql`UPDATE job_chunks SET meta = ${JSON.stringify(meta)}
+      WHERE job_id = ${jobId} AND chunk = ${chunk}`;
   }
 
   async runningKinds(jobId: number): Promise<RunningKinds[]> {

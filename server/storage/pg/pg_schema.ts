@@ -142,37 +142,6 @@ ${FIELD_COLUMNS}
   PG_DATA_RELEASE_SCHEMA,
 ];
 
-/**
- * Adds the enrichment fields the results table lacks (a field added to the
- * field table after the database was made, such as ip_used): a column added
- * to the parent reaches every partition. Only missing ones, so a start
- * takes no table lock while workers write.
- */
-async function addFieldColumns(tx: postgres.TransactionSql): Promise<void> {
-  const present = new Set(
-    (await tx<{ column_name: string }[]>`
-      SELECT column_name FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'results'`)
-      .map((row) => row.column_name),
-  );
-  for (const field of ENRICHMENT_FIELD_TABLE) {
-    if (present.has(field.name)) continue;
-    await tx.unsafe(
-      `ALTER TABLE results ADD COLUMN ${field.name} ${
-        field.sql === "REAL" ? "double precision" : "text"
-      }`,
-    );
-  }
-}
-
-/** A job's results partition; `jobId` is an integer from the jobs table. */
-export function partitionName(jobId: number): string {
-  if (!Number.isSafeInteger(jobId) || jobId < 0) {
-    throw new Error(`not a job id: ${jobId}`);
-  }
-  return `results_${jobId}`;
-}
-
 // Any number: all replicas of this program use the same one.
 const MIGRATION_LOCK = 7_317_013;
 
@@ -188,6 +157,5 @@ export async function migratePg(sql: postgres.Sql): Promise<void> {
       await tx.unsafe(PG_MIGRATIONS[v]);
     }
     await tx`UPDATE schema_version SET version = ${PG_MIGRATIONS.length}`;
-    await addFieldColumns(tx);
   });
 }

@@ -18,7 +18,7 @@ import {
 import type { ChunkProgressStore } from "../chunk_progress.ts";
 import type { JobStore } from "../store_interface.ts";
 import { PgChunkProgress } from "./pg_chunks.ts";
-import { migratePg, partitionName } from "./pg_schema.ts";
+import { migratePg } from "./pg_schema.ts";
 import type { Dialect } from "../../csv/dialect.ts";
 
 const ENCODED_JOB_COLUMNS = ["original_file_name", "ip_column_name"];
@@ -188,21 +188,13 @@ export class PgStore implements JobStore {
       updated_at = ${now()} WHERE id = ${id}`;
   }
 
-  /**
-   * Deletes the jobs with their chunks (and the results partitions of
-   * earlier versions), in one transaction.
-   */
+  /** Deletes the jobs with their chunks, in one transaction. */
   async deleteJobs(status: JobStatus, owner?: string): Promise<JobRecord[]> {
     const rows = await transaction(this.sql, async (tx) => {
       const rows = await tx<Row[]>`
         DELETE FROM jobs WHERE status = ${status} ${
         owner === undefined ? tx`` : tx`AND owner = ${owner}`
       } RETURNING *`;
-      for (const row of rows) {
-        await tx.unsafe(
-          `DROP TABLE IF EXISTS ${partitionName(Number(row.id))}`,
-        );
-      }
       if (rows.length > 0) {
         await tx`DELETE FROM job_chunks WHERE job_id IN ${
           tx(rows.map((row) => Number(row.id)))

@@ -1,0 +1,142 @@
+// A job's output row, described once from the field table (outputCells:
+// each new cell's name, whether its value is the row's own, and its value),
+// and what encodes it: the CSV header here and a chunk's CSV lines
+// (chunk_output.ts, after each original line as stored), the .xlsx row
+// (outputRow). The preview's and live feed's JSON keep the API's own shapes
+// (routes/result_views.ts).
+import {
+  ALWAYS,
+  type EnrichmentField,
+  FIELD_GROUPS,
+  type FieldGroup,
+  fieldsOfGroup,
+} from "../../shared/enrichment_fields.ts";
+import {
+  type Dialect,
+  encodeField,
+  headerBytes,
+  legacyDialect,
+} from "../csv/dialect.ts";
+import { type EnrichOptions, errorText } from "../enrichment/types.ts";
+import type { JobRecord } from "../storage/job_rows.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+
+type Enrichment = StoredResult["enrichment"];
+
+/**
+ * One new cell of the download, the one description its encoders (CSV lines,
+ * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, whether its
+ * value is the row's own rather than its place's and organisation's, and
+ * the value, a formula's shape neutralised.
+ */
+export interface OutputCell {
+  name: string;
+  own: boolean;
+  value(enrichment: Enrichment): string | number;
+}
+
+/** Fields whose values are a row's own, not its place's and organisation's. */
+const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
+  "hostname",
+  "domain",
+  "ip_used",
+]);
+
+/**
+ * A job's new cells: the fields of the option groups chosen (in group
+ * order, each group's in field-table order), then success and error.
+ */
+export function outputCells(
+  options: Pick<EnrichOptions, FieldGroup>,
+): OutputCell[] {
+  const fields = [
+    ...FIELD_GROUPS.filter((group) => options[group]).flatMap(fieldsOfGroup),
+    ...fieldsOfGroup(ALWAYS),
+  ];
+  return [
+    ...fields.map((name) => ({
+      name,
+      own: OWN_FIELDS.has(name),
+      value: (e: Enrichment) => outputCell(e[name]),
+    })),
+    {
+      name: "enrichment_success",
+      own: false,
+      value: (e: Enrichment) => e.success ? "true" : "false",
+    },
+    {
+      name: "enrichment_error",
+      own: false,
+      value: (e: Enrichment) => outputCell(errorText(e, "job")),
+    },
+  ];
+}
+
+export function outputHeader(job: JobRecord): string[] {
+  return [
+    ...job.headers,
+    ...outputCells(job.options).map((cell) => cell.name),
+  ];
+}
+
+/** The job's dialect (a job stored before dialects were kept: its parts'). */
+export function dialectOf(job: JobRecord): Dialect {
+  return job.dialect ?? legacyDialect(job.headers);
+}
+
+const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+
+/**
+ * The download's first line: the byte order mark when the upload had one,
+ * the header line as stored, names for the cells past it (column_4, ...),
+ * then the new columns' names, in the upload's dialect.
+ */
+export function csvHeader(job: JobRecord): Uint8Array {
+  const dialect = dialectOf(job);
+  const names = outputHeader(job).slice(dialect.headerCells);
+  const rest =
+    names.map((name) => dialect.delimiter + encodeField(name, dialect))
+      .join("") + dialect.newline;
+  const encoder = new TextEncoder();
+  const parts = [
+    dialect.bom ? UTF8_BOM : new Uint8Array(0),
+    headerBytes(dialect),
+    encoder.encode(rest),
+  ];
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+// Enrichment values that a spreadsheet would run as a formula.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Prefixes a quote to a cell a spreadsheet would read as a formula. */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** An enrichment value as its output cell: a formula's shape neutralised. */
+function outputCell(value: unknown): string | number {
+  return value === null || value === undefined
+    ? ""
+    : typeof value === "number"
+    ? value
+    : neutraliseFormula(String(value));
+}
+
+/** One output row as cells (the .xlsx): the original cells, then the new. */
+export function outputRow(
+  job: JobRecord,
+  cells: readonly OutputCell[],
+  { original, enrichment }: StoredResult,
+): (string | number)[] {
+  return [
+    ...job.headers.map((_, i) => original[i] ?? ""),
+    ...cells.map((cell) => cell.value(enrichment)),
+  ];
+}
