@@ -223,6 +223,23 @@ export class LineScanner {
     return text(buf, start, end);
   }
 
+  /**
+   * `read` of cell k's bytes within its quotes, as stored (cell() decodes
+   * and unescapes them), or of no bytes past the record's end.
+   */
+  cellBytes<T>(
+    k: number,
+    read: (buf: Uint8Array, start: number, end: number) => T,
+  ): T {
+    if (k >= this.fields) return read(this.#buf, 0, 0);
+    const buf = this.#buf;
+    const start = this.#starts[k];
+    const end = this.#ends[k];
+    return this.#quote >= 0 && buf[start] === this.#quote && end > start
+      ? read(buf, start + 1, end - 1)
+      : read(buf, start, end);
+  }
+
   /** Every cell of the last record. */
   cells(): string[] {
     const cells: string[] = [];

@@ -4,13 +4,18 @@
 // cells lives in pending_row.ts, the rows in flight in row_window.ts,
 // registration lookups in registration_slots.ts.
 import { join } from "node:path";
-import { type ChunkRecord, readChunkLines } from "../csv/chunk_lines.ts";
+import { readChunkLines } from "../csv/chunk_lines.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
-import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
+import {
+  ipv4Text,
+  ipv4ToNumber,
+  type ParsedIp,
+  parseIp,
+} from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
@@ -109,6 +114,8 @@ class ChunkEnrichment {
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: HostSlots = [];
+  /** Each slot's address text, shared by the rows that have it. */
+  #ipOfSlot: string[] = [];
   #window = new RowWindow((slot) => this.#pendingOf(slot));
   /** Host-name lookups the rows of the batch being committed counted. */
   #lookups: HostnameLookups | null = null;
@@ -184,12 +191,14 @@ class ChunkEnrichment {
     let sinceYield = 0;
     const dialect = job.dialect!;
     const column = job.ipColumnIndex;
-    for await (const rows of readChunkLines(path, dialect, range, column)) {
-      for (const row of rows) {
+    for await (const lines of readChunkLines(path, dialect, range, column)) {
+      for (let i = 0; i < lines.count; i++) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
-        this.#window.push(rowIndex, row);
-        this.#lookUp(rowIndex, row);
+        this.#window.push(rowIndex, lines, i);
+        const v4 = lines.v4[i];
+        if (v4 >= 0) this.#lookUpV4(rowIndex, v4);
+        else this.#lookUp(rowIndex, lines.cells[i]);
         // Answers wait in the sockets' small kernel buffers (dns_window.ts)
         // while rows are read: let them in every few hundred rows.
         if (dnsOn && ++sinceYield >= YIELD_ROWS) {
@@ -213,12 +222,22 @@ class ChunkEnrichment {
     return true;
   }
 
+  /**
+   * A row whose cell is an IPv4 address as parseIp writes it: a repeated
+   * address takes its slot, with no text made or parsed.
+   */
+  #lookUpV4(rowIndex: number, v4: number): void {
+    const slot = this.#slots.getV4(v4);
+    if (slot >= 0) this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
+    else this.#lookUpAddress(rowIndex, parseIp(ipv4Text(v4)), null);
+  }
+
   /** A row's cell read as logs hold it (readCell) and looked up. */
-  #lookUp(rowIndex: number, row: ChunkRecord): void {
+  #lookUp(rowIndex: number, cell: string): void {
     const { options } = this.#job;
     const window = this.#window;
     const waiting = readCell(
-      row.cell,
+      cell,
       options.resolveHostnames ? this.#hostnames : null,
       (parsed, ipUsed) => this.#lookUpAddress(rowIndex, parsed, ipUsed),
       (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
@@ -242,6 +261,7 @@ class ChunkEnrichment {
     let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
     if (slot < 0) {
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
+      this.#ipOfSlot[slot] = parsed.ip;
       if (slot === this.#placeOfSlot.length) {
         this.#placeOfSlot = doubled(this.#placeOfSlot);
         this.#networkOfSlot = doubled(this.#networkOfSlot);
@@ -289,6 +309,7 @@ class ChunkEnrichment {
     await this.#commitReady(true);
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
+    this.#ipOfSlot = [];
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
@@ -333,10 +354,10 @@ class ChunkEnrichment {
   }
 
   /** A row whose answers are all in, its network decided, to the rows. */
-  #commitRow: RowReader = (rowIndex, record, ip, ipUsed, slot, failure) => {
+  #commitRow: RowReader = (rowIndex, line, ip, ipUsed, slot, failure) => {
     const rows = this.#rows;
     if (failure !== null) {
-      rows.addFailed(rowIndex, record, ip, failure, ipUsed);
+      rows.addFailed(rowIndex, line, ip, failure, ipUsed);
       return;
     }
     const { engine } = this.#ctx;
@@ -380,7 +401,7 @@ class ChunkEnrichment {
     }
     rows.add(
       rowIndex,
-      record,
+      line,
       ip,
       this.#placeOfSlot[slot],
       network,
