@@ -40,14 +40,13 @@ export interface EnrichChunkContext {
   store: JobStore;
   engine: Engine;
   uploadsDir: string;
-  jobId: number;
   /** Rows per progress commit (<= 100). */
   progressRows: number;
   /** True once the job was cancelled; checked between batches. */
   cancelled(): boolean;
   /** Called after every commit with the job as stored. */
   onProgress(job: JobRecord): void;
-  /** Where finished rows go (a ChunkWriter). */
+  /** Where finished rows go (a ChunkWriter, started: it holds the job). */
   writer: ChunkWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
@@ -140,16 +139,20 @@ class ChunkEnrichment {
     return await this.#finish();
   }
 
-  /** The job's file, or null when the job or its file is gone. */
+  /** The job's file, or null when it is gone. */
   async #openInput(): Promise<string | null> {
-    const { store, jobId } = this.#ctx;
-    const job = await store.getJob(jobId);
-    if (!job || job.status !== "processing") return null;
+    // As read when the chunk was taken, which found the job processing.
+    const { job } = this.#writer;
     const path = join(this.#ctx.uploadsDir, job.fileName);
     try {
       await Deno.stat(path);
     } catch {
-      await store.setStatus(jobId, "failed", ["processing"], FILE_GONE);
+      await this.#ctx.store.setStatus(
+        job.id,
+        "failed",
+        ["processing"],
+        FILE_GONE,
+      );
       return null;
     }
     this.#job = job;
@@ -272,7 +275,13 @@ class ChunkEnrichment {
         options,
       );
       this.#placeOfSlot[slot] = this.#rows.placeId(place);
-      this.#networkOfSlot[slot] = this.#rows.networkId(network);
+      // Without host names (which come first) the job's choice for doubted
+      // networks is the address's own: made once here, not per row.
+      this.#networkOfSlot[slot] = this.#rows.networkId(
+        network && !this.#hostEvidence
+          ? this.#lowConfidence.apply(network)
+          : network,
+      );
       this.#registrations?.start(slot, parsed.ip, network);
       if (options.domain) {
         const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
@@ -379,8 +388,8 @@ class ChunkEnrichment {
       if (own !== base) network = rows.networkId(own);
     }
     // Rows the model doubts, as the job chose (before the keep list,
-    // which wins).
-    if (network >= 0) {
+    // which wins; made per address when there is no host evidence).
+    if (network >= 0 && this.#hostEvidence) {
       const base = rows.network(network)!;
       const own = this.#lowConfidence.apply(base);
       if (own !== base) network = rows.networkId(own);
@@ -416,7 +425,7 @@ class ChunkEnrichment {
    * completes the job when it was the last open chunk).
    */
   async #finish(): Promise<ChunkOutcome> {
-    const { store, jobId } = this.#ctx;
+    const { store } = this.#ctx;
     await this.#commitReady(true);
     if (this.#ctx.cancelled()) {
       await this.#writer.stop();
@@ -425,7 +434,7 @@ class ChunkEnrichment {
     // Counted before the last commit: that commit may end the job.
     if (this.#registrations) {
       await store.addRegistrationLookups(
-        jobId,
+        this.#job.id,
         this.#registrations.outcomes(),
       );
     }

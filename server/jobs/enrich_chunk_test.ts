@@ -85,7 +85,6 @@ async function jobOver(ips: string[]) {
       store,
       engine,
       uploadsDir,
-      jobId,
       progressRows: 100,
       cancelled: () => false,
       onProgress: () => {},
