@@ -32,6 +32,22 @@ const nameOf = (ip: string) => `h-${ip.replaceAll(".", "-")}.example.com`;
 /** The i-th of the answering addresses (public, distinct). */
 const answering = (i: number) => `23.${Math.floor(i / 250)}.${i % 250}.7`;
 
+/**
+ * A responder naming every address, and an engine asking it that gets
+ * every answer however loaded the machine: few queries in flight (a loaded
+ * loopback drops datagrams past its socket buffer) and a wait no answer
+ * takes (the responder shares this event loop).
+ */
+function namingEverything() {
+  const dns = startPtrResponder((ip) => ({ kind: "name", name: nameOf(ip) }));
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 30_000,
+    concurrency: 16,
+  });
+  return { dns, engine };
+}
+
 /** A job over `ips` (one row each), ready to process. */
 async function jobOver(ips: string[]) {
   const dir = await Deno.makeTempDir({ prefix: "process-job-" });
@@ -246,15 +262,7 @@ Deno.test("a cancel ends a job waiting on a silent address at once", async () =>
 });
 
 Deno.test("a job past its address limit starts over and stores the same results", async () => {
-  const dns = startPtrResponder((ip) => ({ kind: "name", name: nameOf(ip) }));
-  // Both runs must get every answer, however loaded the machine: few
-  // queries in flight (a loaded loopback drops datagrams past its socket
-  // buffer) and a wait no answer takes (the responder shares this event loop).
-  const engine = new Engine(engineData, {
-    servers: [dns.address],
-    timeoutMs: 30_000,
-    concurrency: 16,
-  });
+  const { dns, engine } = namingEverything();
   // 30,000 rows (several file chunks) over 6,000 addresses and a bad cell;
   // a limit of 1,000 makes the job forget its addresses, places and
   // organisations several times, with rows of each still to come.
@@ -300,12 +308,7 @@ Deno.test("a job past its address limit starts over and stores the same results"
 });
 
 Deno.test("a job reads each cell as the lookup of that cell does, plain IPv4 or not", async () => {
-  const dns = startPtrResponder((ip) => ({ kind: "name", name: nameOf(ip) }));
-  const engine = new Engine(engineData, {
-    servers: [dns.address],
-    timeoutMs: 30_000,
-    concurrency: 16,
-  });
+  const { dns, engine } = namingEverything();
   // Plain IPv4 cells (read from their bytes) beside the same addresses in
   // other forms, repeated, and cells that are no address.
   const forms = [
