@@ -65,6 +65,14 @@ function parseFourPartDecimal(text: string): ParsedIp | null {
       part = 0;
     } else part = part * 10 + (c - 48);
   }
+  return parsedIpv4(n, text);
+}
+
+/**
+ * An IPv4 address known as its number and its text as parseIp writes it
+ * (dottedQuadAt), as parseIp reads that text.
+ */
+export function parsedIpv4(n: number, text: string): ParsedIp {
   for (const { start, end, name } of V4_RANGES) {
     if (n >= start && n <= end) {
       if (PUBLIC_RANGES.has(name)) break;

@@ -6,6 +6,7 @@ import {
   ipv4Text,
   ipv4ToNumber,
   ipv6ToWords,
+  parsedIpv4,
   parseIp,
   stripPort,
 } from "./ip_input.ts";
@@ -202,9 +203,17 @@ Deno.test("dottedQuadAt reads the IPv4 text parseIp leaves as it is, and only th
     const bytes = encoder.encode(`x,${text},y`);
     return dottedQuadAt(bytes, 2, 2 + text.length);
   };
-  for (const text of ["8.8.8.8", "0.0.0.0", "255.255.255.255", "10.0.0.1"]) {
+  const plain = [
+    "8.8.8.8",
+    "0.0.0.0",
+    "255.255.255.255",
+    "10.0.0.1",
+    "1.1.1.1",
+  ];
+  for (const text of plain) {
     assertEquals(at(text), ipv4ToNumber(text), text);
     assertEquals(ipv4Text(at(text)), text);
+    assertEquals(parsedIpv4(at(text), text), parseIp(text), text);
   }
   for (
     const text of [

@@ -14,7 +14,7 @@ import {
   ipv4Text,
   ipv4ToNumber,
   type ParsedIp,
-  parseIp,
+  parsedIpv4,
 } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
@@ -232,7 +232,7 @@ class ChunkEnrichment {
   #lookUpV4(rowIndex: number, v4: number): void {
     const slot = this.#slots.getV4(v4);
     if (slot >= 0) this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
-    else this.#lookUpAddress(rowIndex, parseIp(ipv4Text(v4)), null);
+    else this.#lookUpAddress(rowIndex, parsedIpv4(v4, ipv4Text(v4)), null, v4);
   }
 
   /** A row's cell read as logs hold it (readCell) and looked up. */
@@ -248,11 +248,15 @@ class ChunkEnrichment {
     if (waiting) window.wait(rowIndex, waiting);
   }
 
-  /** An address looked up (its host name maybe pending). */
+  /**
+   * An address looked up (its host name maybe pending); `known`: an IPv4
+   * address's number when the caller has it.
+   */
   #lookUpAddress(
     rowIndex: number,
     parsed: ParsedIp,
     ipUsed: string | null,
+    known = -1,
   ): void {
     const { options } = this.#job;
     if (!parsed.ok) {
@@ -260,7 +264,11 @@ class ChunkEnrichment {
       return;
     }
     const slots = this.#slots;
-    const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
+    const v4 = parsed.version !== 4
+      ? -1
+      : known >= 0
+      ? known
+      : ipv4ToNumber(parsed.ip);
     let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
     if (slot < 0) {
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
