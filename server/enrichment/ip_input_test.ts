@@ -209,6 +209,8 @@ Deno.test("dottedQuadAt reads the IPv4 text parseIp leaves as it is, and only th
     "255.255.255.255",
     "10.0.0.1",
     "1.1.1.1",
+    "192.168.10.99",
+    "100.64.0.200",
   ];
   for (const text of plain) {
     assertEquals(at(text), ipv4ToNumber(text), text);

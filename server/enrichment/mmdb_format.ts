@@ -13,6 +13,10 @@ export const MAX_DEPTH = 512;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Strings up to this length are tried as ASCII first (see #string). */
 const ASCII_FAST_PATH = 64;
+/** Character codes of a short ASCII string, refilled for each. */
+const codes: number[] = [];
+/** Bytes of one float, read big-endian without a view per value. */
+const floatBytes = new DataView(new ArrayBuffer(8));
 /** Strings kept by the offset a pointer names (see Decoder.#decode). */
 const POINTED_STRINGS = 16_384;
 
@@ -174,14 +178,12 @@ export class Decoder {
         if (size !== 8) throw this.#sizeError(type, size, 8, true);
         this.#within(type, size, at);
         this.#next = at + 8;
-        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 8)
-          .getFloat64(0);
+        return this.#float(at, 8);
       case 15:
         if (size !== 4) throw this.#sizeError(type, size, 4, true);
         this.#within(type, size, at);
         this.#next = at + 4;
-        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 4)
-          .getFloat32(0);
+        return this.#float(at, 4);
       case 4:
         this.#within(type, size, at);
         this.#next = at + size;
@@ -252,6 +254,12 @@ export class Decoder {
     }
   }
 
+  /** A big-endian double (8 bytes) or float (4) at `at`. */
+  #float(at: number, size: 4 | 8): number {
+    for (let k = 0; k < size; k++) floatBytes.setUint8(k, this.bytes[at + k]);
+    return size === 8 ? floatBytes.getFloat64(0) : floatBytes.getFloat32(0);
+  }
+
   /**
    * A string's bytes as text. Most strings in the databases (map keys, codes,
    * place names) are short and ASCII, which is valid UTF-8 read byte by byte:
@@ -263,9 +271,11 @@ export class Decoder {
       const end = at + size;
       let i = at;
       while (i < end && bytes[i] < 0x80) i++;
-      // One flat string (not a chain of one-character concatenations).
+      // One flat string (not a chain of one-character concatenations),
+      // from codes in a reused array (not a view of the bytes per string).
       if (i === end) {
-        const codes = bytes.subarray(at, end) as unknown as number[];
+        codes.length = size;
+        for (let k = 0; k < size; k++) codes[k] = bytes[at + k];
         return String.fromCharCode.apply(null, codes);
       }
     }
