@@ -4,6 +4,7 @@
 // doubles of 8 bytes and floats of 4, valid UTF-8, string map keys, bounded
 // nesting. mmdb-lib decodes without them, so a corrupt file crashed the
 // server at start or gave nonsense (latitudes like 1.8e-52) at lookup.
+import { shortAscii } from "../ascii_text.ts";
 
 /** What is wrong with a file, in words a user can act on. */
 export class MmdbError extends Error {}
@@ -11,10 +12,6 @@ export class MmdbError extends Error {}
 /** libmaxminddb's and the Go reader's limit on nesting. */
 export const MAX_DEPTH = 512;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-/** Strings up to this length are tried as ASCII first (see #string). */
-const ASCII_FAST_PATH = 64;
-/** Character codes of a short ASCII string, refilled for each. */
-const codes: number[] = [];
 /** Bytes of one float, read big-endian without a view per value. */
 const floatBytes = new DataView(new ArrayBuffer(8));
 /** Strings kept by the offset a pointer names (see Decoder.#decode). */
@@ -262,23 +259,13 @@ export class Decoder {
 
   /**
    * A string's bytes as text. Most strings in the databases (map keys, codes,
-   * place names) are short and ASCII, which is valid UTF-8 read byte by byte:
-   * built here, as TextDecoder's call per string was most of a job's lookups.
+   * place names) are short and ASCII (shortAscii): TextDecoder's call per
+   * string was most of a job's lookups.
    */
   #string(at: number, size: number): string {
     const bytes = this.bytes;
-    if (size <= ASCII_FAST_PATH) {
-      const end = at + size;
-      let i = at;
-      while (i < end && bytes[i] < 0x80) i++;
-      // One flat string (not a chain of one-character concatenations),
-      // from codes in a reused array (not a view of the bytes per string).
-      if (i === end) {
-        codes.length = size;
-        for (let k = 0; k < size; k++) codes[k] = bytes[at + k];
-        return String.fromCharCode.apply(null, codes);
-      }
-    }
+    const ascii = shortAscii(bytes, at, at + size);
+    if (ascii !== null) return ascii;
     try {
       return utf8.decode(bytes.subarray(at, at + size));
     } catch {
