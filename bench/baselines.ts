@@ -81,13 +81,15 @@ export async function csvPass(
       end: size,
     }, HEADER.indexOf(IP_COLUMN))
   ) {
-    rows += batch.length;
+    rows += batch.count;
     let size = 0;
-    for (const { start, end } of batch) size += end - start;
+    for (let i = 0; i < batch.count; i++) size += batch.end[i] - batch.start[i];
     const text = new Uint8Array(size);
     let at = 0;
-    for (const { buf, start, end } of batch) {
-      text.set(buf.subarray(start, end), at);
+    for (let i = 0; i < batch.count; i++) {
+      const start = batch.start[i];
+      const end = batch.end[i];
+      text.set(batch.buf.subarray(start, end), at);
       at += end - start;
     }
     await writer.write(text);

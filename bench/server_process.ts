@@ -4,6 +4,7 @@
 import { MALLOC_ENV, V8_FLAGS_ARG } from "../server/v8_flags.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
+const PROFILE_DIR = Deno.env.get("BENCH_CPU_PROF");
 
 export interface ServerProcess {
   /** Its HTTP base URL ("" for a ROLE=worker process). */
@@ -48,6 +49,11 @@ export async function startServer(
       "run",
       "-A",
       V8_FLAGS_ARG,
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each worker process,
+      // written there when it stops (bench/profile_summary.ts reads it).
+      ...(options.worker && PROFILE_DIR
+        ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
+        : []),
       "server/main.ts",
     ],
     cwd: ROOT,

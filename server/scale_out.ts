@@ -25,7 +25,7 @@ import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
 import { JobLifecycle } from "./jobs/job_lifecycle.ts";
-import { runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
+import { type ChunkRunner, runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
 import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
 import { RateLimiter } from "./rdap/rate_limiter.ts";
@@ -74,22 +74,22 @@ export async function openScaleOut(
       DNS_CHUNK_ROWS: config.chunkSizes.dnsRows,
     },
     // Each chunk runs on the data its job began on (JobEngines).
-    startJobs: () =>
-      runner.work(
+    startJobs: () => {
+      const chunkRunner: Omit<ChunkRunner, "engine"> = {
+        store,
+        chunks: store.chunkProgress,
+        results: connected.results,
+        uploadsDir,
+        progressRows: config.progressRows,
+        registrationLookup: connected.registrationLookup,
+        worker: THIS_PROCESS,
+      };
+      return runner.work(
         async ({ job, chunk, signal, onProgress }) => {
           const lease = await jobEngines!.forJob(job);
           try {
             return await runChunk(
-              {
-                store,
-                chunks: store.chunkProgress,
-                results: connected.results,
-                engine: lease.engine,
-                uploadsDir,
-                progressRows: config.progressRows,
-                registrationLookup: connected.registrationLookup,
-                worker: THIS_PROCESS,
-              },
+              { ...chunkRunner, engine: lease.engine },
               job.id,
               chunk,
               () => signal.aborted,
@@ -100,7 +100,8 @@ export async function openScaleOut(
           }
         },
         config.jobConcurrency,
-      ),
+      );
+    },
     followDataUpdates() {
       const watch = watchData(
         releaseSource(config, release),

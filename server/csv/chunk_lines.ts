@@ -2,6 +2,7 @@
 // upload's reader), read with the upload's dialect by the same scanner that
 // cut them: each line's bytes as stored, and the one cell a job looks up
 // (the others stay bytes until a page shows them).
+import { dottedQuadAt, ipv4Text } from "../enrichment/ip_input.ts";
 import { readInto } from "../read_into.ts";
 import type { Dialect } from "./dialect.ts";
 import { LineScanner } from "./line_scanner.ts";
@@ -20,9 +21,48 @@ export interface SourceLine {
   fields: number;
 }
 
-export interface ChunkRecord extends SourceLine {
-  /** The cell of the column asked for ("" when the line is shorter). */
-  cell: string;
+/**
+ * A batch of a chunk's records as columns, no object per record: record i
+ * is bytes [start[i], contentEnd[i]) of `buf`, its line end to end[i], with
+ * fields[i] cells. Its cell of the column asked for is `v4[i]` when that is
+ * an IPv4 address written as parseIp writes it (most cells: the text is
+ * made only when needed, as `cell(i)`), else -1 and the cell is `cells[i]`.
+ */
+export class ChunkLines {
+  count = 0;
+  start = new Int32Array(1024);
+  contentEnd = new Int32Array(1024);
+  end = new Int32Array(1024);
+  fields = new Int32Array(1024);
+  v4 = new Float64Array(1024);
+  readonly cells: string[] = [];
+
+  constructor(readonly buf: Uint8Array) {}
+
+  /** The text of record i's cell ("" when the line is shorter). */
+  cell(i: number): string {
+    return this.v4[i] >= 0 ? ipv4Text(this.v4[i]) : this.cells[i];
+  }
+
+  /** Room for one more record; its index. */
+  next(): number {
+    if (this.count === this.start.length) {
+      this.start = doubled(this.start);
+      this.contentEnd = doubled(this.contentEnd);
+      this.end = doubled(this.end);
+      this.fields = doubled(this.fields);
+      this.v4 = doubled(this.v4);
+    }
+    return this.count++;
+  }
+}
+
+function doubled<T extends Int32Array | Float64Array>(column: T): T {
+  const bigger = new (column.constructor as new (length: number) => T)(
+    column.length * 2,
+  );
+  bigger.set(column);
+  return bigger;
 }
 
 /** Bytes scanned between two batches of records. */
@@ -44,40 +84,45 @@ async function readRange(
 
 /**
  * The records of bytes [start, end) of a stored upload with their cell of
- * `column`, in batches (from byte 0: the header line first).
+ * `column`, in batches (from byte 0: the header line first), all of one
+ * buffer; a batch is valid until the next is asked for.
  */
 export async function* readChunkLines(
   path: string,
   dialect: Dialect,
   range: { start: number; end: number },
   column: number,
-): AsyncGenerator<ChunkRecord[]> {
+): AsyncGenerator<ChunkLines> {
   const buf = await readRange(path, range);
   const scanner = new LineScanner(dialect);
-  let batch: ChunkRecord[] = [];
+  // A record is at least its line end: at most this many in a slice (and
+  // the record cut by the slice before).
+  // One batch, refilled: a batch is read before the next is asked for.
+  const batch = new ChunkLines(buf);
   const onRecord = (
-    buf: Uint8Array,
+    _buf: Uint8Array,
     start: number,
     contentEnd: number,
     end: number,
-  ) =>
-    batch.push({
-      cell: scanner.cell(column),
-      buf,
-      start,
-      contentEnd,
-      end,
-      fields: scanner.fields,
-    });
+  ) => {
+    const i = batch.next();
+    batch.start[i] = start;
+    batch.contentEnd[i] = contentEnd;
+    batch.end[i] = end;
+    batch.fields[i] = scanner.fields;
+    const v4 = scanner.cellBytes(column, dottedQuadAt);
+    batch.v4[i] = v4;
+    batch.cells[i] = v4 >= 0 ? "" : scanner.cell(column);
+  };
   // A slice at a time (a record cut by a slice's end is read with the
   // next), so rows go on to be looked up as they are read.
   let from = 0;
   for (let to = SLICE_BYTES;; to += SLICE_BYTES) {
     const last = to >= buf.length;
     from = scanner.scan(last ? buf : buf.subarray(0, to), from, last, onRecord);
-    if (batch.length > 0) {
+    if (batch.count > 0) {
       yield batch;
-      batch = [];
+      batch.count = 0;
     }
     if (last) return;
   }

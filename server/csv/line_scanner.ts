@@ -4,6 +4,7 @@
 // A record is kept as the bytes it was stored as; a cell is decoded only when
 // asked for. Delimiter, quote and line end are ASCII, so the scanner works
 // on UTF-8 and on any other ASCII-compatible encoding a file may be in.
+import { shortAscii } from "../ascii_text.ts";
 import type { Dialect } from "./dialect.ts";
 
 const LF = 0x0a;
@@ -44,27 +45,10 @@ export type OnRecord = (
 
 const decoder = new TextDecoder();
 
-/**
- * Bytes [start, end) as text: a short ASCII cell (most cells) built
- * directly, as TextDecoder costs more to call than such a cell to copy.
- */
+/** Bytes [start, end) as text. */
 function text(buf: Uint8Array, start: number, end: number): string {
-  if (end - start <= 64) {
-    let ascii = true;
-    for (let i = start; i < end; i++) {
-      if (buf[i] >= 0x80) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
-      return String.fromCharCode.apply(
-        null,
-        buf.subarray(start, end) as unknown as number[],
-      );
-    }
-  }
-  return decoder.decode(buf.subarray(start, end));
+  return shortAscii(buf, start, end) ??
+    decoder.decode(buf.subarray(start, end));
 }
 
 export class LineScanner {
@@ -221,6 +205,23 @@ export class LineScanner {
         : inner;
     }
     return text(buf, start, end);
+  }
+
+  /**
+   * `read` of cell k's bytes within its quotes, as stored (cell() decodes
+   * and unescapes them), or of no bytes past the record's end.
+   */
+  cellBytes<T>(
+    k: number,
+    read: (buf: Uint8Array, start: number, end: number) => T,
+  ): T {
+    if (k >= this.fields) return read(this.#buf, 0, 0);
+    const buf = this.#buf;
+    const start = this.#starts[k];
+    const end = this.#ends[k];
+    return this.#quote >= 0 && buf[start] === this.#quote && end > start
+      ? read(buf, start + 1, end - 1)
+      : read(buf, start, end);
   }
 
   /** Every cell of the last record. */

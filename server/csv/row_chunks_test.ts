@@ -12,8 +12,9 @@ const decoder = new TextDecoder();
 async function records(path: string, dialect: Dialect, range: RowChunk) {
   const got: [string, string][] = [];
   for await (const batch of readChunkLines(path, dialect, range, 0)) {
-    for (const { cell, buf, start, end } of batch) {
-      got.push([cell, decoder.decode(buf.subarray(start, end))]);
+    for (let i = 0; i < batch.count; i++) {
+      const line = batch.buf.subarray(batch.start[i], batch.end[i]);
+      got.push([batch.cell(i), decoder.decode(line)]);
     }
   }
   return got;

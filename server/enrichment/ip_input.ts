@@ -65,6 +65,14 @@ function parseFourPartDecimal(text: string): ParsedIp | null {
       part = 0;
     } else part = part * 10 + (c - 48);
   }
+  return parsedIpv4(n, text);
+}
+
+/**
+ * An IPv4 address known as its number and its text as parseIp writes it
+ * (dottedQuadAt), as parseIp reads that text.
+ */
+export function parsedIpv4(n: number, text: string): ParsedIp {
   for (const { start, end, name } of V4_RANGES) {
     if (n >= start && n <= end) {
       if (PUBLIC_RANGES.has(name)) break;
@@ -160,23 +168,71 @@ export function parseIp(cell: string): ParsedIp {
   const text = stripPort(cell ?? "");
   const fast = parseFourPartDecimal(text) ?? parseHexGroups(text);
   if (fast) return fast;
-  let addr: ipaddr.IPv4 | ipaddr.IPv6;
-  // Text with a colon is never four-part decimal; asking ipaddr.js would
-  // cost a thrown and caught error per IPv6 address.
-  if (!text.includes(":") && ipaddr.IPv4.isValidFourPartDecimal(text)) {
-    addr = ipaddr.IPv4.parse(text);
-  } else if (text.includes(":") && ipaddr.IPv6.isValid(text)) {
-    addr = ipaddr.IPv6.parse(text);
-    if (addr.isIPv4MappedAddress()) addr = addr.toIPv4Address();
-  } else {
+  // IPv4 text parseFourPartDecimal refused is none that ipaddr.js takes
+  // (its four-part decimal is the same pattern, each part <= 255), and
+  // asking it would cost a thrown and caught error per such cell.
+  if (!text.includes(":") || !ipaddr.IPv6.isValid(text)) {
     return { ok: false, ip: text, failure: NOT_AN_ADDRESS };
   }
+  let addr: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.IPv6.parse(text);
+  if (addr.isIPv4MappedAddress()) addr = addr.toIPv4Address();
   const ip = addr.toString();
   const range = addr.range();
   if (!PUBLIC_RANGES.has(range)) {
     return { ok: false, ip, failure: { kind: "reserved", range } };
   }
   return { ok: true, ip, version: addr.kind() === "ipv4" ? 4 : 6 };
+}
+
+/**
+ * Bytes [start, end) as an IPv4 address written as parseIp writes it
+ * (dotted decimal, no leading zeros, each part <= 255): its unsigned 32-bit
+ * number, else -1. Lets a chunk know a cell's address without making its
+ * text.
+ */
+export function dottedQuadAt(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  let n = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? buf[i] : 46;
+    if (c === 46) {
+      if (digits === 0 || part > 255) return -1;
+      n = n * 256 + part;
+      part = 0;
+      digits = 0;
+      if (i < end && ++dots > 3) return -1;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return -1; // a leading zero
+      part = part * 10 + (c - 48);
+      if (++digits > 3) return -1;
+    } else return -1;
+  }
+  return dots === 3 ? n : -1;
+}
+
+/** Character codes of an address's text, refilled for each (ipv4Text). */
+const codes: number[] = [];
+
+/**
+ * An unsigned 32-bit number as IPv4 dotted decimal: one flat string from
+ * its character codes, not a chain of concatenations.
+ */
+export function ipv4Text(n: number): string {
+  codes.length = 0;
+  for (let shift = 24; shift >= 0; shift -= 8) {
+    const part = (n >>> shift) & 255;
+    if (part >= 100) codes.push(48 + Math.floor(part / 100));
+    if (part >= 10) codes.push(48 + Math.floor(part / 10) % 10);
+    codes.push(48 + part % 10);
+    if (shift > 0) codes.push(46);
+  }
+  return String.fromCharCode.apply(null, codes);
 }
 
 /** IPv4 text to an unsigned 32-bit number. */

@@ -1,7 +1,15 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { failureMessage } from "../../shared/failures.ts";
 import ipaddr from "ipaddr.js";
-import { ipv4ToNumber, ipv6ToWords, parseIp, stripPort } from "./ip_input.ts";
+import {
+  dottedQuadAt,
+  ipv4Text,
+  ipv4ToNumber,
+  ipv6ToWords,
+  parsedIpv4,
+  parseIp,
+  stripPort,
+} from "./ip_input.ts";
 
 Deno.test("stripPort takes the address out of host:port forms", () => {
   assertEquals(stripPort(" 1.2.3.4:80 "), "1.2.3.4");
@@ -185,5 +193,50 @@ Deno.test("parseIp reads IPv6 hex groups as ipaddr.js does", () => {
       want,
       text,
     );
+  }
+});
+
+Deno.test("dottedQuadAt reads the IPv4 text parseIp leaves as it is, and only that", () => {
+  const encoder = new TextEncoder();
+  const at = (text: string) => {
+    // Inside other bytes, as a cell of a line.
+    const bytes = encoder.encode(`x,${text},y`);
+    return dottedQuadAt(bytes, 2, 2 + text.length);
+  };
+  const plain = [
+    "8.8.8.8",
+    "0.0.0.0",
+    "255.255.255.255",
+    "10.0.0.1",
+    "1.1.1.1",
+    "192.168.10.99",
+    "100.64.0.200",
+  ];
+  for (const text of plain) {
+    assertEquals(at(text), ipv4ToNumber(text), text);
+    assertEquals(ipv4Text(at(text)), text);
+    assertEquals(parsedIpv4(at(text), text), parseIp(text), text);
+  }
+  for (
+    const text of [
+      "",
+      "1.2.3",
+      "1.2.3.4.",
+      ".1.2.3",
+      "1..2.3",
+      "01.2.3.4",
+      "1.2.3.00",
+      "1.2.3.256",
+      "1.2.3.1000",
+      " 1.2.3.4",
+      "1.2.3.4:80",
+      "::ffff:1.2.3.4",
+      "1.2.3.4/24",
+    ]
+  ) {
+    assertEquals(at(text), -1, text);
+    // Never an address parseIp would write otherwise than the cell.
+    const parsed = parseIp(text);
+    ok(!parsed.ok || parsed.ip !== text, text);
   }
 });

@@ -4,6 +4,7 @@
 // doubles of 8 bytes and floats of 4, valid UTF-8, string map keys, bounded
 // nesting. mmdb-lib decodes without them, so a corrupt file crashed the
 // server at start or gave nonsense (latitudes like 1.8e-52) at lookup.
+import { shortAscii } from "../ascii_text.ts";
 
 /** What is wrong with a file, in words a user can act on. */
 export class MmdbError extends Error {}
@@ -11,8 +12,8 @@ export class MmdbError extends Error {}
 /** libmaxminddb's and the Go reader's limit on nesting. */
 export const MAX_DEPTH = 512;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-/** Strings up to this length are tried as ASCII first (see #string). */
-const ASCII_FAST_PATH = 64;
+/** Bytes of one float, read big-endian without a view per value. */
+const floatBytes = new DataView(new ArrayBuffer(8));
 /** Strings kept by the offset a pointer names (see Decoder.#decode). */
 const POINTED_STRINGS = 16_384;
 
@@ -174,14 +175,12 @@ export class Decoder {
         if (size !== 8) throw this.#sizeError(type, size, 8, true);
         this.#within(type, size, at);
         this.#next = at + 8;
-        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 8)
-          .getFloat64(0);
+        return this.#float(at, 8);
       case 15:
         if (size !== 4) throw this.#sizeError(type, size, 4, true);
         this.#within(type, size, at);
         this.#next = at + 4;
-        return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, 4)
-          .getFloat32(0);
+        return this.#float(at, 4);
       case 4:
         this.#within(type, size, at);
         this.#next = at + size;
@@ -252,23 +251,21 @@ export class Decoder {
     }
   }
 
+  /** A big-endian double (8 bytes) or float (4) at `at`. */
+  #float(at: number, size: 4 | 8): number {
+    for (let k = 0; k < size; k++) floatBytes.setUint8(k, this.bytes[at + k]);
+    return size === 8 ? floatBytes.getFloat64(0) : floatBytes.getFloat32(0);
+  }
+
   /**
    * A string's bytes as text. Most strings in the databases (map keys, codes,
-   * place names) are short and ASCII, which is valid UTF-8 read byte by byte:
-   * built here, as TextDecoder's call per string was most of a job's lookups.
+   * place names) are short and ASCII (shortAscii): TextDecoder's call per
+   * string was most of a job's lookups.
    */
   #string(at: number, size: number): string {
     const bytes = this.bytes;
-    if (size <= ASCII_FAST_PATH) {
-      const end = at + size;
-      let i = at;
-      while (i < end && bytes[i] < 0x80) i++;
-      // One flat string (not a chain of one-character concatenations).
-      if (i === end) {
-        const codes = bytes.subarray(at, end) as unknown as number[];
-        return String.fromCharCode.apply(null, codes);
-      }
-    }
+    const ascii = shortAscii(bytes, at, at + size);
+    if (ascii !== null) return ascii;
     try {
       return utf8.decode(bytes.subarray(at, at + size));
     } catch {

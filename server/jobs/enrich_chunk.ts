@@ -4,13 +4,18 @@
 // cells lives in pending_row.ts, the rows in flight in row_window.ts,
 // registration lookups in registration_slots.ts.
 import { join } from "node:path";
-import { type ChunkRecord, readChunkLines } from "../csv/chunk_lines.ts";
+import { readChunkLines } from "../csv/chunk_lines.ts";
 import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
-import { ipv4ToNumber, type ParsedIp } from "../enrichment/ip_input.ts";
+import {
+  ipv4Text,
+  ipv4ToNumber,
+  type ParsedIp,
+  parsedIpv4,
+} from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
@@ -35,14 +40,13 @@ export interface EnrichChunkContext {
   store: JobStore;
   engine: Engine;
   uploadsDir: string;
-  jobId: number;
   /** Rows per progress commit (<= 100). */
   progressRows: number;
   /** True once the job was cancelled; checked between batches. */
   cancelled(): boolean;
   /** Called after every commit with the job as stored. */
   onProgress(job: JobRecord): void;
-  /** Where finished rows go (a ChunkWriter). */
+  /** Where finished rows go (a ChunkWriter, started: it holds the job). */
   writer: ChunkWriter;
   /** Bounds of the rows in flight (default WINDOW_LIMITS). */
   limits?: WindowLimits;
@@ -109,6 +113,8 @@ class ChunkEnrichment {
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: HostSlots = [];
+  /** Each slot's address text, shared by the rows that have it. */
+  #ipOfSlot: string[] = [];
   #window = new RowWindow((slot) => this.#pendingOf(slot));
   /** Host-name lookups the rows of the batch being committed counted. */
   #lookups: HostnameLookups | null = null;
@@ -133,16 +139,20 @@ class ChunkEnrichment {
     return await this.#finish();
   }
 
-  /** The job's file, or null when the job or its file is gone. */
+  /** The job's file, or null when it is gone. */
   async #openInput(): Promise<string | null> {
-    const { store, jobId } = this.#ctx;
-    const job = await store.getJob(jobId);
-    if (!job || job.status !== "processing") return null;
+    // As read when the chunk was taken, which found the job processing.
+    const { job } = this.#writer;
     const path = join(this.#ctx.uploadsDir, job.fileName);
     try {
       await Deno.stat(path);
     } catch {
-      await store.setStatus(jobId, "failed", ["processing"], FILE_GONE);
+      await this.#ctx.store.setStatus(
+        job.id,
+        "failed",
+        ["processing"],
+        FILE_GONE,
+      );
       return null;
     }
     this.#job = job;
@@ -184,12 +194,14 @@ class ChunkEnrichment {
     let sinceYield = 0;
     const dialect = job.dialect!;
     const column = job.ipColumnIndex;
-    for await (const rows of readChunkLines(path, dialect, range, column)) {
-      for (const row of rows) {
+    for await (const lines of readChunkLines(path, dialect, range, column)) {
+      for (let i = 0; i < lines.count; i++) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
-        this.#window.push(rowIndex, row);
-        this.#lookUp(rowIndex, row);
+        this.#window.push(rowIndex, lines, i);
+        const v4 = lines.v4[i];
+        if (v4 >= 0) this.#lookUpV4(rowIndex, v4);
+        else this.#lookUp(rowIndex, lines.cells[i]);
         // Answers wait in the sockets' small kernel buffers (dns_window.ts)
         // while rows are read: let them in every few hundred rows.
         if (dnsOn && ++sinceYield >= YIELD_ROWS) {
@@ -213,12 +225,22 @@ class ChunkEnrichment {
     return true;
   }
 
+  /**
+   * A row whose cell is an IPv4 address as parseIp writes it: a repeated
+   * address takes its slot, with no text made or parsed.
+   */
+  #lookUpV4(rowIndex: number, v4: number): void {
+    const slot = this.#slots.getV4(v4);
+    if (slot >= 0) this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
+    else this.#lookUpAddress(rowIndex, parsedIpv4(v4, ipv4Text(v4)), null, v4);
+  }
+
   /** A row's cell read as logs hold it (readCell) and looked up. */
-  #lookUp(rowIndex: number, row: ChunkRecord): void {
+  #lookUp(rowIndex: number, cell: string): void {
     const { options } = this.#job;
     const window = this.#window;
     const waiting = readCell(
-      row.cell,
+      cell,
       options.resolveHostnames ? this.#hostnames : null,
       (parsed, ipUsed) => this.#lookUpAddress(rowIndex, parsed, ipUsed),
       (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
@@ -226,11 +248,15 @@ class ChunkEnrichment {
     if (waiting) window.wait(rowIndex, waiting);
   }
 
-  /** An address looked up (its host name maybe pending). */
+  /**
+   * An address looked up (its host name maybe pending); `known`: an IPv4
+   * address's number when the caller has it.
+   */
   #lookUpAddress(
     rowIndex: number,
     parsed: ParsedIp,
     ipUsed: string | null,
+    known = -1,
   ): void {
     const { options } = this.#job;
     if (!parsed.ok) {
@@ -238,10 +264,15 @@ class ChunkEnrichment {
       return;
     }
     const slots = this.#slots;
-    const v4 = parsed.version === 4 ? ipv4ToNumber(parsed.ip) : -1;
+    const v4 = parsed.version !== 4
+      ? -1
+      : known >= 0
+      ? known
+      : ipv4ToNumber(parsed.ip);
     let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
     if (slot < 0) {
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
+      this.#ipOfSlot[slot] = parsed.ip;
       if (slot === this.#placeOfSlot.length) {
         this.#placeOfSlot = doubled(this.#placeOfSlot);
         this.#networkOfSlot = doubled(this.#networkOfSlot);
@@ -252,7 +283,13 @@ class ChunkEnrichment {
         options,
       );
       this.#placeOfSlot[slot] = this.#rows.placeId(place);
-      this.#networkOfSlot[slot] = this.#rows.networkId(network);
+      // Without host names (which come first) the job's choice for doubted
+      // networks is the address's own: made once here, not per row.
+      this.#networkOfSlot[slot] = this.#rows.networkId(
+        network && !this.#hostEvidence
+          ? this.#lowConfidence.apply(network)
+          : network,
+      );
       this.#registrations?.start(slot, parsed.ip, network);
       if (options.domain) {
         const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
@@ -289,6 +326,7 @@ class ChunkEnrichment {
     await this.#commitReady(true);
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
+    this.#ipOfSlot = [];
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
@@ -333,10 +371,10 @@ class ChunkEnrichment {
   }
 
   /** A row whose answers are all in, its network decided, to the rows. */
-  #commitRow: RowReader = (rowIndex, record, ip, ipUsed, slot, failure) => {
+  #commitRow: RowReader = (rowIndex, line, ip, ipUsed, slot, failure) => {
     const rows = this.#rows;
     if (failure !== null) {
-      rows.addFailed(rowIndex, record, ip, failure, ipUsed);
+      rows.addFailed(rowIndex, line, ip, failure, ipUsed);
       return;
     }
     const { engine } = this.#ctx;
@@ -358,8 +396,8 @@ class ChunkEnrichment {
       if (own !== base) network = rows.networkId(own);
     }
     // Rows the model doubts, as the job chose (before the keep list,
-    // which wins).
-    if (network >= 0) {
+    // which wins; made per address when there is no host evidence).
+    if (network >= 0 && this.#hostEvidence) {
       const base = rows.network(network)!;
       const own = this.#lowConfidence.apply(base);
       if (own !== base) network = rows.networkId(own);
@@ -380,7 +418,7 @@ class ChunkEnrichment {
     }
     rows.add(
       rowIndex,
-      record,
+      line,
       ip,
       this.#placeOfSlot[slot],
       network,
@@ -395,7 +433,7 @@ class ChunkEnrichment {
    * completes the job when it was the last open chunk).
    */
   async #finish(): Promise<ChunkOutcome> {
-    const { store, jobId } = this.#ctx;
+    const { store } = this.#ctx;
     await this.#commitReady(true);
     if (this.#ctx.cancelled()) {
       await this.#writer.stop();
@@ -404,7 +442,7 @@ class ChunkEnrichment {
     // Counted before the last commit: that commit may end the job.
     if (this.#registrations) {
       await store.addRegistrationLookups(
-        jobId,
+        this.#job.id,
         this.#registrations.outcomes(),
       );
     }

@@ -8,6 +8,7 @@ import { COMMA } from "../csv/dialect.ts";
 import { startPtrResponder } from "../../tests/helpers/ptr_responder.ts";
 import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "../enrichment/engine.ts";
+import { parseIp } from "../enrichment/ip_input.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import { Store } from "../storage/store.ts";
 import { LocalBlobStore } from "../blobs/local_blobs.ts";
@@ -16,6 +17,7 @@ import type { ChunkCommit } from "../storage/chunk_progress.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { ChunkWriter } from "./chunk_writer.ts";
 import { enrichChunk, type EnrichChunkContext } from "./enrich_chunk.ts";
+import { readCell } from "./pending_row.ts";
 
 const engineData = await loadEngineData(loadConfig({}));
 const OPTIONS: EnrichOptions = {
@@ -29,6 +31,22 @@ const NO_NAME = "9.9.9.9";
 const nameOf = (ip: string) => `h-${ip.replaceAll(".", "-")}.example.com`;
 /** The i-th of the answering addresses (public, distinct). */
 const answering = (i: number) => `23.${Math.floor(i / 250)}.${i % 250}.7`;
+
+/**
+ * A responder naming every address, and an engine asking it that gets
+ * every answer however loaded the machine: few queries in flight (a loaded
+ * loopback drops datagrams past its socket buffer) and a wait no answer
+ * takes (the responder shares this event loop).
+ */
+function namingEverything() {
+  const dns = startPtrResponder((ip) => ({ kind: "name", name: nameOf(ip) }));
+  const engine = new Engine(engineData, {
+    servers: [dns.address],
+    timeoutMs: 30_000,
+    concurrency: 16,
+  });
+  return { dns, engine };
+}
 
 /** A job over `ips` (one row each), ready to process. */
 async function jobOver(ips: string[]) {
@@ -83,7 +101,6 @@ async function jobOver(ips: string[]) {
       store,
       engine,
       uploadsDir,
-      jobId,
       progressRows: 100,
       cancelled: () => false,
       onProgress: () => {},
@@ -245,15 +262,7 @@ Deno.test("a cancel ends a job waiting on a silent address at once", async () =>
 });
 
 Deno.test("a job past its address limit starts over and stores the same results", async () => {
-  const dns = startPtrResponder((ip) => ({ kind: "name", name: nameOf(ip) }));
-  // Both runs must get every answer, however loaded the machine: few
-  // queries in flight (a loaded loopback drops datagrams past its socket
-  // buffer) and a wait no answer takes (the responder shares this event loop).
-  const engine = new Engine(engineData, {
-    servers: [dns.address],
-    timeoutMs: 30_000,
-    concurrency: 16,
-  });
+  const { dns, engine } = namingEverything();
   // 30,000 rows (several file chunks) over 6,000 addresses and a bad cell;
   // a limit of 1,000 makes the job forget its addresses, places and
   // organisations several times, with rows of each still to come.
@@ -295,5 +304,68 @@ Deno.test("a job past its address limit starts over and stores the same results"
   } finally {
     engine.dns.close();
     await dns.stop();
+  }
+});
+
+Deno.test("a job reads each cell as the lookup of that cell does, plain IPv4 or not", async () => {
+  const { dns, engine } = namingEverything();
+  // Plain IPv4 cells (read from their bytes) beside the same addresses in
+  // other forms, repeated, and cells that are no address.
+  const forms = [
+    "8.8.8.8",
+    '"8.8.8.8"',
+    " 8.8.8.8",
+    "8.8.8.8:53",
+    "08.8.8.8",
+    "8.8.8.08",
+    "::ffff:8.8.8.8",
+    "10.0.0.1",
+    "0.0.0.0",
+    "255.255.255.255",
+    "256.1.1.1",
+    "1.2.3",
+    "1.2.3.4.",
+    "1..2.3",
+    "1.2.3.4567",
+    "2001:4860:4860::8888",
+    "",
+    answering(1),
+    `"${answering(2)}"`,
+  ];
+  const ips = [...forms, ...forms.toReversed()];
+  const { dir, store, run, stored } = await jobOver(ips);
+  try {
+    assertEquals(await run(engine), "completed");
+    const { rows } = await stored();
+    assertEquals(rows.length, ips.length);
+    for (const { rowIndex, enrichment } of rows) {
+      const cell = ips[rowIndex].replaceAll('"', "");
+      let want: { ip: string; ipUsed: string | null; ok: boolean } | null =
+        null;
+      readCell(cell, null, (parsed, ipUsed) => {
+        want = { ip: parsed.ip, ipUsed, ok: parsed.ok };
+      }, (ip, _failure, ipUsed) => want = { ip, ipUsed, ok: false });
+      const { ip, ipUsed, ok: found } = want!;
+      assertEquals(
+        [enrichment.ip, enrichment.ip_used, enrichment.success],
+        [ip, ipUsed, found && enrichment.success],
+        `row ${rowIndex}: ${ips[rowIndex]}`,
+      );
+      if (!found) assertEquals(enrichment.success, false, ips[rowIndex]);
+      const parsed = parseIp(ip);
+      if (parsed.ok) {
+        const alone = engine.enrichParsed(parsed, OPTIONS);
+        assertEquals(
+          [enrichment.country_code, enrichment.asn, enrichment.network_type],
+          [alone.country_code, alone.asn, alone.network_type],
+          ips[rowIndex],
+        );
+      }
+    }
+  } finally {
+    engine.dns.close();
+    store.close();
+    await dns.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });

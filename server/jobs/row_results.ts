@@ -6,7 +6,7 @@
 // host name) while the key is recent, then handed on at once, with the
 // chunk's counters: no object per row is kept.
 import type { Failure } from "../../shared/failures.ts";
-import type { ChunkRecord } from "../csv/chunk_lines.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
@@ -85,7 +85,7 @@ export class RowResults {
   /** A row whose address has a place and organisation number. */
   add(
     rowIndex: number,
-    record: ChunkRecord,
+    record: SourceLine,
     ip: string,
     place: number,
     network: number,
@@ -127,7 +127,7 @@ export class RowResults {
   /** A row whose address failed, with the reason. */
   addFailed(
     rowIndex: number,
-    record: ChunkRecord,
+    record: SourceLine,
     ip: string,
     failure: Failure,
     ipUsed: string | null = null,
@@ -141,7 +141,7 @@ export class RowResults {
 
   #handOn(
     rowIndex: number,
-    line: ChunkRecord,
+    line: SourceLine,
     enrichment: Enrichment,
     key: number,
   ): void {

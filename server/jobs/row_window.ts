@@ -4,7 +4,7 @@
 // front only, so progress commits stay in order, while rows behind a slow
 // address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
-import type { ChunkRecord } from "../csv/chunk_lines.ts";
+import type { ChunkLines, SourceLine } from "../csv/chunk_lines.ts";
 import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
@@ -32,22 +32,22 @@ export interface HostAnswer extends HostName {
 export type HostSlots = (HostAnswer | Promise<HostAnswer>)[];
 
 /**
- * Reads a row taken off the front (RowWindow.take): its index, its record,
- * its address, which address of the cell was used (when not the cell as
+ * Reads a row taken off the front (RowWindow.take): its index, its line
+ * (one object, refilled for each row: read it, do not keep it), its address, which address of the cell was used (when not the cell as
  * is), and its address's slot, or -1 and why it failed.
  */
 export type RowReader = (
   rowIndex: number,
-  record: ChunkRecord,
+  line: SourceLine,
   ip: string,
   ipUsed: string | null,
   slot: number,
   failure: Failure | null,
 ) => void;
 
-/** Bytes a row holds, roughly: its line, its cell and object headers. */
-function rowBytes(row: ChunkRecord): number {
-  return 160 + row.end - row.start + row.cell.length;
+/** Bytes a row holds, roughly: its line and its columns' entries. */
+function rowBytes(start: number, end: number): number {
+  return 64 + end - start;
 }
 
 /**
@@ -72,7 +72,12 @@ export const WINDOW_LIMITS: WindowLimits = {
  * `wait`), and ready once its slot's answers are in (`pendingOf`).
  */
 export class RowWindow {
-  #records: ChunkRecord[] = [];
+  /** The chunk's bytes, which every row's line is in. */
+  #buf: Uint8Array = new Uint8Array(0);
+  #start: number[] = [];
+  #contentEnd: number[] = [];
+  #end: number[] = [];
+  #fields: number[] = [];
   #ips: string[] = [];
   #ipUsed: (string | null)[] = [];
   /** The address's slot, or -1: failed (#failures) or not set yet. */
@@ -86,6 +91,14 @@ export class RowWindow {
   /** Rows from `#head` up to here are known to be ready. */
   #readyEnd = 0;
   #bytes = 0;
+  /** The line handed to a RowReader, refilled for each row. */
+  #line: SourceLine = {
+    buf: this.#buf,
+    start: 0,
+    contentEnd: 0,
+    end: 0,
+    fields: 0,
+  };
 
   /** `pendingOf`: a slot's answer still on its way, or null. */
   constructor(
@@ -94,7 +107,7 @@ export class RowWindow {
 
   /** Rows in the window. */
   get size(): number {
-    return this.#records.length - this.#head;
+    return this.#start.length - this.#head;
   }
 
   /** Bytes the window's rows hold, roughly (rowBytes). */
@@ -108,14 +121,20 @@ export class RowWindow {
       (this.size > 0 && dns.queued >= limits.queuedLookups);
   }
 
-  /** Adds the row read next, to be set (or failed) by its index. */
-  push(rowIndex: number, record: ChunkRecord): void {
-    if (this.#records.length === 0) this.#first = rowIndex;
-    this.#records.push(record);
+  /** Adds record i of `lines` as the row read next, to be set (or failed). */
+  push(rowIndex: number, lines: ChunkLines, i: number): void {
+    if (this.#start.length === 0) this.#first = rowIndex;
+    this.#buf = lines.buf;
+    const start = lines.start[i];
+    const end = lines.end[i];
+    this.#start.push(start);
+    this.#contentEnd.push(lines.contentEnd[i]);
+    this.#end.push(end);
+    this.#fields.push(lines.fields[i]);
     this.#ips.push("");
     this.#ipUsed.push(null);
     this.#slots.push(-1);
-    this.#bytes += rowBytes(record);
+    this.#bytes += rowBytes(start, end);
   }
 
   /** A row's address and its slot. */
@@ -150,7 +169,7 @@ export class RowWindow {
 
   /** Rows at the front whose answers are all in. */
   readyCount(): number {
-    const end = this.#records.length;
+    const end = this.#start.length;
     while (this.#readyEnd < end && this.#pending(this.#readyEnd) === null) {
       this.#readyEnd++;
     }
@@ -160,16 +179,23 @@ export class RowWindow {
   /** Reads `count` ready rows off the front (readyCount first). */
   take(count: number, read: RowReader): void {
     const from = this.#head;
-    const to = Math.min(from + count, this.#records.length);
+    const to = Math.min(from + count, this.#start.length);
+    const line = this.#line;
+    line.buf = this.#buf;
     for (let at = from; at < to; at++) {
       const rowIndex = this.#first + at;
-      const record = this.#records[at];
-      const failure = this.#failures.get(rowIndex) ?? null;
+      line.start = this.#start[at];
+      line.contentEnd = this.#contentEnd[at];
+      line.end = this.#end[at];
+      line.fields = this.#fields[at];
+      const failure = this.#failures.size > 0
+        ? this.#failures.get(rowIndex) ?? null
+        : null;
       if (failure) this.#failures.delete(rowIndex);
-      this.#bytes -= rowBytes(record);
+      this.#bytes -= rowBytes(line.start, line.end);
       read(
         rowIndex,
-        record,
+        line,
         this.#ips[at],
         this.#ipUsed[at],
         failure ? -1 : this.#slots[at],
@@ -179,11 +205,19 @@ export class RowWindow {
     this.#head = to;
     // Let committed rows go soon: young objects are cheap to collect, while
     // rows kept around get promoted and grow the heap.
-    const columns = [this.#records, this.#ips, this.#ipUsed, this.#slots];
-    if (this.#head === this.#records.length) {
+    const columns = [
+      this.#start,
+      this.#contentEnd,
+      this.#end,
+      this.#fields,
+      this.#ips,
+      this.#ipUsed,
+      this.#slots,
+    ];
+    if (this.#head === this.#start.length) {
       for (const column of columns) column.length = 0;
       this.#readyEnd = this.#head = 0;
-    } else if (this.#head > 4096 && this.#head * 2 > this.#records.length) {
+    } else if (this.#head > 4096 && this.#head * 2 > this.#start.length) {
       for (const column of columns) column.splice(0, this.#head);
       this.#first += this.#head;
       this.#readyEnd -= this.#head;

@@ -68,7 +68,6 @@ export async function runChunk(
     store,
     engine: runner.engine,
     uploadsDir: runner.uploadsDir,
-    jobId,
     progressRows: runner.progressRows,
     writer,
     registrationLookup: runner.registrationLookup,
