@@ -3,8 +3,8 @@
 // function per feature) over the AS's features (address space, ranges,
 // cities, regions, countries, share of its country, share at home, largest
 // city, IPv6, ranges split between cities, geographic radius, IPv6 per /24,
-// early address blocks, data-centre cities) and a few name words, one weak piece of evidence
-// among many.
+// early address blocks, data-centre cities), a few name words and the
+// name's words as learned from labelled networks (name_tokens.ts).
 // Its parameters are fitted by eval/fit_classifier.ts (`deno task
 // fit:classifier`) and shipped in model_params.json; an answer carries a
 // calibrated confidence and names the feature that weighed most.
