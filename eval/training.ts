@@ -31,6 +31,10 @@ import {
 } from "../server/classification/decide.ts";
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
 import { loadLinnaeus } from "./linnaeus.ts";
+import {
+  nameTokens,
+  type TokenTable,
+} from "../server/classification/name_tokens.ts";
 import { fitLogistic } from "./logistic.ts";
 import { fitStumps, STUMP_DEFAULTS, stumpLogit } from "./stumps.ts";
 
@@ -180,7 +184,7 @@ export function trainingExamples(d: TrainingData): Example[] {
       filtered,
       from,
       features: d.features.get(asn),
-      x: featureVector(d.features.get(asn), nameWords(org)),
+      x: featureVector(d.features.get(asn), nameWords(org), 0),
     });
   };
   for (const row of d.rows) {
@@ -199,7 +203,90 @@ export function trainingExamples(d: TrainingData): Example[] {
   for (const label of d.linnaeus) {
     if (label.split === "train") add(label.asn, label.filtered, "linnaeus");
   }
-  return [...byAsn.values()];
+  return withNameScores([...byAsn.values()]).examples;
+}
+
+/** Smoothing of a name word's log-odds towards the prior, in organisations. */
+const TOKEN_SMOOTHING = 4;
+/** Fewest organisations a name word must be seen in to be learned. */
+const TOKEN_MIN_ORGANISATIONS = 2;
+const TOKENS = FEATURES.indexOf("name tokens");
+
+/**
+ * The name-word table (name_tokens.ts) fitted on `examples`, each
+ * organisation weighing one whatever its number of ASes, and the examples
+ * with their "name tokens" feature scored without their own organisation's
+ * networks (what the fit has learned of a name it has not seen).
+ */
+export function withNameScores(
+  examples: Example[],
+): { examples: Example[]; table: TokenTable } {
+  const size = new Map<string, number>();
+  for (const e of examples) size.set(e.group, (size.get(e.group) ?? 0) + 1);
+  // word -> [not access, access] weights and organisations, overall and by
+  // organisation
+  const all = new Map<string, [number, number, number]>();
+  const own = new Map<string, Map<string, [number, number, number]>>();
+  const words = examples.map((e) => nameTokens(e.org));
+  const add = (
+    m: Map<string, [number, number, number]>,
+    w: string,
+    label: number,
+    weight: number,
+    orgs: number,
+  ) => {
+    const c = m.get(w) ?? [0, 0, 0];
+    c[label] += weight;
+    c[2] += orgs;
+    m.set(w, c);
+  };
+  examples.forEach((e, i) => {
+    let mine = own.get(e.group);
+    if (!mine) own.set(e.group, mine = new Map());
+    for (const w of words[i]) {
+      const first = !mine.has(w);
+      add(mine, w, e.filtered ? 1 : 0, 1 / size.get(e.group)!, first ? 1 : 0);
+    }
+  });
+  for (const mine of own.values()) {
+    for (const [w, c] of mine) {
+      add(all, w, 0, c[0], c[2]);
+      add(all, w, 1, c[1], 0);
+    }
+  }
+  let access = 0;
+  examples.forEach((e) => access += e.filtered ? 1 / size.get(e.group)! : 0);
+  const prior = access / size.size;
+  const logOdds = (c: [number, number, number]) =>
+    Math.round(
+      1000 * Math.log(
+            (c[1] + TOKEN_SMOOTHING * prior) /
+              (c[0] + TOKEN_SMOOTHING * (1 - prior)),
+          ) - 1000 * Math.log(prior / (1 - prior)),
+    ) / 1000;
+  const table: TokenTable = {};
+  for (const [w, c] of [...all].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+    if (c[2] >= TOKEN_MIN_ORGANISATIONS) table[w] = logOdds(c);
+  }
+  return {
+    table,
+    examples: examples.map((e, i) => {
+      const mine = own.get(e.group)!;
+      let score = 0;
+      for (const w of words[i]) {
+        const c = all.get(w)!, m = mine.get(w)!;
+        const rest: [number, number, number] = [
+          c[0] - m[0],
+          c[1] - m[1],
+          c[2] - m[2],
+        ];
+        if (rest[2] >= TOKEN_MIN_ORGANISATIONS) score += logOdds(rest);
+      }
+      const x = [...e.x];
+      x[TOKENS] = score;
+      return { ...e, x };
+    }),
+  };
 }
 
 /** The lists without these AS numbers (so the model answers for them). */
@@ -327,10 +414,11 @@ function fitPart(examples: Example[]): FittedPart {
 
 /** Fits the shipped model on `examples`. */
 export function fitModel(
-  examples: Example[],
+  given: Example[],
   listed: (asn: number) => boolean | null = () => null,
   labelled: (asn: number) => boolean | null = () => null,
 ): ModelParams {
+  const { examples, table } = withNameScores(given);
   const y = examples.map((e) => e.filtered);
   const whole = fitPart(examples);
   // The lowest threshold whose out-of-fold precision holds the target.
@@ -382,6 +470,7 @@ export function fitModel(
     listDoubtedConfidence: round(lists.doubted),
     labelConfidence: round(labels.agreed),
     labelDoubtedConfidence: round(labels.doubted),
+    tokens: table,
     fitted: {
       examples: examples.length,
       filtered: y.filter(Boolean).length,
@@ -392,6 +481,8 @@ export function fitModel(
       openExamples: open.examples,
       ...STUMP_DEFAULTS,
       folds: FOLDS,
+      tokenSmoothing: TOKEN_SMOOTHING,
+      tokenMinOrganisations: TOKEN_MIN_ORGANISATIONS,
     },
   };
 }

@@ -6,7 +6,9 @@ import {
   foldOf,
   partOf,
   partThresholds,
+  withNameScores,
 } from "./training.ts";
+import { FEATURES } from "../server/classification/model.ts";
 
 const rules = (reason: string, filtered = false): Decision => ({
   type: filtered ? "consumer_isp" : "business",
@@ -106,4 +108,36 @@ Deno.test("a seed reshuffles the folds and keeps an organisation's ASes together
     const moved = all.filter((e) => foldOf(e, by, 1) !== foldOf(e, by)).length;
     assertEquals(moved > 100, true, `${by}: ${moved} of 200 moved`);
   }
+});
+
+Deno.test("name words are learned by organisation and scored without the network's own", () => {
+  const example = (asn: number, org: string, filtered: boolean): Example => ({
+    asn,
+    org,
+    group: org.toLowerCase(),
+    filtered,
+    from: "label",
+    features: null,
+    x: FEATURES.map(() => 0),
+  });
+  const { table, examples } = withNameScores([
+    example(1, "Alpha Fibra", true),
+    // one organisation's many ASes weigh as one
+    example(2, "Beta Fibra", true),
+    example(3, "Beta Fibra", true),
+    example(4, "Gamma Fibra", true),
+    example(5, "Delta Universidad", false),
+    example(6, "Epsilon Universidad", false),
+    example(7, "Zeta", false),
+  ]);
+  // a word of one organisation is not learned
+  assertEquals(Object.keys(table).sort(), ["fibra", "universidad"]);
+  assertEquals(table.fibra > 0 && table.universidad < 0, true);
+  const score = (i: number) => examples[i].x[FEATURES.indexOf("name tokens")];
+  // scored on the other organisations: weaker than the table's
+  assertEquals(score(0) > 0 && score(0) < table.fibra, true);
+  assertEquals(score(1), score(2));
+  // "universidad" seen in one other organisation only: not learned there
+  assertEquals(score(4), 0);
+  assertEquals(score(6), 0);
 });

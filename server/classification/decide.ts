@@ -17,6 +17,7 @@ import {
   score,
   wideSpread,
 } from "./model.ts";
+import { nameScore } from "./name_tokens.ts";
 import { NAME_CUES } from "./name_words.ts";
 import { peeringDbLogOdds } from "./peeringdb.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
@@ -177,7 +178,7 @@ export function classifyNetwork(
   // right (the probability it gives the answer the rules gave) and, when
   // it doubts them, which evidence weighs against.
   const words = nameWords(org);
-  const x = featureVector(f, words);
+  const x = featureVector(f, words, nameScore(org, m.tokens));
   const prior = peeringDbLogOdds(e.peeringDb);
   const byModel = (type: NetworkKind, reason: string) => {
     const model = score(x, m, prior);
@@ -185,7 +186,7 @@ export function classifyNetwork(
     const p = filtered ? model.p : 1 - model.p;
     const doubt = p < 0.5
       ? `; model doubts it: ${
-        describeEvidence(model.strongest, f, org, e.peeringDb)
+        describeEvidence(model.strongest, f, org, e.peeringDb, m.tokens)
       }`
       : "";
     return decision(type, reason + doubt, p);
@@ -243,7 +244,13 @@ export function classifyNetwork(
     reasons: (evidence: string | null) => [string, string],
   ): Decision {
     const answer = score(x, part, prior, 0.5);
-    const evidence = describeEvidence(answer.strongest, f, org, e.peeringDb);
+    const evidence = describeEvidence(
+      answer.strongest,
+      f,
+      org,
+      e.peeringDb,
+      m.tokens,
+    );
     const filtered = answer.p >= part.threshold;
     const doubt = filtered !== answer.filtered
       ? `; model doubts it: ${evidence}`

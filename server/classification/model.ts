@@ -3,14 +3,15 @@
 // function per feature) over the AS's features (address space, ranges,
 // cities, regions, countries, share of its country, share at home, largest
 // city, IPv6, ranges split between cities, geographic radius, IPv6 per /24,
-// early address blocks, data-centre cities) and a few name words, one weak piece of evidence
-// among many.
+// early address blocks, data-centre cities), a few name words and the
+// name's words as learned from labelled networks (name_tokens.ts).
 // Its parameters are fitted by eval/fit_classifier.ts (`deno task
 // fit:classifier`) and shipped in model_params.json; an answer carries a
 // calibrated confidence and names the feature that weighed most.
 import type { AsFeatures } from "./as_features.ts";
 import type { NetworkType } from "../../shared/network_types.ts";
 import params from "./model_params.json" with { type: "json" };
+import { strongestToken, type TokenTable } from "./name_tokens.ts";
 import {
   HOSTING,
   INFRASTRUCTURE,
@@ -66,6 +67,8 @@ export interface ModelParams extends PartModel {
    */
   labelConfidence: number;
   labelDoubtedConfidence: number;
+  /** The name words' learned log-odds (name_tokens.ts): "name tokens". */
+  tokens: TokenTable;
   /** What it was fitted on (documentation). */
   fitted: Record<string, number | string>;
 }
@@ -126,6 +129,7 @@ export const FEATURES = [
   "name: company",
   "name: infrastructure",
   "name: institution",
+  "name tokens",
 ] as const;
 
 /**
@@ -165,10 +169,14 @@ export const NAME_WORDS = {
   institution: 8,
 } as const;
 
-/** The feature values of a network; `words` is nameWords(its name). */
+/**
+ * The feature values of a network; `words` is nameWords(its name), `tokens`
+ * its nameScore (name_tokens.ts) under the model's table.
+ */
 export function featureVector(
   f: AsFeatures | null,
   words: number[],
+  tokens: number,
 ): number[] {
   if (!f) {
     return [
@@ -196,6 +204,7 @@ export function featureVector(
       0,
       0,
       ...words,
+      tokens,
     ];
   }
   return [
@@ -223,6 +232,7 @@ export function featureVector(
     f.block,
     f.datacentre,
     ...words,
+    tokens,
   ];
 }
 
@@ -319,9 +329,16 @@ export function describeEvidence(
   f: AsFeatures | null,
   org: string,
   peeringDbType?: string,
+  tokens: TokenTable = MODEL.tokens,
 ): string {
   if (feature === PRIOR) return `PeeringDB type "${peeringDbType}"`;
   const name = FEATURES[feature];
+  if (name === "name tokens") {
+    const word = strongestToken(org, tokens);
+    return word === null
+      ? "no name word of the labelled networks"
+      : `name word "${word}" in the labelled networks`;
+  }
   if (name.startsWith("name: ")) {
     const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]
       .exec(org);

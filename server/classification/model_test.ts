@@ -67,18 +67,21 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
   };
   // A threshold given turns the answer, not the probability.
   const strict = score(
-    featureVector(features, nameWords("Example")),
+    featureVector(features, nameWords("Example"), 0),
     m,
     0,
     0.99,
   );
   assertEquals(strict.filtered, false);
-  const isp = score(featureVector(features, nameWords("Example Telecom")), m);
+  const isp = score(
+    featureVector(features, nameWords("Example Telecom"), 0),
+    m,
+  );
   assertEquals(isp.filtered, true);
   ok(Math.abs(isp.p - 1 / (1 + Math.exp(-2))) < 1e-9);
   assertEquals(FEATURES[isp.strongest], "cities");
   const uni = score(
-    featureVector(features, nameWords("Example University")),
+    featureVector(features, nameWords("Example University"), 0),
     m,
   );
   assertEquals(uni.filtered, false);
@@ -115,8 +118,24 @@ Deno.test("the folded step functions answer as the stumps one by one", () => {
   }
 });
 
+Deno.test("the learned name words are a feature, and the reason names the word", () => {
+  const x = featureVector(features, nameWords("Fibra Net"), 1.75);
+  assertEquals(x[at("name tokens")], 1.75);
+  assertEquals(
+    describeEvidence(at("name tokens"), features, "Fibra Net", undefined, {
+      fibra: 1.5,
+      net: 0.25,
+    }),
+    'name word "fibra" in the labelled networks',
+  );
+  assertEquals(
+    describeEvidence(at("name tokens"), features, "Acme", undefined, {}),
+    "no name word of the labelled networks",
+  );
+});
+
 Deno.test("the features of a network the databases do not know", () => {
-  const x = featureVector(null, nameWords("Acme"));
+  const x = featureVector(null, nameWords("Acme"), 0);
   assertEquals(x[at("no features")], 1);
   assertEquals(
     describeEvidence(at("cities"), null, "Acme"),
