@@ -5,6 +5,10 @@ import { loadAsnTableOnThread } from "./asn_load.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import { buildAsFeaturesInWorker } from "../classification/feature_build.ts";
+import {
+  classifyTableOnThread,
+  type NetworkTableData,
+} from "../classification/network_table.ts";
 import type { ListPaths } from "../classification/lists.ts";
 import { vendorDecision } from "../classification/vendor_types.ts";
 import {
@@ -43,6 +47,8 @@ export interface EngineData {
   geo: Uint8Array[];
   asn: AsnTableData;
   classifier: NetworkClassifierData;
+  /** Each ASN table organisation's decision, made once per process. */
+  networks: NetworkTableData;
   /** Each database read, its source, licence, version and build date. */
   databases: DatabaseInfo[];
   /** One line naming their versions (what a job records). */
@@ -91,13 +97,18 @@ export async function loadEngineData(
     overridesPath: sources.overridesPath,
     listPaths: sources.lists,
   });
-  const databases = await describeDatabases({
-    files,
+  const [networks, databases] = await Promise.all([
+    classifyTableOnThread(asn, classifier),
+    describeDatabases({ files, geo, asnMmdb: asn.mmdb, lists: sources.lists }),
+  ]);
+  return {
     geo,
-    asnMmdb: asn.mmdb,
-    lists: sources.lists,
-  });
-  return { geo, asn, classifier, databases, version: versionLine(databases) };
+    asn,
+    classifier,
+    networks,
+    databases,
+    version: versionLine(databases),
+  };
 }
 
 /** A last word on an address's network (see Engine.enrich). */
@@ -109,7 +120,7 @@ export class Engine {
   classifier!: NetworkClassifier;
   data!: EngineData;
   readonly dns: ReverseDns;
-  /** By ASN table index: an organisation is classified once, not per lookup. */
+  /** By ASN table index: one object per organisation, made when met. */
   #networks: (Network | undefined)[] = [];
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
@@ -141,8 +152,19 @@ export class Engine {
     this.#variants = new Map();
   }
 
-  #networkFrom(info: AsnInfo): Network {
-    const byAs = this.classifier.network(info.asn, info.org);
+  /** An ASN table organisation, with its decision from the shared table. */
+  #tableNetwork(index: number): Network {
+    const { decisionOf, decisions } = this.data.networks;
+    return this.#networkFrom(
+      this.asn.info(index),
+      decisions[decisionOf[index]],
+    );
+  }
+
+  #networkFrom(
+    info: AsnInfo,
+    byAs = this.classifier.network(info.asn, info.org),
+  ): Network {
     // A user's own database (ISP, Connection-Type, Enterprise, IPinfo)
     // names the company and the type; an operator's override still rules.
     const vendor = info.vendor;
@@ -197,7 +219,7 @@ export class Engine {
   #networkOf(ip: string, version: 4 | 6): Network | null {
     const index = this.asn.lookupIndex(ip, version);
     if (index >= 0) {
-      return this.#networks[index] ??= this.#networkFrom(this.asn.info(index));
+      return this.#networks[index] ??= this.#tableNetwork(index);
     }
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
