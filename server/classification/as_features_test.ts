@@ -1,19 +1,11 @@
-import {
-  deepStrictEqual as assertEquals,
-  ok,
-  rejects,
-} from "node:assert/strict";
-import { loadConfig } from "../config.ts";
-import { dataFiles } from "../databases/installed.ts";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
-import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
 import {
   AsFeatureIndex,
   buildAsFeatures,
   type PlaceSource,
 } from "./as_features.ts";
-import { buildAsFeaturesInWorker } from "./feature_build.ts";
 import { loadAsFeatures } from "./feature_cache.ts";
 
 // Three ASes: 100 an access network over a /16 in four cities, 200 a county
@@ -232,31 +224,4 @@ Deno.test("features are cached per database version and rebuilt when it changes"
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("features built on a worker thread are those built here", async () => {
-  // Public ranges of the bundled city databases, IPv4 and IPv6.
-  const sample: AsnTableData = {
-    v4Start: new Uint32Array([ip(8, 8, 0, 0), ip(81, 2, 64, 0)]),
-    v4End: new Uint32Array([ip(8, 8, 255, 255), ip(81, 2, 127, 255)]),
-    v4Org: new Uint32Array([0, 1]),
-    v6Start: new Uint32Array(ipv6ToWords("2a00:1450::")),
-    v6End: new Uint32Array(
-      ipv6ToWords("2a00:1450:ffff:ffff:ffff:ffff:ffff:ffff"),
-    ),
-    v6Org: new Uint32Array([0]),
-    asns: new Uint32Array([15169, 20712]),
-    orgs: ["Google LLC", "Andrews & Arnold Ltd"],
-    mmdb: [],
-  };
-  const geo = await loadGeoDatabases(dataFiles(loadConfig({})).geo);
-  const here = buildAsFeatures(sample, new GeoProvider(geo));
-  assertEquals(here.asn, [15169, 20712]);
-  ok(here.cities.every((n) => n > 0), "the sample found no city");
-  assertEquals(await buildAsFeaturesInWorker(sample, geo), here);
-  // A failure on the thread is this call's error, and the thread ends.
-  await rejects(
-    buildAsFeaturesInWorker(sample, [new Uint8Array(64)]),
-    /^Error: building the AS features failed: .*MMDB/,
-  );
 });

@@ -1,5 +1,6 @@
 // The decision for each organisation of the ASN tables, made once per
-// process on a thread of its own and shared: the HTTP thread and every job
+// process (on the classifier's loading thread, classifier_load.ts) and
+// shared: the HTTP thread and every job
 // thread read a network's decision by its table index, instead of each
 // classifying the networks it meets again and keeping its own copy of
 // every decision. Decisions for the ASN MMDB files' answers are still made
@@ -10,7 +11,6 @@ import {
   NetworkClassifier,
   type NetworkClassifierData,
 } from "./network_classifier.ts";
-import { runOnThread } from "../one_shot_thread.ts";
 
 /** Structured-cloneable: a few thousand distinct decisions and an index. */
 export interface NetworkTableData {
@@ -20,15 +20,10 @@ export interface NetworkTableData {
   decisions: Decision[];
 }
 
-/** What the classifying thread is sent. */
-export interface NetworkTableInput {
-  table: Pick<AsnTableData, "asns" | "orgs">;
-  classifier: NetworkClassifierData;
-}
-
 /** Every table organisation's decision, as NetworkClassifier.network makes it. */
 export function classifyTable(
-  { table, classifier }: NetworkTableInput,
+  table: Pick<AsnTableData, "asns" | "orgs">,
+  classifier: NetworkClassifierData,
 ): NetworkTableData {
   const classify = new NetworkClassifier(classifier);
   const { asns, orgs } = table;
@@ -48,17 +43,4 @@ export function classifyTable(
     decisionOf[i] = number;
   }
   return { decisionOf, decisions };
-}
-
-/** classifyTable on a worker: every network, seconds of work. */
-export function classifyTableOnThread(
-  table: AsnTableData,
-  classifier: NetworkClassifierData,
-): Promise<NetworkTableData> {
-  return runOnThread<NetworkTableInput, NetworkTableData>(
-    new URL("./network_table_worker.ts", import.meta.url),
-    "network-table",
-    { table: { asns: table.asns, orgs: table.orgs }, classifier },
-    "classifying the ASN tables' networks",
-  );
 }

@@ -1,9 +1,18 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { emptyFeatureColumns } from "./as_features.ts";
+import {
+  deepStrictEqual as assertEquals,
+  ok,
+  rejects,
+} from "node:assert/strict";
+import { loadConfig } from "../config.ts";
+import { dataFiles } from "../databases/installed.ts";
+import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
+import { ipv6ToWords } from "../enrichment/ip_input.ts";
+import { buildAsFeatures, emptyFeatureColumns } from "./as_features.ts";
+import { loadClassifierOnThread } from "./classifier_load.ts";
 import { NetworkClassifier } from "./network_classifier.ts";
-import { classifyTable, classifyTableOnThread } from "./network_table.ts";
+import { classifyTable } from "./network_table.ts";
 import { parseOverrides } from "./overrides.ts";
-import { loadAsnTable } from "../enrichment/asn_table.ts";
 
 // A fixture: three networks, one curated consumer AS, one override line.
 const classifier = {
@@ -23,8 +32,8 @@ const table = {
   orgs: ["Example Cable", "Town Hall", "Example Cable", "Example Hosting"],
 };
 
-Deno.test("each table network's decision is the classifier's, made once and shared", async () => {
-  const networks = classifyTable({ table, classifier });
+Deno.test("each table network's decision is the classifier's, made once and shared", () => {
+  const networks = classifyTable(table, classifier);
   const own = new NetworkClassifier(classifier);
   for (let i = 0; i < table.orgs.length; i++) {
     assertEquals(
@@ -39,13 +48,57 @@ Deno.test("each table network's decision is the classifier's, made once and shar
   // One decision for the networks that have the same.
   assertEquals(networks.decisionOf[0], networks.decisionOf[2]);
   // In shared memory: job threads read the one copy.
-  assertEquals(networks.decisionOf.buffer instanceof SharedArrayBuffer, true);
-  // On a thread of its own, the same answer.
-  const asn = await loadAsnTable([]);
-  const onThread = await classifyTableOnThread(
-    { ...asn, asns: table.asns, orgs: table.orgs },
-    classifier,
-  );
-  assertEquals(onThread.decisions, networks.decisions);
-  assertEquals([...onThread.decisionOf], [...networks.decisionOf]);
+  ok(networks.decisionOf.buffer instanceof SharedArrayBuffer);
+});
+
+const ip = (a: number, b: number, c: number, d: number) =>
+  ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+
+Deno.test("the classifier loaded on its thread: the features built here, the table decided", async () => {
+  // Public ranges of the bundled city databases, IPv4 and IPv6.
+  const sample: AsnTableData = {
+    v4Start: new Uint32Array([ip(8, 8, 0, 0), ip(81, 2, 64, 0)]),
+    v4End: new Uint32Array([ip(8, 8, 255, 255), ip(81, 2, 127, 255)]),
+    v4Org: new Uint32Array([0, 1]),
+    v6Start: new Uint32Array(ipv6ToWords("2a00:1450::")),
+    v6End: new Uint32Array(
+      ipv6ToWords("2a00:1450:ffff:ffff:ffff:ffff:ffff:ffff"),
+    ),
+    v6Org: new Uint32Array([0]),
+    asns: new Uint32Array([15169, 20712]),
+    orgs: ["Google LLC", "Andrews & Arnold Ltd"],
+    mmdb: [],
+  };
+  const geo = await loadGeoDatabases(dataFiles(loadConfig({})).geo);
+  const here = buildAsFeatures(sample, new GeoProvider(geo));
+  ok(here.cities.every((n) => n > 0), "the sample found no city");
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/db.csv`, "one");
+    const loaded = await loadClassifierOnThread({
+      dataDir: dir,
+      databasePaths: [`${dir}/db.csv`],
+      overridesPath: `${dir}/overrides.txt`,
+      table: sample,
+      geo,
+    });
+    const { features } = loaded.classifier;
+    for (const [name, values] of Object.entries(here)) {
+      assertEquals([...features[name as keyof typeof features]], values, name);
+    }
+    assertEquals(loaded.networks, classifyTable(sample, loaded.classifier));
+    // A failure on the thread is this call's error, and the thread ends.
+    await Deno.writeTextFile(`${dir}/db.csv`, "a newer version");
+    await rejects(
+      loadClassifierOnThread({
+        dataDir: dir,
+        databasePaths: [`${dir}/db.csv`],
+        table: sample,
+        geo: [new Uint8Array(64)],
+      }),
+      /^Error: loading the network classifier failed: .*MMDB/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

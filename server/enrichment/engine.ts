@@ -4,16 +4,12 @@ import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
 import { loadAsnTableOnThread } from "./asn_load.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
-import { buildAsFeaturesInWorker } from "../classification/feature_build.ts";
-import {
-  classifyTableOnThread,
-  type NetworkTableData,
-} from "../classification/network_table.ts";
+import { loadClassifierOnThread } from "../classification/classifier_load.ts";
+import type { NetworkTableData } from "../classification/network_table.ts";
 import type { ListPaths } from "../classification/lists.ts";
 import { vendorDecision } from "../classification/vendor_types.ts";
 import {
   type KeepList,
-  loadNetworkClassifierData,
   NetworkClassifier,
   type NetworkClassifierData,
 } from "../classification/network_classifier.ts";
@@ -90,15 +86,15 @@ export async function loadEngineData(
   ]);
   // The classifier's AS features come from both databases (cached in
   // DATA_DIR per database version).
-  const classifier = await loadNetworkClassifierData({
-    dataDir: sources.dataDir,
-    databasePaths: [...files.asn, ...files.geo],
-    buildFeatures: () => buildAsFeaturesInWorker(asn, geo),
-    overridesPath: sources.overridesPath,
-    listPaths: sources.lists,
-  });
-  const [networks, databases] = await Promise.all([
-    classifyTableOnThread(asn, classifier),
+  const [{ classifier, networks }, databases] = await Promise.all([
+    loadClassifierOnThread({
+      dataDir: sources.dataDir,
+      databasePaths: [...files.asn, ...files.geo],
+      overridesPath: sources.overridesPath,
+      listPaths: sources.lists,
+      table: asn,
+      geo,
+    }),
     describeDatabases({ files, geo, asnMmdb: asn.mmdb, lists: sources.lists }),
   ]);
   return {
@@ -111,6 +107,9 @@ export async function loadEngineData(
   };
 }
 
+/** ASN table networks an engine keeps made at most (see Engine). */
+const NETWORKS_KEPT = 16_384;
+
 /** A last word on an address's network (see Engine.enrich). */
 export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
 
@@ -120,8 +119,13 @@ export class Engine {
   classifier!: NetworkClassifier;
   data!: EngineData;
   readonly dns: ReverseDns;
-  /** By ASN table index: one object per organisation, made when met. */
+  /**
+   * By ASN table index: one object per organisation, made when met; past
+   * NETWORKS_KEPT made, made again (a thread's heap does not keep every
+   * network a long job met; its decision is shared, so this is cheap).
+   */
   #networks: (Network | undefined)[] = [];
+  #networksMade = 0;
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
@@ -148,6 +152,7 @@ export class Engine {
     this.classifier = new NetworkClassifier(data.classifier);
     this.data = data;
     this.#networks = new Array(this.asn.orgCount);
+    this.#networksMade = 0;
     this.#mmdbNetworks = new Map();
     this.#variants = new Map();
   }
@@ -219,7 +224,13 @@ export class Engine {
   #networkOf(ip: string, version: 4 | 6): Network | null {
     const index = this.asn.lookupIndex(ip, version);
     if (index >= 0) {
-      return this.#networks[index] ??= this.#tableNetwork(index);
+      const network = this.#networks[index];
+      if (network) return network;
+      if (++this.#networksMade > NETWORKS_KEPT) {
+        this.#networks = new Array(this.asn.orgCount);
+        this.#networksMade = 1;
+      }
+      return this.#networks[index] = this.#tableNetwork(index);
     }
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
