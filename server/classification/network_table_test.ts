@@ -8,7 +8,11 @@ import { dataFiles } from "../databases/installed.ts";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
-import { buildAsFeatures, emptyFeatureColumns } from "./as_features.ts";
+import {
+  AsFeatureIndex,
+  buildAsFeatures,
+  emptyFeatureColumns,
+} from "./as_features.ts";
 import { loadClassifierOnThread } from "./classifier_load.ts";
 import { NetworkClassifier } from "./network_classifier.ts";
 import { classifyTable } from "./network_table.ts";
@@ -82,9 +86,12 @@ Deno.test("the classifier loaded on its thread: the features built here, the tab
       table: sample,
       geo,
     });
-    const { features } = loaded.classifier;
-    for (const [name, values] of Object.entries(here)) {
-      assertEquals([...features[name as keyof typeof features]], values, name);
+    const shared = new AsFeatureIndex(loaded.classifier.features);
+    const built = new AsFeatureIndex(here);
+    for (const asn of here.asn) assertEquals(shared.get(asn), built.get(asn));
+    // Every column in shared memory, the country codes too.
+    for (const column of Object.values(loaded.classifier.features)) {
+      ok(column.buffer instanceof SharedArrayBuffer);
     }
     assertEquals(loaded.networks, classifyTable(sample, loaded.classifier));
     // A failure on the thread is this call's error, and the thread ends.
