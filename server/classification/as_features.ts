@@ -4,6 +4,7 @@
 // hosting in a few data-centre cities. Built once per database version and
 // cached in DATA_DIR, so a lookup is one Map probe.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { stringAt } from "../enrichment/shared_file.ts";
 import { HOSTING } from "./name_words.ts";
 
 export interface AsFeatures {
@@ -327,7 +328,7 @@ export function buildAsFeatures(
     const asn = asns[v4Org[i]];
     if (!asn) continue;
     const a = acc(asn);
-    a.hosting ||= HOSTING.test(orgs[v4Org[i]] ?? "");
+    a.hosting ||= HOSTING.test(stringAt(orgs, v4Org[i]));
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
     a.ranges++;

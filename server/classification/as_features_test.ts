@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { shareStrings } from "../enrichment/shared_file.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
 import {
   AsFeatureIndex,
@@ -20,7 +21,7 @@ const table: AsnTableData = {
   v6End: new Uint32Array(ipv6ToWords("2001:db8:ffff:ffff:ffff:ffff:ffff:ffff")),
   v6Org: new Uint32Array([2]),
   asns: new Uint32Array([100, 200, 300]),
-  orgs: ["Access Net", "County of Example", "V6 Only"],
+  orgs: shareStrings(["Access Net", "County of Example", "V6 Only"]),
   mmdb: [],
 };
 // 10.0.x.y sits in city x / 64 (samples every 16k addresses find four), in
@@ -76,7 +77,7 @@ Deno.test("features measure early blocks and how far the space spreads", () => {
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2]),
-    orgs: ["Early", "Late"],
+    orgs: shareStrings(["Early", "Late"]),
     mmdb: [],
   };
   const located: PlaceSource = {
@@ -127,13 +128,13 @@ Deno.test("features: an early /8's block, and how much its cities host data cent
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2, 3, 4, 5]),
-    orgs: [
+    orgs: shareStrings([
       "Old Company",
       "Some Shop",
       "Example Hosting",
       "Example Cloud",
       "Town Net",
-    ],
+    ]),
     mmdb: [],
   };
   const located: PlaceSource = {
@@ -179,7 +180,7 @@ Deno.test("features measure range sizes, evenness and how space follows the coun
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2, 3]),
-    orgs: ["Split", "Whole", "Two ranges"],
+    orgs: shareStrings(["Split", "Whole", "Two ranges"]),
     mmdb: [],
   };
   const geo: PlaceSource = {

@@ -7,6 +7,7 @@
 // where they are met (NetworkClassifier.network, memoised).
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import type { Decision } from "./decide.ts";
+import { stringAt } from "../enrichment/shared_file.ts";
 import {
   NetworkClassifier,
   type NetworkClassifierData,
@@ -28,12 +29,12 @@ export function classifyTable(
   const classify = new NetworkClassifier(classifier);
   const { asns, orgs } = table;
   const decisionOf = new Uint32Array(
-    new SharedArrayBuffer(orgs.length * Uint32Array.BYTES_PER_ELEMENT),
+    new SharedArrayBuffer(asns.length * Uint32Array.BYTES_PER_ELEMENT),
   );
   const decisions: Decision[] = [];
   const numbers = new Map<string, number>();
-  for (let i = 0; i < orgs.length; i++) {
-    const decision = classify.network(asns[i], orgs[i]);
+  for (let i = 0; i < asns.length; i++) {
+    const decision = classify.network(asns[i], stringAt(orgs, i));
     const key = JSON.stringify(decision);
     let number = numbers.get(key);
     if (number === undefined) {

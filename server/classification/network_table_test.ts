@@ -6,6 +6,7 @@ import {
 import { loadConfig } from "../config.ts";
 import { dataFiles } from "../databases/installed.ts";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { shareStrings, stringAt } from "../enrichment/shared_file.ts";
 import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
 import {
@@ -33,16 +34,21 @@ const classifier = {
 };
 const table = {
   asns: new Uint32Array([64500, 64501, 64500, 64502]),
-  orgs: ["Example Cable", "Town Hall", "Example Cable", "Example Hosting"],
+  orgs: shareStrings([
+    "Example Cable",
+    "Town Hall",
+    "Example Cable",
+    "Example Hosting",
+  ]),
 };
 
 Deno.test("each table network's decision is the classifier's, made once and shared", () => {
   const networks = classifyTable(table, classifier);
   const own = new NetworkClassifier(classifier);
-  for (let i = 0; i < table.orgs.length; i++) {
+  for (let i = 0; i < table.asns.length; i++) {
     assertEquals(
       networks.decisions[networks.decisionOf[i]],
-      own.network(table.asns[i], table.orgs[i]),
+      own.network(table.asns[i], stringAt(table.orgs, i)),
     );
   }
   assertEquals(
@@ -70,7 +76,7 @@ Deno.test("the classifier loaded on its thread: the features built here, the tab
     ),
     v6Org: new Uint32Array([0]),
     asns: new Uint32Array([15169, 20712]),
-    orgs: ["Google LLC", "Andrews & Arnold Ltd"],
+    orgs: shareStrings(["Google LLC", "Andrews & Arnold Ltd"]),
     mmdb: [],
   };
   const geo = await loadGeoDatabases(dataFiles(loadConfig({})).geo);
