@@ -7,6 +7,7 @@
 // cross-validation split by organisation (no AS of one organisation on both
 // sides), and the threshold that keeps the filter's precision.
 import Papa from "papaparse";
+import { stringAt } from "../server/enrichment/shared_file.ts";
 import {
   AsFeatureIndex,
   type AsFeatures,
@@ -76,7 +77,7 @@ export async function loadTrainingData() {
   );
   const orgOf = new Map<number, string>();
   data.asns.forEach((asn, i) => {
-    if (!orgOf.has(asn)) orgOf.set(asn, data.orgs[i]);
+    if (!orgOf.has(asn)) orgOf.set(asn, stringAt(data.orgs, i));
   });
   const rows = Papa.parse<LabelledRow>(
     await Deno.readTextFile(`${here}networks.csv`),

@@ -35,7 +35,7 @@ const args = [
   "--include",
   "server/jobs/job_worker.ts",
   "--include",
-  "server/classification/feature_build_worker.ts",
+  "server/classification/classifier_load_worker.ts",
   "--include",
   "server/databases/update_worker.ts",
   "--include",

@@ -9,6 +9,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { AsnTable, loadAsnTable } from "../server/enrichment/asn_table.ts";
+import { shareStrings } from "../server/enrichment/shared_file.ts";
 import {
   CORRUPT_RECORD,
   GeoProvider,
@@ -156,7 +157,7 @@ Deno.test("a record that cannot be decoded is a row error, not a value", () => {
     v6End: new Uint32Array(),
     v6Org: new Uint32Array(),
     asns: new Uint32Array(),
-    orgs: [],
+    orgs: shareStrings([]),
     mmdb: [read("bad-data/libmaxminddb/libmaxminddb-oversized-map.mmdb")],
   });
   assertEquals(asn.lookup("1.1.1.1", 4), null);

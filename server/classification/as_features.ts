@@ -4,6 +4,7 @@
 // hosting in a few data-centre cities. Built once per database version and
 // cached in DATA_DIR, so a lookup is one Map probe.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import { stringAt } from "../enrichment/shared_file.ts";
 import { HOSTING } from "./name_words.ts";
 
 export interface AsFeatures {
@@ -327,7 +328,7 @@ export function buildAsFeatures(
     const asn = asns[v4Org[i]];
     if (!asn) continue;
     const a = acc(asn);
-    a.hosting ||= HOSTING.test(orgs[v4Org[i]] ?? "");
+    a.hosting ||= HOSTING.test(stringAt(orgs, v4Org[i]));
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
     a.ranges++;
@@ -536,19 +537,33 @@ function invert(ids: Map<string, number>): string[] {
 }
 
 /**
- * The columns with the numeric ones in shared memory, so that job threads
- * read the one copy instead of a clone each.
+ * The columns in shared memory, so that job threads read the one copy
+ * instead of a clone each: numbers as floats, a country code's two letters
+ * as one number (0: none).
  */
 export type SharedFeatureColumns = {
-  [K in keyof AsFeatureColumns]: K extends "country" ? string[]
+  [K in keyof AsFeatureColumns]: K extends "country" ? Uint16Array<
+      SharedArrayBuffer
+    >
     : Float64Array<SharedArrayBuffer>;
 };
 
 export function shareColumns(columns: AsFeatureColumns): SharedFeatureColumns {
-  const shared: Record<string, string[] | Float64Array<SharedArrayBuffer>> = {};
+  const shared: Record<
+    string,
+    Uint16Array<SharedArrayBuffer> | Float64Array<SharedArrayBuffer>
+  > = {};
   for (const [name, values] of Object.entries(columns)) {
     if (name === "country") {
-      shared[name] = values as string[];
+      const codes = new Uint16Array(
+        new SharedArrayBuffer(values.length * Uint16Array.BYTES_PER_ELEMENT),
+      );
+      (values as string[]).forEach((code, i) => {
+        if (code.length === 2) {
+          codes[i] = (code.charCodeAt(0) << 8) | code.charCodeAt(1);
+        }
+      });
+      shared[name] = codes;
       continue;
     }
     const floats = new Float64Array(
@@ -558,6 +573,13 @@ export function shareColumns(columns: AsFeatureColumns): SharedFeatureColumns {
     shared[name] = floats;
   }
   return shared as SharedFeatureColumns;
+}
+
+/** Row i's country code, from either form of the column. */
+function countryAt(country: string[] | Uint16Array, i: number): string {
+  const code = country[i];
+  if (typeof code === "string") return code;
+  return code ? String.fromCharCode(code >> 8, code & 255) : "";
 }
 
 /** O(1) lookups by AS number over the column form. */
@@ -584,7 +606,7 @@ export class AsFeatureIndex {
       cities: c.cities[i],
       regions: c.regions[i],
       countries: c.countries[i],
-      country: c.country[i],
+      country: countryAt(c.country, i),
       countryShare: c.countryShare[i],
       ranges: c.ranges[i],
       topCity: c.topCity[i],

@@ -1,19 +1,12 @@
-import {
-  deepStrictEqual as assertEquals,
-  ok,
-  rejects,
-} from "node:assert/strict";
-import { loadConfig } from "../config.ts";
-import { dataFiles } from "../databases/installed.ts";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
-import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
+import { shareStrings } from "../enrichment/shared_file.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
 import {
   AsFeatureIndex,
   buildAsFeatures,
   type PlaceSource,
 } from "./as_features.ts";
-import { buildAsFeaturesInWorker } from "./feature_build.ts";
 import { loadAsFeatures } from "./feature_cache.ts";
 
 // Three ASes: 100 an access network over a /16 in four cities, 200 a county
@@ -28,7 +21,7 @@ const table: AsnTableData = {
   v6End: new Uint32Array(ipv6ToWords("2001:db8:ffff:ffff:ffff:ffff:ffff:ffff")),
   v6Org: new Uint32Array([2]),
   asns: new Uint32Array([100, 200, 300]),
-  orgs: ["Access Net", "County of Example", "V6 Only"],
+  orgs: shareStrings(["Access Net", "County of Example", "V6 Only"]),
   mmdb: [],
 };
 // 10.0.x.y sits in city x / 64 (samples every 16k addresses find four), in
@@ -84,7 +77,7 @@ Deno.test("features measure early blocks and how far the space spreads", () => {
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2]),
-    orgs: ["Early", "Late"],
+    orgs: shareStrings(["Early", "Late"]),
     mmdb: [],
   };
   const located: PlaceSource = {
@@ -135,13 +128,13 @@ Deno.test("features: an early /8's block, and how much its cities host data cent
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2, 3, 4, 5]),
-    orgs: [
+    orgs: shareStrings([
       "Old Company",
       "Some Shop",
       "Example Hosting",
       "Example Cloud",
       "Town Net",
-    ],
+    ]),
     mmdb: [],
   };
   const located: PlaceSource = {
@@ -187,7 +180,7 @@ Deno.test("features measure range sizes, evenness and how space follows the coun
     v6End: new Uint32Array(0),
     v6Org: new Uint32Array(0),
     asns: new Uint32Array([1, 2, 3]),
-    orgs: ["Split", "Whole", "Two ranges"],
+    orgs: shareStrings(["Split", "Whole", "Two ranges"]),
     mmdb: [],
   };
   const geo: PlaceSource = {
@@ -232,31 +225,4 @@ Deno.test("features are cached per database version and rebuilt when it changes"
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("features built on a worker thread are those built here", async () => {
-  // Public ranges of the bundled city databases, IPv4 and IPv6.
-  const sample: AsnTableData = {
-    v4Start: new Uint32Array([ip(8, 8, 0, 0), ip(81, 2, 64, 0)]),
-    v4End: new Uint32Array([ip(8, 8, 255, 255), ip(81, 2, 127, 255)]),
-    v4Org: new Uint32Array([0, 1]),
-    v6Start: new Uint32Array(ipv6ToWords("2a00:1450::")),
-    v6End: new Uint32Array(
-      ipv6ToWords("2a00:1450:ffff:ffff:ffff:ffff:ffff:ffff"),
-    ),
-    v6Org: new Uint32Array([0]),
-    asns: new Uint32Array([15169, 20712]),
-    orgs: ["Google LLC", "Andrews & Arnold Ltd"],
-    mmdb: [],
-  };
-  const geo = await loadGeoDatabases(dataFiles(loadConfig({})).geo);
-  const here = buildAsFeatures(sample, new GeoProvider(geo));
-  assertEquals(here.asn, [15169, 20712]);
-  ok(here.cities.every((n) => n > 0), "the sample found no city");
-  assertEquals(await buildAsFeaturesInWorker(sample, geo), here);
-  // A failure on the thread is this call's error, and the thread ends.
-  await rejects(
-    buildAsFeaturesInWorker(sample, [new Uint8Array(64)]),
-    /^Error: building the AS features failed: .*MMDB/,
-  );
 });

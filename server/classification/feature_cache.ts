@@ -31,7 +31,7 @@ export interface LoadedFeatures {
 
 /**
  * How the features are built when not cached: buildAsFeatures over the
- * loaded tables, here or on a thread of its own (feature_build.ts).
+ * loaded tables (on the classifier's loading thread: classifier_load.ts).
  */
 export type FeatureBuild = () => AsFeatureColumns | Promise<AsFeatureColumns>;
 

@@ -75,7 +75,12 @@ const MEMO_LIMIT = 100_000;
 export type { Decision, KeepList };
 
 export class NetworkClassifier {
-  #features: AsFeatureIndex;
+  #columns: NetworkClassifierData["features"];
+  /**
+   * Made when first needed: the ASN tables' networks are decided once per
+   * process (network_table.ts), so a job thread may never need it.
+   */
+  #features: AsFeatureIndex | null = null;
   #lists: CuratedLists;
   #overrides: OverrideRule[];
   /** Rules on the AS number or name: decided once per network. */
@@ -86,7 +91,7 @@ export class NetworkClassifier {
   #peeringDb: PeeringDbTypes | null;
 
   constructor(data: NetworkClassifierData) {
-    this.#features = new AsFeatureIndex(data.features);
+    this.#columns = data.features;
     this.#lists = listsFromData(data.lists);
     this.#overrides = data.overrides;
     this.#peeringDb = data.peeringDb ?? null;
@@ -120,7 +125,9 @@ export class NetworkClassifier {
       ? matchOverride(this.#networkRules, "", asn, org)
       : null;
     const override = rule ? { type: rule.type, line: rule.line } : null;
-    const features = asn === null || override ? null : this.#features.get(asn);
+    const features = asn === null || override
+      ? null
+      : (this.#features ??= new AsFeatureIndex(this.#columns)).get(asn);
     const base = classifyNetwork(features, {
       asn,
       org,

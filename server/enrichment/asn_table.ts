@@ -6,7 +6,12 @@ import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
 import { type NetworkFields, readNetworkFields } from "./network_fields.ts";
 import { readSimple, simpleShape } from "./asn_csv.ts";
-import { shareUint32 } from "./shared_file.ts";
+import {
+  type SharedStrings,
+  shareStrings,
+  shareUint32,
+  stringAt,
+} from "./shared_file.ts";
 
 export interface AsnInfo {
   asn: number;
@@ -42,7 +47,8 @@ export interface AsnTableData {
   v6End: Uint32Array;
   v6Org: Uint32Array;
   asns: Uint32Array;
-  orgs: string[];
+  /** By organisation index, its name, in shared memory too. */
+  orgs: SharedStrings;
   /** ASN MMDB files, searched when the CSV tables have no answer. */
   mmdb: Uint8Array[];
 }
@@ -118,7 +124,7 @@ export async function loadAsnTable(paths: string[]): Promise<AsnTableData> {
     v6End: shareUint32(v6.end),
     v6Org: shareUint32(v6.org),
     asns: shareUint32(asns),
-    orgs,
+    orgs: shareStrings(orgs),
     mmdb,
   };
 }
@@ -183,12 +189,15 @@ export class AsnTable {
 
   /** Organisations known to the tables (indexes of lookupIndex). */
   get orgCount(): number {
-    return this.data.orgs.length;
+    return this.data.orgs.ends.length;
   }
 
   /** The AS number and organisation of a table index. */
   info(index: number): AsnInfo {
-    return { asn: this.data.asns[index], org: this.data.orgs[index] };
+    return {
+      asn: this.data.asns[index],
+      org: stringAt(this.data.orgs, index),
+    };
   }
 
   lookup(ip: string, version: 4 | 6): AsnInfo | null {

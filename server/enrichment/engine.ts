@@ -4,12 +4,12 @@ import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
 import { loadAsnTableOnThread } from "./asn_load.ts";
 import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
-import { buildAsFeaturesInWorker } from "../classification/feature_build.ts";
+import { loadClassifierOnThread } from "../classification/classifier_load.ts";
+import type { NetworkTableData } from "../classification/network_table.ts";
 import type { ListPaths } from "../classification/lists.ts";
 import { vendorDecision } from "../classification/vendor_types.ts";
 import {
   type KeepList,
-  loadNetworkClassifierData,
   NetworkClassifier,
   type NetworkClassifierData,
 } from "../classification/network_classifier.ts";
@@ -43,6 +43,8 @@ export interface EngineData {
   geo: Uint8Array[];
   asn: AsnTableData;
   classifier: NetworkClassifierData;
+  /** Each ASN table organisation's decision, made once per process. */
+  networks: NetworkTableData;
   /** Each database read, its source, licence, version and build date. */
   databases: DatabaseInfo[];
   /** One line naming their versions (what a job records). */
@@ -84,21 +86,29 @@ export async function loadEngineData(
   ]);
   // The classifier's AS features come from both databases (cached in
   // DATA_DIR per database version).
-  const classifier = await loadNetworkClassifierData({
-    dataDir: sources.dataDir,
-    databasePaths: [...files.asn, ...files.geo],
-    buildFeatures: () => buildAsFeaturesInWorker(asn, geo),
-    overridesPath: sources.overridesPath,
-    listPaths: sources.lists,
-  });
-  const databases = await describeDatabases({
-    files,
+  const [{ classifier, networks }, databases] = await Promise.all([
+    loadClassifierOnThread({
+      dataDir: sources.dataDir,
+      databasePaths: [...files.asn, ...files.geo],
+      overridesPath: sources.overridesPath,
+      listPaths: sources.lists,
+      table: asn,
+      geo,
+    }),
+    describeDatabases({ files, geo, asnMmdb: asn.mmdb, lists: sources.lists }),
+  ]);
+  return {
     geo,
-    asnMmdb: asn.mmdb,
-    lists: sources.lists,
-  });
-  return { geo, asn, classifier, databases, version: versionLine(databases) };
+    asn,
+    classifier,
+    networks,
+    databases,
+    version: versionLine(databases),
+  };
 }
+
+/** ASN table networks an engine keeps made at most (see Engine). */
+const NETWORKS_KEPT = 16_384;
 
 /** A last word on an address's network (see Engine.enrich). */
 export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
@@ -109,8 +119,13 @@ export class Engine {
   classifier!: NetworkClassifier;
   data!: EngineData;
   readonly dns: ReverseDns;
-  /** By ASN table index: an organisation is classified once, not per lookup. */
+  /**
+   * By ASN table index: one object per organisation, made when met; past
+   * NETWORKS_KEPT made, made again (a thread's heap does not keep every
+   * network a long job met; its decision is shared, so this is cheap).
+   */
   #networks: (Network | undefined)[] = [];
+  #networksMade = 0;
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
@@ -137,12 +152,24 @@ export class Engine {
     this.classifier = new NetworkClassifier(data.classifier);
     this.data = data;
     this.#networks = new Array(this.asn.orgCount);
+    this.#networksMade = 0;
     this.#mmdbNetworks = new Map();
     this.#variants = new Map();
   }
 
-  #networkFrom(info: AsnInfo): Network {
-    const byAs = this.classifier.network(info.asn, info.org);
+  /** An ASN table organisation, with its decision from the shared table. */
+  #tableNetwork(index: number): Network {
+    const { decisionOf, decisions } = this.data.networks;
+    return this.#networkFrom(
+      this.asn.info(index),
+      decisions[decisionOf[index]],
+    );
+  }
+
+  #networkFrom(
+    info: AsnInfo,
+    byAs = this.classifier.network(info.asn, info.org),
+  ): Network {
     // A user's own database (ISP, Connection-Type, Enterprise, IPinfo)
     // names the company and the type; an operator's override still rules.
     const vendor = info.vendor;
@@ -197,7 +224,13 @@ export class Engine {
   #networkOf(ip: string, version: 4 | 6): Network | null {
     const index = this.asn.lookupIndex(ip, version);
     if (index >= 0) {
-      return this.#networks[index] ??= this.#networkFrom(this.asn.info(index));
+      const network = this.#networks[index];
+      if (network) return network;
+      if (++this.#networksMade > NETWORKS_KEPT) {
+        this.#networks = new Array(this.asn.orgCount);
+        this.#networksMade = 1;
+      }
+      return this.#networks[index] = this.#tableNetwork(index);
     }
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
