@@ -68,6 +68,7 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
   // Holds a port open and never replies: the upstream of the silent zones.
   const blackhole = freeUdpPort();
   const blackholePort = (blackhole.addr as Deno.NetAddr).port;
+  const ready = `${crypto.randomUUID()}.ready.test`;
   const args = (port: number) => [
     "--keep-in-foreground",
     "--no-daemon",
@@ -91,14 +92,15 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
       `--synth-domain=${domain},${range}`
     ),
     ...(options.localZones ?? []).map((zone) => `--local=/${zone}/`),
+    `--host-record=${ready},127.0.0.1`,
     ...(options.hostRecords ?? []).map((record) => `--host-record=${record}`),
     ...Object.entries(options.records).map(([ip, name]) =>
       `--ptr-record=${reverseV4(ip)},${name}`
     ),
   ];
-  // Ready when it answers a query for one of its records; a port taken
-  // between the probe and dnsmasq's bind is tried again with another.
-  const first = Object.keys(options.records)[0];
+  // Ready when it answers a name only this instance holds: another test's
+  // dnsmasq that took the port between the probe and the bind does not know
+  // it. A port taken is tried again with another.
   let started: { child: Deno.ChildProcess; port: number } | null = null;
   for (let attempt = 1; !started; attempt++) {
     const port = probePort();
@@ -113,19 +115,18 @@ export async function startPtrServer(options: PtrOptions): Promise<PtrServer> {
     const deadline = Date.now() + 10_000;
     while (!exited && Date.now() < deadline) {
       try {
-        await Deno.resolveDns(reverseV4(first ?? "127.0.0.1"), "PTR", {
+        const answer = await Deno.resolveDns(ready, "A", {
           nameServer: { ipAddr: "127.0.0.1", port },
           signal: AbortSignal.timeout(200),
         });
-        started = { child, port };
-        break;
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
+        if (answer.includes("127.0.0.1")) {
           started = { child, port };
           break;
         }
-        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        // Not listening yet, or another server holds the port.
       }
+      await new Promise((r) => setTimeout(r, 50));
     }
     if (started) break;
     if (!exited) child.kill();
