@@ -49,6 +49,24 @@ export class ByteSink {
     this.length = at;
   }
 
+  /**
+   * `text` as is when each of its characters is ASCII and `plain` (a table
+   * by code, 1: plain): true; else nothing is written and false.
+   */
+  plain(text: string, plain: Uint8Array): boolean {
+    const n = text.length;
+    this.#room(n);
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 || plain[c] === 0) return false;
+      to[at++] = c;
+    }
+    this.length = at;
+    return true;
+  }
+
   /** A copy of the bytes from `start` on. */
   copy(start: number): Uint8Array {
     return this.#bytes.slice(start, this.length);

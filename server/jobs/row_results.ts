@@ -11,6 +11,7 @@ import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
   failedEnrichment,
+  type HostName,
   type Network,
   reuseFinished,
 } from "../enrichment/compose.ts";
@@ -52,6 +53,8 @@ export class RowResults {
   #byKey = new Map<number, Enrichment>();
   /** The one row object handed on, reused. */
   #row: OutputRow | null = null;
+  /** The one host name handed to compose.ts, reused (its fields are copied). */
+  #name: HostName = { hostname: null, domain: null };
 
   constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
@@ -97,7 +100,9 @@ export class RowResults {
     const key = place + 1 < 2 ** 28 && network + 1 < 2 ** 24
       ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (hostname ? 1 : 0)
       : -1;
-    const name = { hostname, domain };
+    const name = this.#name;
+    name.hostname = hostname;
+    name.domain = domain;
     let enrichment = key < 0 ? undefined : this.#byKey.get(key);
     if (enrichment) reuseFinished(enrichment, ip, name);
     else {

@@ -6,11 +6,16 @@
 // the same in both modes (job_results.ts stores them).
 import { failureMessage } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
-import { type Dialect, encodeField } from "../csv/dialect.ts";
+import { type Dialect, encodeField, plainCodes } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-import { dialectOf, type OutputCell, outputCells } from "./output_row.ts";
+import {
+  dialectOf,
+  formulaShaped,
+  type OutputCell,
+  outputCells,
+} from "./output_row.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -100,6 +105,8 @@ export class ChunkOutput {
   #dialect: Dialect;
   #delimiter: Uint8Array;
   #newline: Uint8Array;
+  /** ASCII codes a cell holds as they are (plainCodes). */
+  #plain: Uint8Array;
   #sink = new ByteSink();
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
@@ -131,6 +138,7 @@ export class ChunkOutput {
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
     this.#newline = encoder.encode(this.#dialect.newline);
+    this.#plain = plainCodes(this.#dialect);
     this.#rows = new ColumnsBuilder(this.#dialect);
   }
 
@@ -192,7 +200,7 @@ export class ChunkOutput {
     if (kept) {
       sink.bytes(kept.texts[0]);
       for (let k = 0; k < kept.own.length; k++) {
-        sink.text(cellText(kept.own[k], e, dialect));
+        this.#ownCell(kept.own[k], e);
         sink.bytes(kept.texts[k + 1]);
       }
       return;
@@ -210,13 +218,29 @@ export class ChunkOutput {
         tail.texts.push(sink.copy(from));
         tail.own.push(cell);
       }
-      sink.text(cellText(cell, e, dialect));
-      if (cell.own) from = sink.length;
+      if (cell.own) {
+        this.#ownCell(cell, e);
+        from = sink.length;
+      } else sink.text(cellText(cell, e, dialect));
     }
     if (tail) {
       tail.texts.push(sink.copy(from));
       this.#tails.set(key, tail);
     }
+  }
+
+  /**
+   * A row's own cell (a text field): most are empty or plain ASCII that
+   * neither quoting nor neutraliseFormula changes, written as they are.
+   */
+  #ownCell(cell: OutputCell, e: Enrichment): void {
+    const value = e[cell.name as keyof Enrichment];
+    if (value === null || value === undefined) return;
+    if (
+      typeof value === "string" && !formulaShaped(value) &&
+      this.#sink.plain(value, this.#plain)
+    ) return;
+    this.#sink.text(cellText(cell, e, this.#dialect));
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {

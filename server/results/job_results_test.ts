@@ -200,23 +200,30 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   } as unknown as JobRecord;
   const shared = distinctValues("198.51.100.1");
   shared.failure = { kind: "no_data" };
-  const rows: StoredResult[] = ["198.51.100.1", "198.51.100.2", "x"].map((
-    ip,
-    i,
-  ) => ({
+  // Own cells: quotes and a comma, none, a formula's shape, spaces, beyond
+  // ASCII, plain ASCII.
+  const hostnames = [
+    `host-0.example, "x"`,
+    null,
+    `host-2.example, "x"`,
+    "bücher.example",
+    "plain.example",
+  ];
+  const ips = ["198.51.100.1", "198.51.100.2", "x", "::1", "198.51.100.5"];
+  const rows: StoredResult[] = ips.map((ip, i) => ({
     rowIndex: i,
     // Quotes, a comma, a row shorter than the header, a formula's shape.
     original: i === 1 ? [`"a", b`] : [`n${i}`, ip, i === 2 ? "=1+1" : ""],
     enrichment: {
       ...shared,
       ip,
-      hostname: i === 1 ? null : `host-${i}.example, "x"`,
-      domain: `=domain${i}`,
+      hostname: hostnames[i],
+      domain: i === 4 ? "example" : `=domain${i}`,
       ip_used: i === 2 ? null : ` ${ip} `,
     },
   }));
   const output = new ChunkOutput(job);
-  // One key for all three: only the cells of a row's own may differ.
+  // One key for all: only the cells of a row's own may differ.
   for (const r of rows) output.addRow(outputRowOf(COMMA, r), 5);
   const parts = output.finish();
   const text = new TextDecoder().decode(parts.kept[0]);

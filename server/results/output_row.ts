@@ -26,8 +26,9 @@ type Enrichment = StoredResult["enrichment"];
 /**
  * One new cell of the download, the one description its encoders (CSV lines,
  * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, whether its
- * value is the row's own rather than its place's and organisation's, and
- * the value, a formula's shape neutralised.
+ * value is the row's own rather than its place's and organisation's (an own
+ * cell is the text field `name`), and the value, a formula's shape
+ * neutralised.
  */
 export interface OutputCell {
   name: string;
@@ -115,9 +116,13 @@ export function csvHeader(job: JobRecord): Uint8Array {
 // Enrichment values that a spreadsheet would run as a formula.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** Whether a spreadsheet would read a cell as a formula. */
+export const formulaShaped = (value: string): boolean =>
+  FORMULA_START.test(value);
+
 /** Prefixes a quote to a cell a spreadsheet would read as a formula. */
 export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return formulaShaped(value) ? `'${value}` : value;
 }
 
 /** An enrichment value as its output cell: a formula's shape neutralised. */
