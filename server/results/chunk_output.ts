@@ -11,6 +11,7 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
 import {
+  cellValue,
   dialectOf,
   formulaShaped,
   type OutputCell,
@@ -75,9 +76,6 @@ interface LineTail {
   texts: Uint8Array[];
   own: OutputCell[];
 }
-
-const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
-  encodeField(String(cell.value(e)), dialect);
 
 /** What a row is counted by (the summary, the kinds, the search counts). */
 const countFacts = (e: Enrichment) => ({
@@ -195,12 +193,11 @@ export class ChunkOutput {
   /** A kept row's new cells: its key's kept tail, or written and kept. */
   #tail(e: Enrichment, key: number): void {
     const sink = this.#sink;
-    const dialect = this.#dialect;
     const kept = key < 0 ? undefined : this.#tails.get(key);
     if (kept) {
       sink.bytes(kept.texts[0]);
       for (let k = 0; k < kept.own.length; k++) {
-        this.#ownCell(kept.own[k], e);
+        this.#cell(kept.own[k], e);
         sink.bytes(kept.texts[k + 1]);
       }
       return;
@@ -218,10 +215,8 @@ export class ChunkOutput {
         tail.texts.push(sink.copy(from));
         tail.own.push(cell);
       }
-      if (cell.own) {
-        this.#ownCell(cell, e);
-        from = sink.length;
-      } else sink.text(cellText(cell, e, dialect));
+      this.#cell(cell, e);
+      if (cell.own) from = sink.length;
     }
     if (tail) {
       tail.texts.push(sink.copy(from));
@@ -230,17 +225,20 @@ export class ChunkOutput {
   }
 
   /**
-   * A row's own cell (a text field): most are empty or plain ASCII that
-   * neither quoting nor neutraliseFormula changes, written as they are.
+   * A cell's text (cellValue) in the file's dialect: most values are empty,
+   * numbers or plain ASCII that neither quoting nor neutraliseFormula
+   * changes, written as they are.
    */
-  #ownCell(cell: OutputCell, e: Enrichment): void {
-    const value = e[cell.name as keyof Enrichment];
+  #cell(cell: OutputCell, e: Enrichment): void {
+    const value = cell.raw(e);
     if (value === null || value === undefined) return;
+    const sink = this.#sink;
     if (
-      typeof value === "string" && !formulaShaped(value) &&
-      this.#sink.plain(value, this.#plain)
+      typeof value === "string"
+        ? !formulaShaped(value) && sink.plain(value, this.#plain)
+        : typeof value === "number" && sink.plain(String(value), this.#plain)
     ) return;
-    this.#sink.text(cellText(cell, e, this.#dialect));
+    sink.text(encodeField(String(cellValue(cell, e)), this.#dialect));
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {

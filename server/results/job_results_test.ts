@@ -232,3 +232,68 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
     formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
   );
 });
+
+Deno.test("a line's new cells are written as the dialect and formula rules say", () => {
+  // Plain ASCII, quotes and delimiters, a formula's shape, beyond ASCII,
+  // negative and fractional numbers, empty.
+  const texts = [
+    "plain text",
+    `a;b,"c"\tt`,
+    "=SUM(A1)",
+    "-dash",
+    "Zürich 東京",
+  ];
+  const numbers = [-33.8688, 0.5, 151, -0];
+  const rows: StoredResult[] = Array.from({ length: 12 }, (_, i) => {
+    const e = emptyEnrichment(`198.51.100.${i}`);
+    const values = e as unknown as Record<string, string | number | null>;
+    ENRICHMENT_FIELD_TABLE.forEach(({ name, sql }, f) => {
+      values[name] = (i + f) % 6 === 5
+        ? null
+        : sql === "REAL"
+        ? numbers[(i + f) % numbers.length]
+        : texts[(i + f) % texts.length];
+    });
+    e.success = i % 4 !== 0;
+    if (!e.success) e.failure = { kind: "no_data" };
+    return { rowIndex: i, original: [`n${i}`, e.ip], enrichment: e };
+  });
+  // Rows 9 to 11 share their key's values with rows 6 to 8 but their own.
+  for (let i = 9; i < 12; i++) {
+    const own = rows[i].enrichment;
+    rows[i].enrichment = {
+      ...rows[i - 3].enrichment,
+      ip: own.ip,
+      hostname: own.hostname,
+      domain: own.domain,
+      ip_used: own.ip_used,
+    };
+  }
+  for (
+    const dialect of [
+      COMMA,
+      { ...COMMA, delimiter: ";", newline: "\n" as const },
+      { ...COMMA, delimiter: "\t", quote: "" },
+    ]
+  ) {
+    const job = {
+      ...newJob,
+      id: 1,
+      headers: ["name", "ip"],
+      dialect,
+    } as unknown as JobRecord;
+    const output = new ChunkOutput(job);
+    // Rows of no key, then keys seen twice.
+    rows.forEach((r, i) =>
+      output.addRow(outputRowOf(dialect, r), i < 6 ? -1 : 1 + i % 3)
+    );
+    const text = new TextDecoder().decode(output.finish().kept[0]);
+    assertEquals(
+      text,
+      formatRows(
+        rows.map((r) => outputRow(job, outputCells(job.options), r)),
+        dialect,
+      ),
+    );
+  }
+});

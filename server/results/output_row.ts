@@ -26,14 +26,14 @@ type Enrichment = StoredResult["enrichment"];
 /**
  * One new cell of the download, the one description its encoders (CSV lines,
  * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, whether its
- * value is the row's own rather than its place's and organisation's (an own
- * cell is the text field `name`), and the value, a formula's shape
- * neutralised.
+ * value is the row's own rather than its place's and organisation's, and
+ * the value as the row holds it (null or undefined: an empty cell), written
+ * as cellValue says.
  */
 export interface OutputCell {
   name: string;
   own: boolean;
-  value(enrichment: Enrichment): string | number;
+  raw(enrichment: Enrichment): unknown;
 }
 
 /** Fields whose values are a row's own, not its place's and organisation's. */
@@ -58,17 +58,17 @@ export function outputCells(
     ...fields.map((name) => ({
       name,
       own: OWN_FIELDS.has(name),
-      value: (e: Enrichment) => outputCell(e[name]),
+      raw: (e: Enrichment) => e[name],
     })),
     {
       name: "enrichment_success",
       own: false,
-      value: (e: Enrichment) => e.success ? "true" : "false",
+      raw: (e: Enrichment) => e.success ? "true" : "false",
     },
     {
       name: "enrichment_error",
       own: false,
-      value: (e: Enrichment) => outputCell(errorText(e, "job")),
+      raw: (e: Enrichment) => errorText(e, "job"),
     },
   ];
 }
@@ -125,8 +125,12 @@ export function neutraliseFormula(value: string): string {
   return formulaShaped(value) ? `'${value}` : value;
 }
 
-/** An enrichment value as its output cell: a formula's shape neutralised. */
-function outputCell(value: unknown): string | number {
+/** A cell's value as written: a formula's shape neutralised. */
+export function cellValue(
+  cell: OutputCell,
+  enrichment: Enrichment,
+): string | number {
+  const value = cell.raw(enrichment);
   return value === null || value === undefined
     ? ""
     : typeof value === "number"
@@ -142,6 +146,6 @@ export function outputRow(
 ): (string | number)[] {
   return [
     ...job.headers.map((_, i) => original[i] ?? ""),
-    ...cells.map((cell) => cell.value(enrichment)),
+    ...cells.map((cell) => cellValue(cell, enrichment)),
   ];
 }
