@@ -91,6 +91,10 @@ const countFacts = (e: Enrichment) => ({
 });
 type CountFacts = ReturnType<typeof countFacts>;
 
+/** A row's kind's code: its failure in words, "" for none. */
+const kindCode = (e: CountFacts) =>
+  e.failure ? failureMessage(e.failure, "job") : "";
+
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
@@ -112,10 +116,13 @@ export class ChunkOutput {
   #rows: ColumnsBuilder;
   /** Counts by dimension, code and key (a key and a code not joined into
    * one string: the strings repeat, their hashes are kept, a join's not). */
-  #counts = new Map<TopDim | "kind", Map<string, Map<string, KeyCount>>>(
-    [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
-  );
-  #nets = new Map<string, NetCount>();
+  #counts = Object.fromEntries(
+    [...TOP_DIMS, "kind"].map((dim) => [dim, new Map()]),
+  ) as Record<TopDim | "kind", Map<string, Map<string, KeyCount>>>;
+  /** Rows by company, ASN, network type and whether left out, in the order
+   * first counted, found by company, ASN, then the few of those two. */
+  #nets: NetCount[] = [];
+  #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
   #addresses = new Set<string>();
   /**
    * Rows counted by key (rows of one key count alike): what they are
@@ -242,7 +249,7 @@ export class ChunkOutput {
   }
 
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
-    const byCode = this.#counts.get(dim)!;
+    const byCode = this.#counts[dim];
     let byKey = byCode.get(code);
     if (!byKey) byCode.set(code, byKey = new Map());
     const count = byKey.get(key);
@@ -251,7 +258,7 @@ export class ChunkOutput {
   }
 
   #all(dim: TopDim | "kind"): KeyCount[] {
-    return [...this.#counts.get(dim)!.values()].flatMap((byKey) => [
+    return [...this.#counts[dim].values()].flatMap((byKey) => [
       ...byKey.values(),
     ]);
   }
@@ -267,13 +274,17 @@ export class ChunkOutput {
   #kindOf(e: CountFacts): [string, string] {
     return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      e.failure ? failureMessage(e.failure, "job") : "",
+      kindCode(e),
     ];
   }
 
   #count(e: CountFacts, n: number): void {
-    const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump("kind", ...this.#kindOf(e), n);
+    this.#bump(
+      "kind",
+      this.#kindKey(e.success, e.ispFiltered, e.network_type),
+      kindCode(e),
+      n,
+    );
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -284,21 +295,23 @@ export class ChunkOutput {
     if (e.city !== null) {
       this.#bump("city", e.city, e.country_code ?? "", n);
     }
-    if (e.company !== null || e.asn !== null) {
-      const id =
-        `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
-      const net = this.#nets.get(id);
-      if (net) net[4] += n;
-      else {
-        this.#nets.set(id, [
-          e.company,
-          e.asn,
-          e.network_type,
-          e.ispFiltered,
-          n,
-        ]);
+    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
+  }
+
+  #countNet(e: CountFacts, n: number): void {
+    let byAsn = this.#netsFound.get(e.company);
+    if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
+    let nets = byAsn.get(e.asn);
+    if (!nets) byAsn.set(e.asn, nets = []);
+    for (const net of nets) {
+      if (net[2] === e.network_type && net[3] === e.ispFiltered) {
+        net[4] += n;
+        return;
       }
     }
+    const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
+    nets.push(net);
+    this.#nets.push(net);
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -324,7 +337,7 @@ export class ChunkOutput {
     this.#byKey.clear();
     this.#tails.clear();
     const search = new SearchCountsBuilder();
-    for (const net of this.#nets.values()) search.add(...net);
+    for (const net of this.#nets) search.add(...net);
     return {
       kept: this.#kept,
       addresses: encodeAddresses(this.#addresses),
