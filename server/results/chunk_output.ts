@@ -125,10 +125,11 @@ export class ChunkOutput {
   #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
   #addresses = new Set<string>();
   /**
-   * Rows counted by key (rows of one key count alike): what they are
-   * counted by, and n. Kept until the chunk's end, so only those fields.
+   * Rows by key (rows of one key count alike): what they are counted by,
+   * n, and their group in the columns. Kept until the chunk's end, so only
+   * those fields.
    */
-  #byKey = new Map<number, { facts: CountFacts; n: number }>();
+  #byKey = new Map<number, { facts: CountFacts; n: number; group: number }>();
   /**
    * Recent keys' line tails (rows of one key share them), null for a key
    * seen once: its tail is kept when it is seen again.
@@ -158,15 +159,21 @@ export class ChunkOutput {
    * (LineTail).
    */
   addRow(result: OutputRow, key: number): void {
-    this.#rows.add(result, key);
     const e = result.enrichment;
     const address = addressOf(e);
     if (address !== null) this.#addresses.add(address);
-    if (key < 0) this.#count(e, 1);
-    else {
+    if (key < 0) {
+      this.#rows.add(result);
+      this.#count(e, 1);
+    } else {
       const same = this.#byKey.get(key);
-      if (same) same.n++;
-      else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
+      if (same) {
+        same.n++;
+        this.#rows.add(result, same.group);
+      } else {
+        const group = this.#rows.add(result);
+        this.#byKey.set(key, { facts: countFacts(e), n: 1, group });
+      }
     }
     if (e.ispFiltered) return;
     this.#line(result, key);

@@ -142,8 +142,6 @@ export class ColumnsBuilder {
   #number = new NumberColumn((n) => new Float64Array(n));
   #texts: string[] = [];
   #ids = new Map<string, number>();
-  /** Groups by row key (RowSink, jobs/row_results.ts). */
-  #groups = new Map<number, number>();
 
   /** `dialect`: the job's, its lines'. */
   constructor(readonly dialect: Dialect) {}
@@ -182,10 +180,11 @@ export class ColumnsBuilder {
   }
 
   /**
-   * Adds a row. `key` (RowSink, jobs/row_results.ts, -1: none): rows of one
-   * key share their place's and organisation's values, kept once.
+   * Adds a row, and gives its group: `group` when the row's place's and
+   * organisation's values are a group's made before (rows of one key,
+   * RowSink in jobs/row_results.ts: kept once), else a new one (-1).
    */
-  add(result: OutputRow, key = -1): void {
+  add(result: OutputRow, group = -1): number {
     const { rowIndex, line, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
     this.#lines.range(line.buf, line.start, line.contentEnd);
@@ -195,12 +194,9 @@ export class ColumnsBuilder {
     for (let f = 0; f < ROW_FIELDS.length; f++) {
       this.#own[f].push(this.#id(e[ROW_FIELDS[f]]));
     }
-    let group = key >= 0 ? this.#groups.get(key) : undefined;
-    if (group === undefined) {
-      group = this.#newGroup(result);
-      if (key >= 0) this.#groups.set(key, group);
-    }
+    if (group < 0) group = this.#newGroup(result);
     this.#group.push(group);
+    return group;
   }
 
   build(): ResultColumns {
