@@ -265,9 +265,11 @@ export class ChunkOutput {
   }
 
   #all(dim: TopDim | "kind"): KeyCount[] {
-    return [...this.#counts[dim].values()].flatMap((byKey) => [
-      ...byKey.values(),
-    ]);
+    const all: KeyCount[] = [];
+    for (const byKey of this.#counts[dim].values()) {
+      for (const count of byKey.values()) all.push(count);
+    }
+    return all;
   }
 
   #kindKey(success: boolean, filtered: boolean, type: string | null): string {
