@@ -10,7 +10,9 @@ import { type Dialect, encodeField, plainCodes } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
+import { keyNetwork, keyPlace } from "../jobs/row_results.ts";
 import {
+  type CellSource,
   cellValue,
   dialectOf,
   formulaShaped,
@@ -68,13 +70,26 @@ export interface ChunkParts {
 const encoder = new TextEncoder();
 
 /**
- * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
- * between each two, the cell of the row's own (`own`). Rows of one key have
- * the same texts, so a line of a key seen before costs its own cells only.
+ * New cells one after another that follow one source (OutputCell), and
+ * for a place's or organisation's, their recent bytes (each cell with the
+ * delimiter before it) by its number: rows of one place or organisation
+ * copy them.
  */
-interface LineTail {
-  texts: Uint8Array[];
-  own: OutputCell[];
+interface CellRun {
+  source: CellSource;
+  cells: OutputCell[];
+  kept: Map<number, Uint8Array>;
+}
+
+/** The runs of cells of one source. */
+function cellRuns(cells: OutputCell[]): CellRun[] {
+  const runs: CellRun[] = [];
+  for (const cell of cells) {
+    const last = runs.at(-1);
+    if (last?.source === cell.source) last.cells.push(cell);
+    else runs.push({ source: cell.source, cells: [cell], kept: new Map() });
+  }
+  return runs;
 }
 
 /** What a row is counted by (the summary, the kinds, the search counts). */
@@ -98,11 +113,11 @@ const kindCode = (e: CountFacts) =>
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
-/** Line tails kept for rows of a key seen again, at most. */
-const TAILS_KEPT = 1024;
+/** Places' or organisations' bytes a run keeps, at most. */
+const RUNS_KEPT = 4096;
 
 export class ChunkOutput {
-  #cells: OutputCell[];
+  #runs: CellRun[];
   #headerCount: number;
   #dialect: Dialect;
   #delimiter: Uint8Array;
@@ -130,16 +145,11 @@ export class ChunkOutput {
    * those fields.
    */
   #byKey = new Map<number, { facts: CountFacts; n: number; group: number }>();
-  /**
-   * Recent keys' line tails (rows of one key share them), null for a key
-   * seen once: its tail is kept when it is seen again.
-   */
-  #tails = new Map<number, LineTail | null>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#cells = outputCells(job.options);
+    this.#runs = cellRuns(outputCells(job.options));
     this.#headerCount = job.headers.length;
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
@@ -204,37 +214,36 @@ export class ChunkOutput {
     } else sink.bytes(this.#newline);
   }
 
-  /** A kept row's new cells: its key's kept tail, or written and kept. */
+  /**
+   * A kept row's new cells: a run of its place's or organisation's copied
+   * when a row of that place or organisation wrote it (an organisation's
+   * only with a place that could be read: else compose.ts leaves it out).
+   */
   #tail(e: Enrichment, key: number): void {
     const sink = this.#sink;
-    const kept = key < 0 ? undefined : this.#tails.get(key);
-    if (kept) {
-      sink.bytes(kept.texts[0]);
-      for (let k = 0; k < kept.own.length; k++) {
-        this.#cell(kept.own[k], e);
-        sink.bytes(kept.texts[k + 1]);
+    const located = key >= 0 && e.failure?.kind !== "corrupt_record";
+    for (const run of this.#runs) {
+      const id = !located
+        ? null
+        : run.source === "place"
+        ? keyPlace(key)
+        : run.source === "network"
+        ? keyNetwork(key)
+        : null;
+      const kept = id === null ? undefined : run.kept.get(id);
+      if (kept) {
+        sink.bytes(kept);
+        continue;
       }
-      return;
-    }
-    // A key seen once before: its tail is kept from this line's bytes.
-    const tail = kept === null ? { texts: [], own: [] } as LineTail : null;
-    if (kept === undefined && key >= 0) {
-      if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
-      this.#tails.set(key, null);
-    }
-    let from = sink.length;
-    for (const cell of this.#cells) {
-      sink.bytes(this.#delimiter);
-      if (cell.own && tail) {
-        tail.texts.push(sink.copy(from));
-        tail.own.push(cell);
+      const from = sink.length;
+      for (const cell of run.cells) {
+        sink.bytes(this.#delimiter);
+        this.#cell(cell, e);
       }
-      this.#cell(cell, e);
-      if (cell.own) from = sink.length;
-    }
-    if (tail) {
-      tail.texts.push(sink.copy(from));
-      this.#tails.set(key, tail);
+      if (id !== null) {
+        if (run.kept.size >= RUNS_KEPT) run.kept.clear();
+        run.kept.set(id, sink.copy(from));
+      }
     }
   }
 
@@ -344,7 +353,7 @@ export class ChunkOutput {
     this.#takeKept();
     for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
-    this.#tails.clear();
+    for (const run of this.#runs) run.kept.clear();
     const search = new SearchCountsBuilder();
     for (const net of this.#nets) search.add(...net);
     return {

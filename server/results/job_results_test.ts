@@ -22,6 +22,7 @@ import {
 import type { JobRecord } from "../storage/job_rows.ts";
 import { ChunkOutput } from "./chunk_output.ts";
 import { JobResults } from "./job_results.ts";
+import { rowKey } from "../jobs/row_results.ts";
 import {
   ColumnsBuilder,
   decodeColumns,
@@ -244,31 +245,34 @@ Deno.test("a line's new cells are written as the dialect and formula rules say",
     "Zürich 東京",
   ];
   const numbers = [-33.8688, 0.5, 151, -0];
-  const rows: StoredResult[] = Array.from({ length: 12 }, (_, i) => {
+  const value = (sql: string, seed: number) =>
+    seed % 6 === 5
+      ? null
+      : sql === "REAL"
+      ? numbers[seed % numbers.length]
+      : texts[seed % texts.length];
+  // Rows 0 to 5 of no key; the others of places 0 to 2 and organisations
+  // 0 and 1 in turn, their values by place and organisation; row 14's
+  // place could not be read (it shows no place's or organisation's).
+  const rows: StoredResult[] = Array.from({ length: 15 }, (_, i) => {
     const e = emptyEnrichment(`198.51.100.${i}`);
     const values = e as unknown as Record<string, string | number | null>;
-    ENRICHMENT_FIELD_TABLE.forEach(({ name, sql }, f) => {
-      values[name] = (i + f) % 6 === 5
-        ? null
-        : sql === "REAL"
-        ? numbers[(i + f) % numbers.length]
-        : texts[(i + f) % texts.length];
+    ENRICHMENT_FIELD_TABLE.forEach(({ name, sql, group }, f) => {
+      const seed = i < 6 || ["domain", "always"].includes(group)
+        ? i + f
+        : group === "geolocation"
+        ? 20 + i % 3 + f
+        : 40 + i % 2 + f;
+      values[name] = i === 14 && seed >= 20 ? null : value(sql, seed);
     });
-    e.success = i % 4 !== 0;
-    if (!e.success) e.failure = { kind: "no_data" };
+    e.success = i % 4 !== 0 && i !== 14;
+    if (i === 14) e.failure = { kind: "corrupt_record", detail: "bad" };
+    else if (!e.success) e.failure = { kind: "no_data" };
     return { rowIndex: i, original: [`n${i}`, e.ip], enrichment: e };
   });
-  // Rows 9 to 11 share their key's values with rows 6 to 8 but their own.
-  for (let i = 9; i < 12; i++) {
-    const own = rows[i].enrichment;
-    rows[i].enrichment = {
-      ...rows[i - 3].enrichment,
-      ip: own.ip,
-      hostname: own.hostname,
-      domain: own.domain,
-      ip_used: own.ip_used,
-    };
-  }
+  const keys = rows.map((_, i) =>
+    i < 6 ? -1 : rowKey(i === 14 ? 3 : i % 3, i % 2, i % 4 !== 0)
+  );
   for (
     const dialect of [
       COMMA,
@@ -281,12 +285,10 @@ Deno.test("a line's new cells are written as the dialect and formula rules say",
       id: 1,
       headers: ["name", "ip"],
       dialect,
+      options: { ...newJob.options, registration: true },
     } as unknown as JobRecord;
     const output = new ChunkOutput(job);
-    // Rows of no key, then keys seen twice.
-    rows.forEach((r, i) =>
-      output.addRow(outputRowOf(dialect, r), i < 6 ? -1 : 1 + i % 3)
-    );
+    rows.forEach((r, i) => output.addRow(outputRowOf(dialect, r), keys[i]));
     const text = new TextDecoder().decode(output.finish().kept[0]);
     assertEquals(
       text,

@@ -6,7 +6,6 @@
 // (routes/result_views.ts).
 import {
   ALWAYS,
-  type EnrichmentField,
   FIELD_GROUPS,
   type FieldGroup,
   fieldsOfGroup,
@@ -24,24 +23,32 @@ import type { StoredResult } from "../storage/result_rows.ts";
 type Enrichment = StoredResult["enrichment"];
 
 /**
+ * What a cell's value follows: the row's own (its address's host name, the
+ * address used), its place, its organisation (given a place that could be
+ * read), or the whole row (compose.ts makes them so).
+ */
+export type CellSource = "own" | "place" | "network" | "row";
+
+const SOURCE_OF_GROUP: Record<FieldGroup | typeof ALWAYS, CellSource> = {
+  geolocation: "place",
+  domain: "own",
+  company: "network",
+  network: "network",
+  registration: "network",
+  [ALWAYS]: "own",
+};
+
+/**
  * One new cell of the download, the one description its encoders (CSV lines,
- * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, whether its
- * value is the row's own rather than its place's and organisation's, and
- * the value as the row holds it (null or undefined: an empty cell), written
- * as cellValue says.
+ * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, what its
+ * value follows, and the value as the row holds it (null or undefined: an
+ * empty cell), written as cellValue says.
  */
 export interface OutputCell {
   name: string;
-  own: boolean;
+  source: CellSource;
   raw(enrichment: Enrichment): unknown;
 }
-
-/** Fields whose values are a row's own, not its place's and organisation's. */
-const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
-  "hostname",
-  "domain",
-  "ip_used",
-]);
 
 /**
  * A job's new cells: the fields of the option groups chosen (in group
@@ -50,24 +57,26 @@ const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
 export function outputCells(
   options: Pick<EnrichOptions, FieldGroup>,
 ): OutputCell[] {
-  const fields = [
-    ...FIELD_GROUPS.filter((group) => options[group]).flatMap(fieldsOfGroup),
-    ...fieldsOfGroup(ALWAYS),
+  const groups: (FieldGroup | typeof ALWAYS)[] = [
+    ...FIELD_GROUPS.filter((group) => options[group]),
+    ALWAYS,
   ];
   return [
-    ...fields.map((name) => ({
-      name,
-      own: OWN_FIELDS.has(name),
-      raw: (e: Enrichment) => e[name],
-    })),
+    ...groups.flatMap((group) =>
+      fieldsOfGroup(group).map((name): OutputCell => ({
+        name,
+        source: SOURCE_OF_GROUP[group],
+        raw: (e: Enrichment) => e[name],
+      }))
+    ),
     {
       name: "enrichment_success",
-      own: false,
+      source: "row",
       raw: (e: Enrichment) => e.success ? "true" : "false",
     },
     {
       name: "enrichment_error",
-      own: false,
+      source: "row",
       raw: (e: Enrichment) => errorText(e, "job"),
     },
   ];
