@@ -31,6 +31,11 @@ export class ByteSink {
     this.length = at;
   }
 
+  /** Bytes [start, end) of another sink. */
+  rangeOf(from: ByteSink, start: number, end: number): void {
+    this.range(from.#bytes, start, end);
+  }
+
   text(text: string): void {
     const n = text.length;
     this.#room(n * 3);

@@ -73,12 +73,24 @@ const encoder = new TextEncoder();
  * New cells one after another that follow one source (OutputCell), and
  * for a place's or organisation's, their recent bytes (each cell with the
  * delimiter before it) by its number: rows of one place or organisation
- * copy them.
+ * copy them. `kept` gives a number's bytes as an index into `ends`, its
+ * bytes in `bytes` ending there and starting where the one before ends; -1
+ * for a number seen once: its bytes are kept when it is seen again (most
+ * are seen once).
  */
 interface CellRun {
   source: CellSource;
   cells: OutputCell[];
-  kept: Map<number, Uint8Array>;
+  kept: Map<number, number>;
+  bytes: ByteSink;
+  ends: number[];
+}
+
+/** Forgets a run's kept bytes. */
+function forget(run: CellRun): void {
+  run.kept.clear();
+  run.bytes.length = 0;
+  run.ends.length = 0;
 }
 
 /** The runs of cells of one source. */
@@ -87,7 +99,15 @@ function cellRuns(cells: OutputCell[]): CellRun[] {
   for (const cell of cells) {
     const last = runs.at(-1);
     if (last?.source === cell.source) last.cells.push(cell);
-    else runs.push({ source: cell.source, cells: [cell], kept: new Map() });
+    else {
+      runs.push({
+        source: cell.source,
+        cells: [cell],
+        kept: new Map(),
+        bytes: new ByteSink(),
+        ends: [],
+      });
+    }
   }
   return runs;
 }
@@ -231,8 +251,12 @@ export class ChunkOutput {
         ? keyNetwork(key)
         : null;
       const kept = id === null ? undefined : run.kept.get(id);
-      if (kept) {
-        sink.bytes(kept);
+      if (kept !== undefined && kept >= 0) {
+        sink.rangeOf(
+          run.bytes,
+          kept === 0 ? 0 : run.ends[kept - 1],
+          run.ends[kept],
+        );
         continue;
       }
       const from = sink.length;
@@ -240,9 +264,13 @@ export class ChunkOutput {
         sink.bytes(this.#delimiter);
         this.#cell(cell, e);
       }
-      if (id !== null) {
-        if (run.kept.size >= RUNS_KEPT) run.kept.clear();
-        run.kept.set(id, sink.copy(from));
+      if (id === null) continue;
+      if (kept === -1) {
+        run.bytes.rangeOf(sink, from, sink.length);
+        run.kept.set(id, run.ends.push(run.bytes.length) - 1);
+      } else {
+        if (run.kept.size >= RUNS_KEPT) forget(run);
+        run.kept.set(id, -1);
       }
     }
   }
@@ -353,7 +381,7 @@ export class ChunkOutput {
     this.#takeKept();
     for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
-    for (const run of this.#runs) run.kept.clear();
+    for (const run of this.#runs) forget(run);
     const search = new SearchCountsBuilder();
     for (const net of this.#nets) search.add(...net);
     return {

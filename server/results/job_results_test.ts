@@ -299,3 +299,43 @@ Deno.test("a line's new cells are written as the dialect and formula rules say",
     );
   }
 });
+
+Deno.test("a chunk of more places than it keeps the cells of writes each line as its values say", () => {
+  // Places 0 to 1999 seen twice (their cells kept), 3000 others once (past
+  // what is kept: all is forgotten), then the first ones again.
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => from + i);
+  const first = range(0, 2000);
+  const places = [
+    ...first,
+    ...first,
+    ...range(2000, 5000),
+    ...first,
+    ...first,
+    ...first,
+  ];
+  const rows: StoredResult[] = places.map((place, i) => {
+    const e = emptyEnrichment(`198.51.100.${i % 250}`);
+    Object.assign(e, {
+      success: true,
+      country: `Country ${place}`,
+      city: `City ${place}`,
+      latitude: place,
+      company: `Company ${i % 7}`,
+      asn: `AS${i % 7}`,
+    });
+    return { rowIndex: i, original: [`n${i}`, e.ip, ""], enrichment: e };
+  });
+  const job = { ...newJob, id: 1 } as unknown as JobRecord;
+  const output = new ChunkOutput(job);
+  rows.forEach((r, i) =>
+    output.addRow(outputRowOf(COMMA, r), rowKey(places[i], i % 7, false))
+  );
+  const text = new TextDecoder().decode(
+    new Uint8Array(output.finish().kept.flatMap((piece) => [...piece])),
+  );
+  assertEquals(
+    text,
+    formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
+  );
+});
