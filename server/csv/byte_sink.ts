@@ -31,6 +31,11 @@ export class ByteSink {
     this.length = at;
   }
 
+  /** Bytes [start, end) of another sink. */
+  rangeOf(from: ByteSink, start: number, end: number): void {
+    this.range(from.#bytes, start, end);
+  }
+
   text(text: string): void {
     const n = text.length;
     this.#room(n * 3);
@@ -47,6 +52,24 @@ export class ByteSink {
       to[at++] = c;
     }
     this.length = at;
+  }
+
+  /**
+   * `text` as is when each of its characters is ASCII and `plain` (a table
+   * by code, 1: plain): true; else nothing is written and false.
+   */
+  plain(text: string, plain: Uint8Array): boolean {
+    const n = text.length;
+    this.#room(n);
+    const to = this.#bytes;
+    let at = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 || plain[c] === 0) return false;
+      to[at++] = c;
+    }
+    this.length = at;
+    return true;
   }
 
   /** A copy of the bytes from `start` on. */

@@ -22,3 +22,14 @@ Deno.test("text, ranges and copies come out as written, past the first buffer", 
   assertEquals(decoder.decode(sink.take()), expected + "tail é");
   assertEquals(sink.length, 0);
 });
+
+Deno.test("plain text goes as it is; text with a character not plain, not at all", () => {
+  const plain = new Uint8Array(128).fill(1);
+  plain[",".charCodeAt(0)] = 0;
+  const sink = new ByteSink();
+  assertEquals(sink.plain("host.example", plain), true);
+  assertEquals(sink.plain("a,b", plain), false);
+  assertEquals(sink.plain("bücher", plain), false);
+  assertEquals(sink.plain("", plain), true);
+  assertEquals(decoder.decode(sink.take()), "host.example");
+});

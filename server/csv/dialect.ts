@@ -139,6 +139,20 @@ export function encodeField(value: string, dialect: Dialect): string {
     : value;
 }
 
+/**
+ * Per ASCII code, 1 where encodeField leaves the character as it is (not
+ * the delimiter, the quote or a line end): a cell of those only is itself.
+ */
+export function plainCodes(
+  dialect: Pick<Dialect, "delimiter" | "quote">,
+): Uint8Array {
+  const plain = new Uint8Array(128).fill(1);
+  for (const special of [dialect.delimiter, dialect.quote, "\n", "\r"]) {
+    if (special) plain[special.charCodeAt(0)] = 0;
+  }
+  return plain;
+}
+
 const encoder = new TextEncoder();
 
 /** RFC 4180 as the server writes CSV it makes (.xlsx uploads' sheets). */

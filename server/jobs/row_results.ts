@@ -11,6 +11,7 @@ import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
   failedEnrichment,
+  type HostName,
   type Network,
   reuseFinished,
 } from "../enrichment/compose.ts";
@@ -27,11 +28,29 @@ import {
 export const NONE = -1;
 
 /**
- * Where finished rows go, in input order, each with its key: a number that
- * is the same for two rows whose values are the same but for their own
- * (address, host name, domain, ip_used), or -1 (a failed row, or numbers too
- * large). The row and its enrichment are reused for the next row: read,
- * never kept.
+ * A row key (RowSink) from its address's place and organisation numbers
+ * and whether it has a host name; -1 when the numbers are too large.
+ */
+export function rowKey(place: number, network: number, named: boolean): number {
+  return place + 1 < 2 ** 28 && network + 1 < 2 ** 24
+    ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (named ? 1 : 0)
+    : -1;
+}
+
+/** The place number of a row key of 0 or more. */
+export const keyPlace = (key: number): number => Math.floor(key / 2 ** 25) - 1;
+
+/** The organisation number of a row key of 0 or more. */
+export const keyNetwork = (key: number): number =>
+  Math.floor(key / 2) % 2 ** 24 - 1;
+
+/**
+ * Where finished rows go, in input order, each with its key (rowKey): two
+ * rows of one key have the same values but for their own (address, host
+ * name, domain, ip_used); of one place number (keyPlace), the same place's;
+ * of one organisation number (keyNetwork) and a place that could be read,
+ * the same organisation's. -1: a failed row, or numbers too large. The row
+ * and its enrichment are reused for the next row: read, never kept.
  */
 export type RowSink = (row: OutputRow, key: number) => void;
 
@@ -52,6 +71,8 @@ export class RowResults {
   #byKey = new Map<number, Enrichment>();
   /** The one row object handed on, reused. */
   #row: OutputRow | null = null;
+  /** The one host name handed to compose.ts, reused (its fields are copied). */
+  #name: HostName = { hostname: null, domain: null };
 
   constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
@@ -94,10 +115,10 @@ export class RowResults {
     ipUsed: string | null = null,
   ): void {
     // composeFinished reads the host name only for whether it is there.
-    const key = place + 1 < 2 ** 28 && network + 1 < 2 ** 24
-      ? ((place + 1) * 2 ** 24 + network + 1) * 2 + (hostname ? 1 : 0)
-      : -1;
-    const name = { hostname, domain };
+    const key = rowKey(place, network, Boolean(hostname));
+    const name = this.#name;
+    name.hostname = hostname;
+    name.domain = domain;
     let enrichment = key < 0 ? undefined : this.#byKey.get(key);
     if (enrichment) reuseFinished(enrichment, ip, name);
     else {

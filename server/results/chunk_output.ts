@@ -6,11 +6,19 @@
 // the same in both modes (job_results.ts stores them).
 import { failureMessage } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
-import { type Dialect, encodeField } from "../csv/dialect.ts";
+import { type Dialect, encodeField, plainCodes } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
 import type { Enrichment } from "../enrichment/types.ts";
-import { dialectOf, type OutputCell, outputCells } from "./output_row.ts";
+import { keyNetwork, keyPlace } from "../jobs/row_results.ts";
+import {
+  type CellSource,
+  cellValue,
+  dialectOf,
+  formulaShaped,
+  type OutputCell,
+  outputCells,
+} from "./output_row.ts";
 import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -62,17 +70,47 @@ export interface ChunkParts {
 const encoder = new TextEncoder();
 
 /**
- * A kept row's new cells (outputCells) in the file's dialect: `texts` with,
- * between each two, the cell of the row's own (`own`). Rows of one key have
- * the same texts, so a line of a key seen before costs its own cells only.
+ * New cells one after another that follow one source (OutputCell), and
+ * for a place's or organisation's, their recent bytes (each cell with the
+ * delimiter before it) by its number: rows of one place or organisation
+ * copy them. `kept` gives a number's bytes as an index into `ends`, its
+ * bytes in `bytes` ending there and starting where the one before ends; -1
+ * for a number seen once: its bytes are kept when it is seen again (most
+ * are seen once).
  */
-interface LineTail {
-  texts: Uint8Array[];
-  own: OutputCell[];
+interface CellRun {
+  source: CellSource;
+  cells: OutputCell[];
+  kept: Map<number, number>;
+  bytes: ByteSink;
+  ends: number[];
 }
 
-const cellText = (cell: OutputCell, e: Enrichment, dialect: Dialect) =>
-  encodeField(String(cell.value(e)), dialect);
+/** Forgets a run's kept bytes. */
+function forget(run: CellRun): void {
+  run.kept.clear();
+  run.bytes.length = 0;
+  run.ends.length = 0;
+}
+
+/** The runs of cells of one source. */
+function cellRuns(cells: OutputCell[]): CellRun[] {
+  const runs: CellRun[] = [];
+  for (const cell of cells) {
+    const last = runs.at(-1);
+    if (last?.source === cell.source) last.cells.push(cell);
+    else {
+      runs.push({
+        source: cell.source,
+        cells: [cell],
+        kept: new Map(),
+        bytes: new ByteSink(),
+        ends: [],
+      });
+    }
+  }
+  return runs;
+}
 
 /** What a row is counted by (the summary, the kinds, the search counts). */
 const countFacts = (e: Enrichment) => ({
@@ -88,18 +126,24 @@ const countFacts = (e: Enrichment) => ({
 });
 type CountFacts = ReturnType<typeof countFacts>;
 
+/** A row's kind's code: its failure in words, "" for none. */
+const kindCode = (e: CountFacts) =>
+  e.failure ? failureMessage(e.failure, "job") : "";
+
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
-/** Line tails kept for rows of a key seen again, at most. */
-const TAILS_KEPT = 1024;
+/** Places' or organisations' bytes a run keeps, at most. */
+const RUNS_KEPT = 4096;
 
 export class ChunkOutput {
-  #cells: OutputCell[];
+  #runs: CellRun[];
   #headerCount: number;
   #dialect: Dialect;
   #delimiter: Uint8Array;
   #newline: Uint8Array;
+  /** ASCII codes a cell holds as they are (plainCodes). */
+  #plain: Uint8Array;
   #sink = new ByteSink();
   #kept: Uint8Array[] = [];
   #keptBytes = 0;
@@ -107,30 +151,30 @@ export class ChunkOutput {
   #rows: ColumnsBuilder;
   /** Counts by dimension, code and key (a key and a code not joined into
    * one string: the strings repeat, their hashes are kept, a join's not). */
-  #counts = new Map<TopDim | "kind", Map<string, Map<string, KeyCount>>>(
-    [...TOP_DIMS, "kind" as const].map((dim) => [dim, new Map()]),
-  );
-  #nets = new Map<string, NetCount>();
+  #counts = Object.fromEntries(
+    [...TOP_DIMS, "kind"].map((dim) => [dim, new Map()]),
+  ) as Record<TopDim | "kind", Map<string, Map<string, KeyCount>>>;
+  /** Rows by company, ASN, network type and whether left out, in the order
+   * first counted, found by company, ASN, then the few of those two. */
+  #nets: NetCount[] = [];
+  #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
   #addresses = new Set<string>();
   /**
-   * Rows counted by key (rows of one key count alike): what they are
-   * counted by, and n. Kept until the chunk's end, so only those fields.
+   * Rows by key (rows of one key count alike): what they are counted by,
+   * n, and their group in the columns. Kept until the chunk's end, so only
+   * those fields.
    */
-  #byKey = new Map<number, { facts: CountFacts; n: number }>();
-  /**
-   * Recent keys' line tails (rows of one key share them), null for a key
-   * seen once: its tail is kept when it is seen again.
-   */
-  #tails = new Map<number, LineTail | null>();
+  #byKey = new Map<number, { facts: CountFacts; n: number; group: number }>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
   constructor(job: JobRecord) {
-    this.#cells = outputCells(job.options);
+    this.#runs = cellRuns(outputCells(job.options));
     this.#headerCount = job.headers.length;
     this.#dialect = dialectOf(job);
     this.#delimiter = encoder.encode(this.#dialect.delimiter);
     this.#newline = encoder.encode(this.#dialect.newline);
+    this.#plain = plainCodes(this.#dialect);
     this.#rows = new ColumnsBuilder(this.#dialect);
   }
 
@@ -145,15 +189,21 @@ export class ChunkOutput {
    * (LineTail).
    */
   addRow(result: OutputRow, key: number): void {
-    this.#rows.add(result, key);
     const e = result.enrichment;
     const address = addressOf(e);
     if (address !== null) this.#addresses.add(address);
-    if (key < 0) this.#count(e, 1);
-    else {
+    if (key < 0) {
+      this.#rows.add(result);
+      this.#count(e, 1);
+    } else {
       const same = this.#byKey.get(key);
-      if (same) same.n++;
-      else this.#byKey.set(key, { facts: countFacts(e), n: 1 });
+      if (same) {
+        same.n++;
+        this.#rows.add(result, same.group);
+      } else {
+        const group = this.#rows.add(result);
+        this.#byKey.set(key, { facts: countFacts(e), n: 1, group });
+      }
     }
     if (e.ispFiltered) return;
     this.#line(result, key);
@@ -184,43 +234,66 @@ export class ChunkOutput {
     } else sink.bytes(this.#newline);
   }
 
-  /** A kept row's new cells: its key's kept tail, or written and kept. */
+  /**
+   * A kept row's new cells: a run of its place's or organisation's copied
+   * when a row of that place or organisation wrote it (an organisation's
+   * only with a place that could be read: else compose.ts leaves it out).
+   */
   #tail(e: Enrichment, key: number): void {
     const sink = this.#sink;
-    const dialect = this.#dialect;
-    const kept = key < 0 ? undefined : this.#tails.get(key);
-    if (kept) {
-      sink.bytes(kept.texts[0]);
-      for (let k = 0; k < kept.own.length; k++) {
-        sink.text(cellText(kept.own[k], e, dialect));
-        sink.bytes(kept.texts[k + 1]);
+    const located = key >= 0 && e.failure?.kind !== "corrupt_record";
+    for (const run of this.#runs) {
+      const id = !located
+        ? null
+        : run.source === "place"
+        ? keyPlace(key)
+        : run.source === "network"
+        ? keyNetwork(key)
+        : null;
+      const kept = id === null ? undefined : run.kept.get(id);
+      if (kept !== undefined && kept >= 0) {
+        sink.rangeOf(
+          run.bytes,
+          kept === 0 ? 0 : run.ends[kept - 1],
+          run.ends[kept],
+        );
+        continue;
       }
-      return;
-    }
-    // A key seen once before: its tail is kept from this line's bytes.
-    const tail = kept === null ? { texts: [], own: [] } as LineTail : null;
-    if (kept === undefined && key >= 0) {
-      if (this.#tails.size >= TAILS_KEPT) this.#tails.clear();
-      this.#tails.set(key, null);
-    }
-    let from = sink.length;
-    for (const cell of this.#cells) {
-      sink.bytes(this.#delimiter);
-      if (cell.own && tail) {
-        tail.texts.push(sink.copy(from));
-        tail.own.push(cell);
+      const from = sink.length;
+      for (const cell of run.cells) {
+        sink.bytes(this.#delimiter);
+        this.#cell(cell, e);
       }
-      sink.text(cellText(cell, e, dialect));
-      if (cell.own) from = sink.length;
-    }
-    if (tail) {
-      tail.texts.push(sink.copy(from));
-      this.#tails.set(key, tail);
+      if (id === null) continue;
+      if (kept === -1) {
+        run.bytes.rangeOf(sink, from, sink.length);
+        run.kept.set(id, run.ends.push(run.bytes.length) - 1);
+      } else {
+        if (run.kept.size >= RUNS_KEPT) forget(run);
+        run.kept.set(id, -1);
+      }
     }
   }
 
+  /**
+   * A cell's text (cellValue) in the file's dialect: most values are empty,
+   * numbers or plain ASCII that neither quoting nor neutraliseFormula
+   * changes, written as they are.
+   */
+  #cell(cell: OutputCell, e: Enrichment): void {
+    const value = cell.raw(e);
+    if (value === null || value === undefined) return;
+    const sink = this.#sink;
+    if (
+      typeof value === "string"
+        ? !formulaShaped(value) && sink.plain(value, this.#plain)
+        : typeof value === "number" && sink.plain(String(value), this.#plain)
+    ) return;
+    sink.text(encodeField(String(cellValue(cell, e)), this.#dialect));
+  }
+
   #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
-    const byCode = this.#counts.get(dim)!;
+    const byCode = this.#counts[dim];
     let byKey = byCode.get(code);
     if (!byKey) byCode.set(code, byKey = new Map());
     const count = byKey.get(key);
@@ -229,9 +302,11 @@ export class ChunkOutput {
   }
 
   #all(dim: TopDim | "kind"): KeyCount[] {
-    return [...this.#counts.get(dim)!.values()].flatMap((byKey) => [
-      ...byKey.values(),
-    ]);
+    const all: KeyCount[] = [];
+    for (const byKey of this.#counts[dim].values()) {
+      for (const count of byKey.values()) all.push(count);
+    }
+    return all;
   }
 
   #kindKey(success: boolean, filtered: boolean, type: string | null): string {
@@ -245,13 +320,17 @@ export class ChunkOutput {
   #kindOf(e: CountFacts): [string, string] {
     return [
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      e.failure ? failureMessage(e.failure, "job") : "",
+      kindCode(e),
     ];
   }
 
   #count(e: CountFacts, n: number): void {
-    const filtered = e.ispFiltered ? 1 : 0;
-    this.#bump("kind", ...this.#kindOf(e), n);
+    this.#bump(
+      "kind",
+      this.#kindKey(e.success, e.ispFiltered, e.network_type),
+      kindCode(e),
+      n,
+    );
     if (e.company !== null && !e.ispFiltered) {
       this.#bump("company", e.company, "", n);
     }
@@ -262,21 +341,23 @@ export class ChunkOutput {
     if (e.city !== null) {
       this.#bump("city", e.city, e.country_code ?? "", n);
     }
-    if (e.company !== null || e.asn !== null) {
-      const id =
-        `${e.company}\u0000${e.asn}\u0000${e.network_type}\u0000${filtered}`;
-      const net = this.#nets.get(id);
-      if (net) net[4] += n;
-      else {
-        this.#nets.set(id, [
-          e.company,
-          e.asn,
-          e.network_type,
-          e.ispFiltered,
-          n,
-        ]);
+    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
+  }
+
+  #countNet(e: CountFacts, n: number): void {
+    let byAsn = this.#netsFound.get(e.company);
+    if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
+    let nets = byAsn.get(e.asn);
+    if (!nets) byAsn.set(e.asn, nets = []);
+    for (const net of nets) {
+      if (net[2] === e.network_type && net[3] === e.ispFiltered) {
+        net[4] += n;
+        return;
       }
     }
+    const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
+    nets.push(net);
+    this.#nets.push(net);
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -300,9 +381,9 @@ export class ChunkOutput {
     this.#takeKept();
     for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
-    this.#tails.clear();
+    for (const run of this.#runs) forget(run);
     const search = new SearchCountsBuilder();
-    for (const net of this.#nets.values()) search.add(...net);
+    for (const net of this.#nets) search.add(...net);
     return {
       kept: this.#kept,
       addresses: encodeAddresses(this.#addresses),

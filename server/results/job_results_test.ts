@@ -22,6 +22,7 @@ import {
 import type { JobRecord } from "../storage/job_rows.ts";
 import { ChunkOutput } from "./chunk_output.ts";
 import { JobResults } from "./job_results.ts";
+import { rowKey } from "../jobs/row_results.ts";
 import {
   ColumnsBuilder,
   decodeColumns,
@@ -200,26 +201,139 @@ Deno.test("rows of one key share their line's enrichment, not their own cells", 
   } as unknown as JobRecord;
   const shared = distinctValues("198.51.100.1");
   shared.failure = { kind: "no_data" };
-  const rows: StoredResult[] = ["198.51.100.1", "198.51.100.2", "x"].map((
-    ip,
-    i,
-  ) => ({
+  // Own cells: quotes and a comma, none, a formula's shape, spaces, beyond
+  // ASCII, plain ASCII.
+  const hostnames = [
+    `host-0.example, "x"`,
+    null,
+    `host-2.example, "x"`,
+    "bücher.example",
+    "plain.example",
+  ];
+  const ips = ["198.51.100.1", "198.51.100.2", "x", "::1", "198.51.100.5"];
+  const rows: StoredResult[] = ips.map((ip, i) => ({
     rowIndex: i,
     // Quotes, a comma, a row shorter than the header, a formula's shape.
     original: i === 1 ? [`"a", b`] : [`n${i}`, ip, i === 2 ? "=1+1" : ""],
     enrichment: {
       ...shared,
       ip,
-      hostname: i === 1 ? null : `host-${i}.example, "x"`,
-      domain: `=domain${i}`,
+      hostname: hostnames[i],
+      domain: i === 4 ? "example" : `=domain${i}`,
       ip_used: i === 2 ? null : ` ${ip} `,
     },
   }));
   const output = new ChunkOutput(job);
-  // One key for all three: only the cells of a row's own may differ.
+  // One key for all: only the cells of a row's own may differ.
   for (const r of rows) output.addRow(outputRowOf(COMMA, r), 5);
   const parts = output.finish();
   const text = new TextDecoder().decode(parts.kept[0]);
+  assertEquals(
+    text,
+    formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
+  );
+});
+
+Deno.test("a line's new cells are written as the dialect and formula rules say", () => {
+  // Plain ASCII, quotes and delimiters, a formula's shape, beyond ASCII,
+  // negative and fractional numbers, empty.
+  const texts = [
+    "plain text",
+    `a;b,"c"\tt`,
+    "=SUM(A1)",
+    "-dash",
+    "Zürich 東京",
+  ];
+  const numbers = [-33.8688, 0.5, 151, -0];
+  const value = (sql: string, seed: number) =>
+    seed % 6 === 5
+      ? null
+      : sql === "REAL"
+      ? numbers[seed % numbers.length]
+      : texts[seed % texts.length];
+  // Rows 0 to 5 of no key; the others of places 0 to 2 and organisations
+  // 0 and 1 in turn, their values by place and organisation; row 14's
+  // place could not be read (it shows no place's or organisation's).
+  const rows: StoredResult[] = Array.from({ length: 15 }, (_, i) => {
+    const e = emptyEnrichment(`198.51.100.${i}`);
+    const values = e as unknown as Record<string, string | number | null>;
+    ENRICHMENT_FIELD_TABLE.forEach(({ name, sql, group }, f) => {
+      const seed = i < 6 || ["domain", "always"].includes(group)
+        ? i + f
+        : group === "geolocation"
+        ? 20 + i % 3 + f
+        : 40 + i % 2 + f;
+      values[name] = i === 14 && seed >= 20 ? null : value(sql, seed);
+    });
+    e.success = i % 4 !== 0 && i !== 14;
+    if (i === 14) e.failure = { kind: "corrupt_record", detail: "bad" };
+    else if (!e.success) e.failure = { kind: "no_data" };
+    return { rowIndex: i, original: [`n${i}`, e.ip], enrichment: e };
+  });
+  const keys = rows.map((_, i) =>
+    i < 6 ? -1 : rowKey(i === 14 ? 3 : i % 3, i % 2, i % 4 !== 0)
+  );
+  for (
+    const dialect of [
+      COMMA,
+      { ...COMMA, delimiter: ";", newline: "\n" as const },
+      { ...COMMA, delimiter: "\t", quote: "" },
+    ]
+  ) {
+    const job = {
+      ...newJob,
+      id: 1,
+      headers: ["name", "ip"],
+      dialect,
+      options: { ...newJob.options, registration: true },
+    } as unknown as JobRecord;
+    const output = new ChunkOutput(job);
+    rows.forEach((r, i) => output.addRow(outputRowOf(dialect, r), keys[i]));
+    const text = new TextDecoder().decode(output.finish().kept[0]);
+    assertEquals(
+      text,
+      formatRows(
+        rows.map((r) => outputRow(job, outputCells(job.options), r)),
+        dialect,
+      ),
+    );
+  }
+});
+
+Deno.test("a chunk of more places than it keeps the cells of writes each line as its values say", () => {
+  // Places 0 to 1999 seen twice (their cells kept), 3000 others once (past
+  // what is kept: all is forgotten), then the first ones again.
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => from + i);
+  const first = range(0, 2000);
+  const places = [
+    ...first,
+    ...first,
+    ...range(2000, 5000),
+    ...first,
+    ...first,
+    ...first,
+  ];
+  const rows: StoredResult[] = places.map((place, i) => {
+    const e = emptyEnrichment(`198.51.100.${i % 250}`);
+    Object.assign(e, {
+      success: true,
+      country: `Country ${place}`,
+      city: `City ${place}`,
+      latitude: place,
+      company: `Company ${i % 7}`,
+      asn: `AS${i % 7}`,
+    });
+    return { rowIndex: i, original: [`n${i}`, e.ip, ""], enrichment: e };
+  });
+  const job = { ...newJob, id: 1 } as unknown as JobRecord;
+  const output = new ChunkOutput(job);
+  rows.forEach((r, i) =>
+    output.addRow(outputRowOf(COMMA, r), rowKey(places[i], i % 7, false))
+  );
+  const text = new TextDecoder().decode(
+    new Uint8Array(output.finish().kept.flatMap((piece) => [...piece])),
+  );
   assertEquals(
     text,
     formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),

@@ -6,7 +6,6 @@
 // (routes/result_views.ts).
 import {
   ALWAYS,
-  type EnrichmentField,
   FIELD_GROUPS,
   type FieldGroup,
   fieldsOfGroup,
@@ -24,23 +23,32 @@ import type { StoredResult } from "../storage/result_rows.ts";
 type Enrichment = StoredResult["enrichment"];
 
 /**
+ * What a cell's value follows: the row's own (its address's host name, the
+ * address used), its place, its organisation (given a place that could be
+ * read), or the whole row (compose.ts makes them so).
+ */
+export type CellSource = "own" | "place" | "network" | "row";
+
+const SOURCE_OF_GROUP: Record<FieldGroup | typeof ALWAYS, CellSource> = {
+  geolocation: "place",
+  domain: "own",
+  company: "network",
+  network: "network",
+  registration: "network",
+  [ALWAYS]: "own",
+};
+
+/**
  * One new cell of the download, the one description its encoders (CSV lines,
- * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, whether its
- * value is the row's own rather than its place's and organisation's, and
- * the value, a formula's shape neutralised.
+ * chunk_output.ts; the .xlsx, download_xlsx.ts) read: its name, what its
+ * value follows, and the value as the row holds it (null or undefined: an
+ * empty cell), written as cellValue says.
  */
 export interface OutputCell {
   name: string;
-  own: boolean;
-  value(enrichment: Enrichment): string | number;
+  source: CellSource;
+  raw(enrichment: Enrichment): unknown;
 }
-
-/** Fields whose values are a row's own, not its place's and organisation's. */
-const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
-  "hostname",
-  "domain",
-  "ip_used",
-]);
 
 /**
  * A job's new cells: the fields of the option groups chosen (in group
@@ -49,25 +57,27 @@ const OWN_FIELDS: ReadonlySet<EnrichmentField> = new Set([
 export function outputCells(
   options: Pick<EnrichOptions, FieldGroup>,
 ): OutputCell[] {
-  const fields = [
-    ...FIELD_GROUPS.filter((group) => options[group]).flatMap(fieldsOfGroup),
-    ...fieldsOfGroup(ALWAYS),
+  const groups: (FieldGroup | typeof ALWAYS)[] = [
+    ...FIELD_GROUPS.filter((group) => options[group]),
+    ALWAYS,
   ];
   return [
-    ...fields.map((name) => ({
-      name,
-      own: OWN_FIELDS.has(name),
-      value: (e: Enrichment) => outputCell(e[name]),
-    })),
+    ...groups.flatMap((group) =>
+      fieldsOfGroup(group).map((name): OutputCell => ({
+        name,
+        source: SOURCE_OF_GROUP[group],
+        raw: (e: Enrichment) => e[name],
+      }))
+    ),
     {
       name: "enrichment_success",
-      own: false,
-      value: (e: Enrichment) => e.success ? "true" : "false",
+      source: "row",
+      raw: (e: Enrichment) => e.success ? "true" : "false",
     },
     {
       name: "enrichment_error",
-      own: false,
-      value: (e: Enrichment) => outputCell(errorText(e, "job")),
+      source: "row",
+      raw: (e: Enrichment) => errorText(e, "job"),
     },
   ];
 }
@@ -115,13 +125,21 @@ export function csvHeader(job: JobRecord): Uint8Array {
 // Enrichment values that a spreadsheet would run as a formula.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** Whether a spreadsheet would read a cell as a formula. */
+export const formulaShaped = (value: string): boolean =>
+  FORMULA_START.test(value);
+
 /** Prefixes a quote to a cell a spreadsheet would read as a formula. */
 export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return formulaShaped(value) ? `'${value}` : value;
 }
 
-/** An enrichment value as its output cell: a formula's shape neutralised. */
-function outputCell(value: unknown): string | number {
+/** A cell's value as written: a formula's shape neutralised. */
+export function cellValue(
+  cell: OutputCell,
+  enrichment: Enrichment,
+): string | number {
+  const value = cell.raw(enrichment);
   return value === null || value === undefined
     ? ""
     : typeof value === "number"
@@ -137,6 +155,6 @@ export function outputRow(
 ): (string | number)[] {
   return [
     ...job.headers.map((_, i) => original[i] ?? ""),
-    ...cells.map((cell) => cell.value(enrichment)),
+    ...cells.map((cell) => cellValue(cell, enrichment)),
   ];
 }

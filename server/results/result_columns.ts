@@ -71,10 +71,36 @@ export interface ResultColumns {
   texts: string[];
 }
 
+/** Numbers appended to a typed array that grows as needed. */
+class NumberColumn<T extends Uint8Array | Int32Array | Float64Array> {
+  #values: T;
+  length = 0;
+
+  constructor(readonly make: (length: number) => T) {
+    this.#values = make(1024);
+  }
+
+  push(value: number): void {
+    if (this.length === this.#values.length) {
+      const bigger = this.make(this.length * 2);
+      bigger.set(this.#values);
+      this.#values = bigger;
+    }
+    this.#values[this.length++] = value;
+  }
+
+  /** The values, in an array their size. */
+  build(): T {
+    return this.#values.slice(0, this.length) as T;
+  }
+}
+
+const int32s = () => new NumberColumn((n) => new Int32Array(n));
+
 /** Collects values into a JoinedText. */
 class TextJoiner {
   #pieces: string[] = [];
-  #ends: number[] = [];
+  #ends = int32s();
   #end = 0;
 
   push(value: string | null | undefined): void {
@@ -88,7 +114,7 @@ class TextJoiner {
   }
 
   build(): JoinedText {
-    return { text: this.#pieces.join(""), ends: Int32Array.from(this.#ends) };
+    return { text: this.#pieces.join(""), ends: this.#ends.build() };
   }
 }
 
@@ -102,22 +128,20 @@ export function joinedAt({ text, ends }: JoinedText, k: number): string | null {
 
 /** Collects a chunk's rows, in order, into columns. */
 export class ColumnsBuilder {
-  #rowIndex: number[] = [];
+  #rowIndex = new NumberColumn((n) => new Float64Array(n));
   #lines = new ByteSink();
-  #lineEnds: number[] = [];
+  #lineEnds = int32s();
   #ip = new TextJoiner();
   #ipUsed = new TextJoiner();
-  #own: number[][] = ROW_FIELDS.map(() => []);
-  #group: number[] = [];
-  #flags: number[] = [];
-  #failureKind: number[] = [];
-  #failureRange: number[] = [];
+  #own = ROW_FIELDS.map(int32s);
+  #group = int32s();
+  #flags = new NumberColumn((n) => new Uint8Array(n));
+  #failureKind = int32s();
+  #failureRange = int32s();
   #text = GROUP_TEXT.map(() => new TextJoiner());
-  #number: number[] = [];
+  #number = new NumberColumn((n) => new Float64Array(n));
   #texts: string[] = [];
   #ids = new Map<string, number>();
-  /** Groups by row key (RowSink, jobs/row_results.ts). */
-  #groups = new Map<number, number>();
 
   /** `dialect`: the job's, its lines'. */
   constructor(readonly dialect: Dialect) {}
@@ -143,9 +167,9 @@ export class ColumnsBuilder {
     );
     this.#failureKind.push(this.#id(e.failure?.kind));
     this.#failureRange.push(this.#id(e.failure?.range));
-    GROUP_TEXT.forEach((field, f) => {
-      this.#text[f].push(values[field] as string | null);
-    });
+    for (let f = 0; f < GROUP_TEXT.length; f++) {
+      this.#text[f].push(values[GROUP_TEXT[f]] as string | null);
+    }
     for (const field of GROUP_NUMBER) {
       const value = values[field];
       this.#number.push(
@@ -156,10 +180,11 @@ export class ColumnsBuilder {
   }
 
   /**
-   * Adds a row. `key` (RowSink, jobs/row_results.ts, -1: none): rows of one
-   * key share their place's and organisation's values, kept once.
+   * Adds a row, and gives its group: `group` when the row's place's and
+   * organisation's values are a group's made before (rows of one key,
+   * RowSink in jobs/row_results.ts: kept once), else a new one (-1).
    */
-  add(result: OutputRow, key = -1): void {
+  add(result: OutputRow, group = -1): number {
     const { rowIndex, line, enrichment: e } = result;
     this.#rowIndex.push(rowIndex);
     this.#lines.range(line.buf, line.start, line.contentEnd);
@@ -169,20 +194,17 @@ export class ColumnsBuilder {
     for (let f = 0; f < ROW_FIELDS.length; f++) {
       this.#own[f].push(this.#id(e[ROW_FIELDS[f]]));
     }
-    let group = key >= 0 ? this.#groups.get(key) : undefined;
-    if (group === undefined) {
-      group = this.#newGroup(result);
-      if (key >= 0) this.#groups.set(key, group);
-    }
+    if (group < 0) group = this.#newGroup(result);
     this.#group.push(group);
+    return group;
   }
 
   build(): ResultColumns {
     return {
       count: this.#rowIndex.length,
-      rowIndex: Float64Array.from(this.#rowIndex),
+      rowIndex: this.#rowIndex.build(),
       lines: this.#lines.take(),
-      lineEnds: Int32Array.from(this.#lineEnds),
+      lineEnds: this.#lineEnds.build(),
       dialect: {
         delimiter: this.dialect.delimiter,
         quote: this.dialect.quote,
@@ -190,13 +212,13 @@ export class ColumnsBuilder {
       },
       ip: this.#ip.build(),
       ipUsed: this.#ipUsed.build(),
-      own: this.#own.map((column) => Int32Array.from(column)),
-      group: Int32Array.from(this.#group),
-      flags: Uint8Array.from(this.#flags),
-      failureKind: Int32Array.from(this.#failureKind),
-      failureRange: Int32Array.from(this.#failureRange),
+      own: this.#own.map((column) => column.build()),
+      group: this.#group.build(),
+      flags: this.#flags.build(),
+      failureKind: this.#failureKind.build(),
+      failureRange: this.#failureRange.build(),
       text: this.#text.map((joiner) => joiner.build()),
-      number: Float64Array.from(this.#number),
+      number: this.#number.build(),
       texts: this.#texts,
     };
   }

@@ -43,7 +43,9 @@ export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
   if (counts.length <= headKeys) return { head: counts, tailMax: 0, tail: "" };
   // The headKeys-th largest count: counts above it all go in the head,
   // counts at it fill the rest.
-  const sorted = Float64Array.from(counts, (count) => count[2]).sort();
+  const sorted = new Float64Array(counts.length);
+  for (let i = 0; i < counts.length; i++) sorted[i] = counts[i][2];
+  sorted.sort();
   const cut = sorted[sorted.length - headKeys];
   let room = headKeys;
   for (const count of counts) if (count[2] > cut) room--;
