@@ -415,7 +415,9 @@ Deno.test(
       await single.click();
       await js.getByLabel("Try it: IP address").fill("8.8.8.8");
       await js.getByRole("button", { name: "Look up" }).click();
-      await js.getByText('"asn": "AS15169 Google LLC"').waitFor();
+      // The page's example shows the same answer: wait on the form's own.
+      await js.locator("form").getByText('"asn": "AS15169 Google LLC"')
+        .waitFor();
       await screenshot(js, "26-api-lookup");
       assert.deepEqual(errors, []);
     } finally {
