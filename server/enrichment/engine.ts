@@ -107,9 +107,6 @@ export async function loadEngineData(
   };
 }
 
-/** ASN table networks an engine keeps made at most (see Engine). */
-const NETWORKS_KEPT = 16_384;
-
 /** A last word on an address's network (see Engine.enrich). */
 export type NetworkAdjust = (ip: string, network: Network) => Promise<Network>;
 
@@ -120,12 +117,11 @@ export class Engine {
   data!: EngineData;
   readonly dns: ReverseDns;
   /**
-   * By ASN table index: one object per organisation, made when met; past
-   * NETWORKS_KEPT made, made again (a thread's heap does not keep every
-   * network a long job met; its decision is shared, so this is cheap).
+   * By ASN table index: one object per organisation, made when first met
+   * and kept, as remaking them slows every lookup (bench/RESULTS.md); its
+   * decision comes from the shared table.
    */
   #networks: (Network | undefined)[] = [];
-  #networksMade = 0;
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
@@ -152,7 +148,6 @@ export class Engine {
     this.classifier = new NetworkClassifier(data.classifier);
     this.data = data;
     this.#networks = new Array(this.asn.orgCount);
-    this.#networksMade = 0;
     this.#mmdbNetworks = new Map();
     this.#variants = new Map();
   }
@@ -224,13 +219,7 @@ export class Engine {
   #networkOf(ip: string, version: 4 | 6): Network | null {
     const index = this.asn.lookupIndex(ip, version);
     if (index >= 0) {
-      const network = this.#networks[index];
-      if (network) return network;
-      if (++this.#networksMade > NETWORKS_KEPT) {
-        this.#networks = new Array(this.asn.orgCount);
-        this.#networksMade = 1;
-      }
-      return this.#networks[index] = this.#tableNetwork(index);
+      return this.#networks[index] ??= this.#tableNetwork(index);
     }
     const info = this.asn.lookupMmdb(ip, version);
     if (!info) return null;
