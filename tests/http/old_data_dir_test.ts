@@ -12,11 +12,18 @@ import { join } from "node:path";
 import { cpSync } from "node:fs";
 import ExcelJS from "exceljs";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { startServer } from "../helpers/server.ts";
+import { startServer, usingPostgres } from "../helpers/server.ts";
 
+// The fixtures are data directories of the embedded mode, their SQLite file
+// included, so they have no PostgreSQL run; the migration's PostgreSQL and
+// S3 paths are run by the store contract and part_migration_test.
 for (const version of ["c7df1dc", "604f446"]) {
-  Deno.test(`a data directory written by ${version} lists its jobs and serves them as it did`, () =>
-    serveOld(version));
+  Deno.test({
+    name:
+      `a data directory written by ${version} lists its jobs and serves them as it did`,
+    ignore: usingPostgres,
+    fn: () => serveOld(version),
+  });
 }
 
 /** The cells of an .xlsx download's "Enriched" sheet, row by row. */
