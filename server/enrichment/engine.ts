@@ -118,7 +118,7 @@ export class Engine {
   readonly dns: ReverseDns;
   /**
    * By ASN table index: one object per organisation, made when first met
-   * and kept, as remaking them slows every lookup (bench/RESULTS.md); its
+   * and kept, as remaking them slows every lookup that meets one again; its
    * decision comes from the shared table.
    */
   #networks: (Network | undefined)[] = [];
