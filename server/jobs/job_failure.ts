@@ -5,7 +5,10 @@
 // kind. Nothing is told apart by its text.
 import { BlobStoreError, BlobStoreUnreachable } from "../blobs/blob_store.ts";
 import { isDiskFull, jobDiskFullMessage } from "../storage/disk_full.ts";
-import { isConnectionLost } from "../storage/pg/connection_lost.ts";
+import {
+  isConnectionLost,
+  isLockNotAvailable,
+} from "../storage/pg/connection_lost.ts";
 import { ChunkTaken, JobStopped } from "../storage/result_rows.ts";
 
 type Blob = { store: string; status: number; code: string };
@@ -18,6 +21,8 @@ export type JobFailure =
   | { kind: "blobRejected"; detail: string } & Blob
   /** The database connection was lost. */
   | { kind: "connectionLost" }
+  /** A row the chunk commits to stayed locked by another session. */
+  | { kind: "lockNotAvailable" }
   /** Stopped though its job goes on (this process stops, or the queue gave up on it). */
   | { kind: "handedBack" }
   /** Another run took the chunk (the queue thought this one gone). */
@@ -80,6 +85,12 @@ const KINDS: Kinds = {
     effect: "retry",
     words: () => `${STOPPED}: the connection to the database was lost`,
   },
+  lockNotAvailable: {
+    effect: "retry",
+    words: () =>
+      `${STOPPED}: a part of the job stayed locked in the database by a ` +
+      "worker that stopped answering",
+  },
   handedBack: { effect: "retry", words: () => STOPPED },
   chunkTaken: { effect: "none", words: () => STOPPED },
   jobStopped: { effect: "none", words: () => STOPPED },
@@ -141,6 +152,7 @@ export function failureOf(error: unknown): JobFailure {
       : { kind: "blobRejected", store, status, code, detail };
   }
   if (isConnectionLost(error)) return { kind: "connectionLost" };
+  if (isLockNotAvailable(error)) return { kind: "lockNotAvailable" };
   if (error instanceof ChunkTaken) return { kind: "chunkTaken" };
   if (error instanceof JobStopped) return { kind: "jobStopped" };
   return { kind: "error", detail: (error as Error)?.message ?? String(error) };

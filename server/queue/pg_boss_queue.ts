@@ -1,8 +1,9 @@
 // JobQueue on pg-boss: chunks are rows in PostgreSQL taken with SKIP LOCKED,
 // so any number of worker processes share one queue. A worker takes its next
 // chunk as soon as it finishes one and polls briefly only while the queue is
-// empty. A chunk whose worker dies is redelivered once its heartbeat (or,
-// without one, its expiry) lapses.
+// empty. A chunk whose worker dies, or stops answering, is redelivered once
+// its heartbeat (or, without one, its expiry) lapses; what that worker does
+// with the chunk later, should it go on, is fenced to its own delivery.
 import { PgBoss } from "pg-boss";
 import type {
   ChunkHandler,
@@ -10,7 +11,7 @@ import type {
   JobQueue,
   WorkOptions,
 } from "./job_queue.ts";
-import { logError } from "../log.ts";
+import { logError, logWarn } from "../log.ts";
 
 export const CHUNK_QUEUE = "enrich-chunks";
 
@@ -119,21 +120,37 @@ export class PgBossQueue implements JobQueue {
         await this.#sleep(this.#options.pollingIntervalSeconds * 1000);
         continue;
       }
+      // The settles and heartbeats name this delivery (its id and attempt),
+      // as pg-boss fences them: a worker that stopped until its heartbeat
+      // lapsed and the chunk went to another worker, then went on, leaves
+      // the newer delivery alone.
+      const delivery = { id: job.id, retryCount: job.retryCount };
       const heartbeat = this.#options.heartbeatSeconds &&
         setInterval(() => {
-          this.#boss.touch(CHUNK_QUEUE, job.id).catch(() => {});
+          this.#boss.touch(CHUNK_QUEUE, delivery).catch(() => {});
         }, this.#options.heartbeatSeconds * 500);
+      const chunk = { ...job.data, messageId: job.id, attempt: job.retryCount };
       try {
-        await handler(
-          { ...job.data, messageId: job.id, attempt: job.retryCount },
-          this.#closing.signal,
-        );
-        await this.#boss.complete(CHUNK_QUEUE, job.id);
+        let settled;
+        try {
+          await handler(chunk, this.#closing.signal);
+          settled = await this.#boss.complete(CHUNK_QUEUE, delivery);
+        } catch (error) {
+          if (this.#closing.signal.aborted) return; // redelivered on expiry
+          settled = await this.#boss.fail(CHUNK_QUEUE, delivery, {
+            message: error instanceof Error ? error.message : String(error),
+          });
+        }
+        // pg-boss answers { jobs, requested, affected }; its type says none.
+        if ((settled as { affected?: number }).affected === 0) {
+          logWarn(
+            `job ${chunk.jobId} chunk ${chunk.chunk}: no longer this ` +
+              "worker's (it stopped answering and the queue handed the " +
+              "chunk on, or the job ended): left as it is",
+          );
+        }
       } catch (error) {
-        if (this.#closing.signal.aborted) return; // redelivered on expiry
-        await this.#boss.fail(CHUNK_QUEUE, job.id, {
-          message: error instanceof Error ? error.message : String(error),
-        }).catch((failure) => logError("job queue:", failure));
+        logError("job queue:", error);
       } finally {
         if (heartbeat) clearInterval(heartbeat);
       }

@@ -6,11 +6,16 @@
 // - S3 stopped for ten seconds from just before the job starts: the worker
 //   lacks the upload (its data directory is its own) and must fetch it while
 //   S3 is down.
+// - A worker stopped (SIGSTOP) inside a progress commit, its chunk's and
+//   its job's rows locked: the server ends its session (freeing them) and
+//   the queue hands the chunk to a second worker once the heartbeat lapses;
+//   let go on (SIGCONT), the stopped worker changes nothing.
 // - S3 full once the first chunk is done, refusing writes as MinIO does
 //   (507 XMinioStorageFull, tests/helpers/s3_server.ts): after aws4fetch's
 //   retries the job stops saying which store is full and what to do; once
 //   space is freed, Restart completes it.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import postgres from "postgres";
 import {
   downloadText,
   postJson,
@@ -37,6 +42,7 @@ function csv(): string {
 
 interface Cluster {
   pg: TestPostgres;
+  api: RunningServer;
   s3: TestS3;
   worker: RunningServer;
   /** Starts one more worker. */
@@ -58,6 +64,21 @@ interface Fault {
    * the job is restarted.
    */
   failed?: (job: Job, cluster: Cluster) => void;
+}
+
+/** Polls `value` until it gives something, or fails after `ms`. */
+async function until<T>(
+  what: string,
+  value: () => Promise<T | undefined> | T | undefined,
+  ms = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = await value();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**
@@ -93,7 +114,7 @@ function faultTest(name: string, fault: Fault) {
           return started;
         };
         const worker = await startWorker();
-        const cluster = { pg, s3, worker, startWorker };
+        const cluster = { pg, api, s3, worker, startWorker };
         await visitorCookie(api.url);
         const text = csv();
         const uploaded = await uploadOk(api, "faults.csv", text);
@@ -212,6 +233,86 @@ faultTest(
       );
       ok(job.processedIPs < ROWS, `${job.processedIPs} rows`);
       s3.setFull(false);
+    },
+  },
+);
+
+faultTest(
+  "a worker stopped inside a progress commit: another takes the chunk, the same download; let go on, it changes nothing",
+  {
+    ready: (job) => job.processedIPs > 0,
+    midJob: async ({ pg, api, worker, startWorker }, job) => {
+      const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
+      // The test holds the job's row, so the worker's next commit, having
+      // locked its chunk's row, waits for it.
+      const gate = await sql.reserve();
+      await gate`BEGIN`;
+      const [locked] = await gate`SELECT status, pg_backend_pid() AS pid
+        FROM jobs WHERE id = ${job.id} FOR UPDATE`;
+      assertEquals(locked.status, "processing");
+      const commit = await until(
+        "the worker's commit to wait for the job's row",
+        async () =>
+          (await sql`SELECT pid FROM pg_stat_activity
+            WHERE ${locked.pid} = ANY(pg_blocking_pids(pid))
+              AND application_name = 'ip-enrich-store'
+              AND query LIKE 'UPDATE jobs SET %'`)[0]?.pid as
+            | number
+            | undefined,
+      );
+      worker.process.kill("SIGSTOP");
+      const [{ chunk }] = await sql`SELECT (data->>'chunk')::int AS chunk
+        FROM pgboss.job
+        WHERE state = 'active' AND (data->>'jobId')::int = ${job.id}`;
+      await gate`COMMIT`;
+      gate.release();
+      // Its commit went on and left the worker's session inside the
+      // transaction, the chunk's and the job's rows locked, the worker
+      // stopped before it could go on.
+      await until(
+        "the stopped worker's session to be idle",
+        async () =>
+          (await sql`SELECT state FROM pg_stat_activity WHERE pid = ${commit}`)[
+              0
+            ]
+              ?.state === "idle in transaction" || undefined,
+      );
+      const next = await startWorker();
+      return async () => {
+        // The server ended the stopped worker's session.
+        assertEquals(
+          (await sql`SELECT pid FROM pg_stat_activity WHERE pid = ${commit}`)
+            .length,
+          0,
+        );
+        const [taken] = await sql`SELECT worker, done FROM job_chunks
+          WHERE job_id = ${job.id} AND chunk = ${chunk}`;
+        assertEquals(taken.done, true);
+        assertEquals(taken.worker.split(":").at(-1), String(next.process.pid));
+        const state = async () => ({
+          job: await sql`SELECT * FROM jobs WHERE id = ${job.id}`,
+          chunks: await sql`SELECT * FROM job_chunks WHERE job_id = ${job.id}
+            ORDER BY chunk`,
+          queue: await sql`SELECT id, state, retry_count FROM pgboss.job
+            WHERE (data->>'jobId')::int = ${job.id} ORDER BY id`,
+          download: await downloadText(api, job.id),
+        });
+        const before = await state();
+        // Let go on, the stopped worker finds its delivery of the chunk
+        // handed on, and leaves everything as it is.
+        worker.process.kill("SIGCONT");
+        await until(
+          "the stopped worker to let its chunk go",
+          () =>
+            worker.output.some((line) =>
+              line.includes(
+                `job ${job.id} chunk ${chunk}: no longer this worker's`,
+              )
+            ) || undefined,
+        );
+        assertEquals(await state(), before);
+        await sql.end();
+      };
     },
   },
 );

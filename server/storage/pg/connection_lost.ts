@@ -1,6 +1,7 @@
-// Whether a PostgreSQL error means the connection went away, apart from the
-// client (pg_connect.ts), so that code that only names failures (a job
-// thread of the embedded mode) does not load the driver.
+// Whether a PostgreSQL error means the connection went away, or a lock was
+// not had, apart from the client (pg_connect.ts), so that code that only
+// names failures (a job thread of the embedded mode) does not load the
+// driver.
 
 const LOST_CODES = new Set([
   "CONNECTION_CLOSED",
@@ -10,6 +11,8 @@ const LOST_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "EPIPE",
+  // The server ended a session left idle inside a transaction (pg_store.ts).
+  "25P03",
 ]);
 
 /**
@@ -23,4 +26,12 @@ export function isConnectionLost(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" &&
     (LOST_CODES.has(code) || code.startsWith("08") || code.startsWith("57P0"));
+}
+
+/**
+ * Whether `error` says a lock was not had within lock_timeout (SQLSTATE
+ * 55P03): another session holds it and does not let go.
+ */
+export function isLockNotAvailable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "55P03";
 }

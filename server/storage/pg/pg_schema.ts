@@ -148,6 +148,8 @@ const MIGRATION_LOCK = 7_317_013;
 /** Applies the migrations the database has not had. */
 export async function migratePg(sql: postgres.Sql): Promise<void> {
   await transaction(sql, async (tx) => {
+    // Another process's migration is waited for, however long it takes.
+    await tx`SET LOCAL lock_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)`;
     const [row] = await tx`SELECT version FROM schema_version`;

@@ -38,6 +38,20 @@ const toJob = (row: Row) => jobFromRow(decoded(row, ENCODED_JOB_COLUMNS));
 const toUpload = (row: Row) =>
   uploadFromRow(decoded(row, ["original_file_name"]));
 
+/**
+ * A transaction here is a few statements with nothing between them, so one
+ * left open for seconds is a client that stopped answering (a process
+ * stopped by SIGSTOP, a machine that hangs) with the rows it locked: the
+ * server ends its session, which frees them for the worker the queue hands
+ * the chunk to (whose heartbeat lapses later). A lock still not had after
+ * longer than that is held by a session that is not idle: the statement
+ * fails as lock_not_available, and the chunk goes back to the queue.
+ */
+const HELD_LOCKS_END = {
+  idle_in_transaction_session_timeout: 10_000,
+  lock_timeout: 30_000,
+};
+
 export class PgStore implements JobStore {
   /** A chunked job's progress (the queue runner's; not part of JobStore). */
   readonly chunkProgress: ChunkProgressStore;
@@ -51,7 +65,10 @@ export class PgStore implements JobStore {
     const sql = pgClient(databaseUrl, {
       max,
       onnotice: () => {},
-      connection: { application_name: "ip-enrich-store" },
+      connection: {
+        application_name: "ip-enrich-store",
+        ...HELD_LOCKS_END,
+      },
     });
     await migratePg(sql);
     return new PgStore(sql);
