@@ -1,8 +1,10 @@
 // The pg-boss JobQueue against a throwaway PostgreSQL: chunks split between
 // two workers with each taken once, a chunk redelivered after its worker
 // process is SIGKILLed (by expiry and by missed heartbeat), a failing chunk
-// retried, and cancel removing only a job's queued chunks.
+// retried, a late settle fenced to its own delivery, and cancel removing only
+// a job's queued chunks.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import postgres from "postgres";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
 import type { ChunkMessage, QueuedChunk } from "./job_queue.ts";
 import { PgBossQueue, type PgBossQueueOptions } from "./pg_boss_queue.ts";
@@ -158,6 +160,61 @@ Deno.test("a live worker's heartbeat keeps a long chunk from redelivery", async 
     assertEquals(await workers[0].pending(5), 0);
   } finally {
     for (const worker of workers) await worker.close();
+  }
+});
+
+// As a worker stopped (SIGSTOP) past its chunk's expiry and then let go on:
+// its settle of the chunk is fenced to its own delivery.
+Deno.test("a worker's late settle leaves the chunk's newer delivery alone", async () => {
+  const late = await open("fenced");
+  const next = await open("fenced");
+  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const warn = console.warn;
+  const warnings: string[] = [];
+  console.warn = (...parts: unknown[]) => warnings.push(parts.join(" "));
+  const held = () => {
+    let release!: () => void;
+    const wait = new Promise<void>((resolve) => release = resolve);
+    return { wait, release };
+  };
+  const lateHeld = held();
+  const nextHeld = held();
+  const deliveries: number[] = [];
+  try {
+    await late.work(async (chunk) => {
+      deliveries.push(chunk.attempt);
+      await lateHeld.wait;
+      throw new Error("this worker's connection was lost meanwhile");
+    });
+    await late.enqueue(chunksFor(6, 1));
+    await waitFor(() => deliveries.length === 1);
+    await next.work(async (chunk) => {
+      deliveries.push(chunk.attempt);
+      await nextHeld.wait;
+    });
+    // Expired, and handed to the other worker.
+    await waitFor(() => deliveries.length === 2, 30_000);
+    assertEquals(deliveries, [0, 1]);
+    lateHeld.release();
+    await waitFor(() =>
+      warnings.some((line) => line.includes("job 6 chunk 0: no longer"))
+    );
+    const state = async () =>
+      (await sql`SELECT state, retry_count FROM fenced.job
+        WHERE (data->>'jobId')::int = 6`).map((row) => ({ ...row }));
+    assertEquals(await state(), [{ state: "active", retry_count: 1 }]);
+    nextHeld.release();
+    for (;;) {
+      if ((await state())[0].state === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assertEquals(deliveries, [0, 1]);
+  } finally {
+    console.warn = warn;
+    lateHeld.release();
+    nextHeld.release();
+    await sql.end();
+    for (const queue of [late, next]) await queue.close();
   }
 });
 

@@ -297,6 +297,13 @@ faultTest(
             WHERE (data->>'jobId')::int = ${job.id} ORDER BY id`,
           download: await downloadText(api, job.id),
         });
+        // The second worker settles its last delivery after its commit.
+        await until(
+          "the queue to settle the job's chunks",
+          async () =>
+            (await sql`SELECT 1 FROM pgboss.job WHERE state < 'completed'
+            AND (data->>'jobId')::int = ${job.id}`).length === 0 || undefined,
+        );
         const before = await state();
         // Let go on, the stopped worker finds its delivery of the chunk
         // handed on, and leaves everything as it is.

@@ -1,7 +1,8 @@
 // What only PostgreSQL's chunk store does (the rest of the chunk contract
 // runs on both stores, store_contract.ts): progress is announced at most 4
-// times a second whichever worker's chunk commits, counted in the database.
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+// times a second whichever worker's chunk commits, counted in the database;
+// its sessions free the locks of a client that stopped inside a commit.
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
 import {
   counters,
@@ -46,6 +47,23 @@ Deno.test("commits of all chunks announce a job's progress 4 times a second at m
     await new Promise((resolve) => setTimeout(resolve, 300));
     assertEquals((await commit(1, 2)).announce, true);
     assertEquals((await store.getJob(job.id))!.processedIPs, 3);
+  } finally {
+    await store.close();
+  }
+});
+
+// A worker stopped inside a commit keeps its rows locked until the server
+// ends its session; the worker given its chunk must not give up first.
+Deno.test("the store's sessions end when left idle in a transaction, before a lock wait gives up", async () => {
+  const store = await PgStore.open(await pg.createDatabase("held"), 1);
+  try {
+    const [{ idle, lock }] = await store.sql`SELECT
+      current_setting('idle_in_transaction_session_timeout')::interval AS idle,
+      current_setting('lock_timeout')::interval AS lock`;
+    const seconds = (text: string) =>
+      text.split(":").reduce((sum, part) => sum * 60 + Number(part), 0);
+    ok(seconds(idle) > 0, `idle_in_transaction_session_timeout ${idle}`);
+    ok(seconds(idle) < seconds(lock), `${idle} < ${lock}`);
   } finally {
     await store.close();
   }

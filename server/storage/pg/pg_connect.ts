@@ -65,7 +65,8 @@ export function pgClient(url: string, options: Options = {}): postgres.Sql {
  * the process (porsager/postgres#1208, #1154), or leaves the connection
  * unable to reconnect. The transaction then rejects with the connection's
  * CONNECTION_CLOSED, which sql.begin raises when the connection closes; the
- * server has rolled it back itself.
+ * server has rolled it back itself. fn awaits nothing but its statements: one
+ * sent after the connection closed would meet the same null socket.
  */
 export function transaction<T>(
   sql: postgres.Sql,

@@ -4,7 +4,7 @@ import {
   rejects,
 } from "node:assert/strict";
 import { startPostgres } from "../../../tests/helpers/postgres.ts";
-import { isConnectionLost } from "./connection_lost.ts";
+import { isConnectionLost, isLockNotAvailable } from "./connection_lost.ts";
 import { pgClient, transaction } from "./pg_connect.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -86,6 +86,59 @@ Deno.test(
   },
 );
 
+// A client stopped inside a transaction (SIGSTOP), as seen from the server:
+// its session sits idle in the transaction with the rows it locked.
+Deno.test(
+  "transaction: a session left idle in it is ended by the server, its locks freed; a lock not had in time is told apart",
+  OPTIONS,
+  async () => {
+    const pg = await startPostgres("idle");
+    const stopped = pgClient(pg.url, { max: 1, onnotice: () => {} });
+    const other = pgClient(pg.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { lock_timeout: 100 },
+    });
+    try {
+      await other`CREATE TABLE t (a int)`;
+      await other`INSERT INTO t VALUES (1)`;
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => locked = resolve);
+      let checked!: () => void;
+      const refusedSeen = new Promise<void>((resolve) => checked = resolve);
+      const held = transaction(stopped, async (tx) => {
+        await tx`SELECT a FROM t FOR UPDATE`;
+        await tx`UPDATE t SET a = 2`;
+        locked();
+        await refusedSeen;
+        await tx`SET LOCAL idle_in_transaction_session_timeout = 100`;
+        // Stopped here for good (a statement sent after the connection
+        // closed would hit postgres.js's null socket: pg_connect.ts).
+        await new Promise(() => {});
+      }).then(() => null, (error) => error);
+      await holding;
+      // Held: a lock not had within lock_timeout, not a lost connection.
+      const refused = await other`SELECT a FROM t FOR UPDATE`.then(
+        () => null,
+        (error) => error,
+      );
+      ok(isLockNotAvailable(refused), String(refused));
+      ok(!isConnectionLost(refused));
+      checked();
+      // Freed once the server ends the idle session, which the client
+      // sees as its connection lost; nothing of it was committed.
+      const error = await held;
+      ok(isConnectionLost(error), String(error));
+      const rows = await other.begin((tx) => tx`SELECT a FROM t FOR UPDATE`);
+      assertEquals(rows.map((row) => row.a), [1]);
+    } finally {
+      await stopped.end({ timeout: 1 });
+      await other.end({ timeout: 1 });
+      await pg.stop();
+    }
+  },
+);
+
 Deno.test("isConnectionLost: the connection's errors, not the statement's", () => {
   for (
     const code of [
@@ -94,6 +147,7 @@ Deno.test("isConnectionLost: the connection's errors, not the statement's", () =
       "57P01",
       "57P03",
       "08006",
+      "25P03",
     ]
   ) {
     ok(isConnectionLost(Object.assign(new Error(code), { code })), code);
