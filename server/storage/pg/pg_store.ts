@@ -42,10 +42,11 @@ const toUpload = (row: Row) =>
  * A transaction here is a few statements with nothing between them, so one
  * left open for seconds is a client that stopped answering (a process
  * stopped by SIGSTOP, a machine that hangs) with the rows it locked: the
- * server ends its session, which frees them for the worker the queue hands
- * the chunk to (whose heartbeat lapses later). A lock still not had after
- * longer than that is held by a session that is not idle: the statement
- * fails as lock_not_available, and the chunk goes back to the queue.
+ * server ends its session, which frees them for the job's other chunks and
+ * for the worker the queue hands the chunk to once its heartbeat lapses. A
+ * lock still not had after longer than that is held by a session that is
+ * not idle: the statement fails as lock_not_available, and the chunk goes
+ * back to the queue.
  */
 const HELD_LOCKS_END = {
   idle_in_transaction_session_timeout: 10_000,
