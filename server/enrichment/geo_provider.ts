@@ -101,11 +101,18 @@ export interface Place extends GeoFields {
 const CACHED_PLACES = 32_768;
 
 /**
+ * Places already decoded, by key, that a caller keeps while it looks up
+ * addresses of the same records (a chunk of a job: the addresses of a town
+ * share its record).
+ */
+export type PlaceMemo = Map<number, Place | null>;
+
+/**
  * One MMDB file's search tree and records. The place of each data record
  * is built once and kept by its pointer, unless `cachePlaces` is false: a
- * job looks each distinct address up once, so the cache saved a job little
- * time, while its places, kept long enough to reach V8's old generation,
- * raised the server's peak memory far more than they saved CPU.
+ * job's chunk keeps its own places (PlaceMemo) as long as it needs them,
+ * while places kept across its chunks, long enough to reach V8's old
+ * generation, raised the server's peak memory far more than they saved CPU.
  */
 class Tree {
   readonly ipVersion: number;
@@ -128,18 +135,26 @@ class Tree {
     return this.#db.metadata.databaseType;
   }
 
-  /** The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6). */
-  lookup(words: ArrayLike<number>): Place | null {
+  /**
+   * The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6);
+   * `memo`: the places of its caller's earlier lookups, by key.
+   */
+  lookup(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
+    const key = node * this.count + this.index;
+    let place = memo?.get(key);
+    if (place !== undefined) return place;
     const places = this.#places;
-    if (!places) return this.#decode(node, node * this.count + this.index);
-    let place = places.get(node);
+    place = places?.get(node);
     if (place === undefined) {
-      place = this.#decode(node, node * this.count + this.index);
-      if (places.size >= CACHED_PLACES) places.clear();
-      places.set(node, place);
+      place = this.#decode(node, key);
+      if (places) {
+        if (places.size >= CACHED_PLACES) places.clear();
+        places.set(node, place);
+      }
     }
+    memo?.set(key, place);
     return place;
   }
 
@@ -265,15 +280,18 @@ export class GeoProvider {
     this.hasTraits = traits;
   }
 
-  /** The place of a public address (canonical text, as parseIp gives it). */
-  place(ip: string, version: 4 | 6): Place | null {
+  /**
+   * The place of a public address (canonical text, as parseIp gives it);
+   * `memo`: see PlaceMemo.
+   */
+  place(ip: string, version: 4 | 6, memo?: PlaceMemo): Place | null {
     if (version === 4) {
       const tree = this.#v4 ?? this.#v6;
       if (!tree) return null;
       v4Word[0] = ipv4ToNumber(ip);
-      return tree.lookup(v4Word);
+      return tree.lookup(v4Word, memo);
     }
-    return this.#v6?.lookup(ipv6ToWords(ip)) ?? null;
+    return this.#v6?.lookup(ipv6ToWords(ip), memo) ?? null;
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {
