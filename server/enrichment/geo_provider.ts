@@ -165,7 +165,7 @@ class Tree {
     try {
       const record = this.#db.decodeRecord(node);
       if (record === null || typeof record !== "object") return null;
-      const place = toPlace(checkedGeo(toGeo(record as GeoRecord)), key);
+      const place = toPlace(toGeo(record as GeoRecord), key);
       const vendor = vendorOf(record);
       if (vendor) place.vendor = vendor;
       return place;
@@ -224,19 +224,20 @@ function coordinate(value: unknown, limit: number, field: string) {
   return value;
 }
 
-/** The fields with the types and ranges they must have. Throws MmdbError. */
-function checkedGeo(geo: GeoFields): GeoFields {
-  const code = text(geo.country_code, "country code");
-  if (code !== null && !/^[A-Za-z]{2}$/.test(code)) {
+/** A country code as the format has it: two letters. */
+function countryCode(value: unknown): string | null {
+  const code = text(value, "country code");
+  if (
+    code !== null && !(code.length === 2 && letter(code, 0) && letter(code, 1))
+  ) {
     throw new MmdbError(`country code "${code}" is not two letters`);
   }
-  return {
-    country_code: code,
-    region: text(geo.region, "region"),
-    city: text(geo.city, "city"),
-    latitude: coordinate(geo.latitude, 90, "latitude"),
-    longitude: coordinate(geo.longitude, 180, "longitude"),
-  };
+  return code;
+}
+
+function letter(code: string, at: number): boolean {
+  const c = code.charCodeAt(at) | 0x20;
+  return c >= 0x61 && c <= 0x7a;
 }
 
 /**
@@ -251,8 +252,21 @@ export function loadGeoDatabases(
   return Promise.all(paths.map((path) => openCheckedMmdb(path, verified)));
 }
 
+/**
+ * The place of a record's fields, checked for the types and ranges they
+ * must have (throws MmdbError): one object, as every record read makes one.
+ */
 function toPlace(geo: GeoFields, key: number): Place {
-  return { ...geo, country: countryName(geo.country_code), key };
+  const code = countryCode(geo.country_code);
+  return {
+    country_code: code,
+    region: text(geo.region, "region"),
+    city: text(geo.city, "city"),
+    latitude: coordinate(geo.latitude, 90, "latitude"),
+    longitude: coordinate(geo.longitude, 180, "longitude"),
+    country: countryName(code),
+    key,
+  };
 }
 
 const v4Word = [0];
