@@ -2,7 +2,12 @@
 // and the benchmark. Free of HTTP and storage.
 import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
 import { loadAsnTableOnThread } from "./asn_load.ts";
-import { GeoProvider, loadGeoDatabases, type Place } from "./geo_provider.ts";
+import {
+  GeoProvider,
+  loadGeoDatabases,
+  type Place,
+  type PlaceMemo,
+} from "./geo_provider.ts";
 import { type ParsedIp, parseIp } from "./ip_input.ts";
 import { loadClassifierOnThread } from "../classification/classifier_load.ts";
 import type { NetworkTableData } from "../classification/network_table.ts";
@@ -242,10 +247,16 @@ export class Engine {
    * What an address's enrichment is made of, before the host name: its
    * place and its organisation (objects shared by every address that has
    * them). composeEnrichment (compose.ts) turns them into the enrichment.
+   * `places`: see PlaceMemo.
    */
-  locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
+  locate(
+    ip: string,
+    version: 4 | 6,
+    options: EnrichOptions,
+    places?: PlaceMemo,
+  ): Located {
     const place = options.geolocation || this.geo.hasTraits
-      ? this.geo.place(ip, version)
+      ? this.geo.place(ip, version, places)
       : null;
     let network = this.#networkOf(ip, version);
     // An Enterprise file in GEO_DB: its traits name the company and type.

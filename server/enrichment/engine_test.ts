@@ -126,3 +126,21 @@ Deno.test("enrichMany keeps order and looks each address up once", async () => {
   ]);
   assertEquals(engine.dns.stats.queries - before, 2);
 });
+
+Deno.test("a job engine decodes a record once for the addresses a memo has seen", () => {
+  const jobs = new Engine(engine.data, {
+    servers: [],
+    timeoutMs: 50,
+    concurrency: 1,
+  }, true);
+  const places = new Map();
+  // 8.8.8.8 and 8.8.8.9 share DB-IP's record for Google's block.
+  const first = jobs.locate("8.8.8.8", 4, noDns, places).place;
+  const second = jobs.locate("8.8.8.9", 4, noDns, places).place;
+  assertEquals(first?.city, "Mountain View");
+  assertEquals(places.size, 1);
+  assertEquals(second === first, true, "the memo's place, not a new one");
+  // Without a memo a job engine decodes each time (it keeps no places).
+  assertEquals(jobs.locate("8.8.8.8", 4, noDns).place === first, false);
+  assertEquals(jobs.locate("8.8.8.8", 4, noDns).place, first);
+});

@@ -101,11 +101,18 @@ export interface Place extends GeoFields {
 const CACHED_PLACES = 32_768;
 
 /**
+ * Places already decoded, by key, that a caller keeps while it looks up
+ * addresses of the same records (a chunk of a job: the addresses of a town
+ * share its record).
+ */
+export type PlaceMemo = Map<number, Place | null>;
+
+/**
  * One MMDB file's search tree and records. The place of each data record
  * is built once and kept by its pointer, unless `cachePlaces` is false: a
- * job looks each distinct address up once, so the cache saved a job little
- * time, while its places, kept long enough to reach V8's old generation,
- * raised the server's peak memory far more than they saved CPU.
+ * job's chunk keeps its own places (PlaceMemo) as long as it needs them,
+ * while places kept across its chunks, long enough to reach V8's old
+ * generation, raised the server's peak memory far more than they saved CPU.
  */
 class Tree {
   readonly ipVersion: number;
@@ -128,18 +135,26 @@ class Tree {
     return this.#db.metadata.databaseType;
   }
 
-  /** The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6). */
-  lookup(words: ArrayLike<number>): Place | null {
+  /**
+   * The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6);
+   * `memo`: the places of its caller's earlier lookups, by key.
+   */
+  lookup(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
     const node = this.#db.recordOf(words);
     if (node === 0) return null;
+    const key = node * this.count + this.index;
+    let place = memo?.get(key);
+    if (place !== undefined) return place;
     const places = this.#places;
-    if (!places) return this.#decode(node, node * this.count + this.index);
-    let place = places.get(node);
+    place = places?.get(node);
     if (place === undefined) {
-      place = this.#decode(node, node * this.count + this.index);
-      if (places.size >= CACHED_PLACES) places.clear();
-      places.set(node, place);
+      place = this.#decode(node, key);
+      if (places) {
+        if (places.size >= CACHED_PLACES) places.clear();
+        places.set(node, place);
+      }
     }
+    memo?.set(key, place);
     return place;
   }
 
@@ -150,7 +165,7 @@ class Tree {
     try {
       const record = this.#db.decodeRecord(node);
       if (record === null || typeof record !== "object") return null;
-      const place = toPlace(checkedGeo(toGeo(record as GeoRecord)), key);
+      const place = toPlace(toGeo(record as GeoRecord), key);
       const vendor = vendorOf(record);
       if (vendor) place.vendor = vendor;
       return place;
@@ -209,19 +224,20 @@ function coordinate(value: unknown, limit: number, field: string) {
   return value;
 }
 
-/** The fields with the types and ranges they must have. Throws MmdbError. */
-function checkedGeo(geo: GeoFields): GeoFields {
-  const code = text(geo.country_code, "country code");
-  if (code !== null && !/^[A-Za-z]{2}$/.test(code)) {
+/** A country code as the format has it: two letters. */
+function countryCode(value: unknown): string | null {
+  const code = text(value, "country code");
+  if (
+    code !== null && !(code.length === 2 && letter(code, 0) && letter(code, 1))
+  ) {
     throw new MmdbError(`country code "${code}" is not two letters`);
   }
-  return {
-    country_code: code,
-    region: text(geo.region, "region"),
-    city: text(geo.city, "city"),
-    latitude: coordinate(geo.latitude, 90, "latitude"),
-    longitude: coordinate(geo.longitude, 180, "longitude"),
-  };
+  return code;
+}
+
+function letter(code: string, at: number): boolean {
+  const c = code.charCodeAt(at) | 0x20;
+  return c >= 0x61 && c <= 0x7a;
 }
 
 /**
@@ -236,8 +252,21 @@ export function loadGeoDatabases(
   return Promise.all(paths.map((path) => openCheckedMmdb(path, verified)));
 }
 
+/**
+ * The place of a record's fields, checked for the types and ranges they
+ * must have (throws MmdbError): one object, as every record read makes one.
+ */
 function toPlace(geo: GeoFields, key: number): Place {
-  return { ...geo, country: countryName(geo.country_code), key };
+  const code = countryCode(geo.country_code);
+  return {
+    country_code: code,
+    region: text(geo.region, "region"),
+    city: text(geo.city, "city"),
+    latitude: coordinate(geo.latitude, 90, "latitude"),
+    longitude: coordinate(geo.longitude, 180, "longitude"),
+    country: countryName(code),
+    key,
+  };
 }
 
 const v4Word = [0];
@@ -265,15 +294,18 @@ export class GeoProvider {
     this.hasTraits = traits;
   }
 
-  /** The place of a public address (canonical text, as parseIp gives it). */
-  place(ip: string, version: 4 | 6): Place | null {
+  /**
+   * The place of a public address (canonical text, as parseIp gives it);
+   * `memo`: see PlaceMemo.
+   */
+  place(ip: string, version: 4 | 6, memo?: PlaceMemo): Place | null {
     if (version === 4) {
       const tree = this.#v4 ?? this.#v6;
       if (!tree) return null;
       v4Word[0] = ipv4ToNumber(ip);
-      return tree.lookup(v4Word);
+      return tree.lookup(v4Word, memo);
     }
-    return this.#v6?.lookup(ipv6ToWords(ip)) ?? null;
+    return this.#v6?.lookup(ipv6ToWords(ip), memo) ?? null;
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {

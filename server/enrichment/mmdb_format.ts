@@ -263,6 +263,7 @@ export class Decoder {
    * string was most of a job's lookups.
    */
   #string(at: number, size: number): string {
+    if (size === 0) return ""; // the empty fields of many records
     const bytes = this.bytes;
     const ascii = shortAscii(bytes, at, at + size);
     if (ascii !== null) return ascii;

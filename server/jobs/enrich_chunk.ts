@@ -10,6 +10,7 @@ import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
+import type { PlaceMemo } from "../enrichment/geo_provider.ts";
 import {
   ipv4Text,
   ipv4ToNumber,
@@ -111,6 +112,8 @@ class ChunkEnrichment {
   // job's heap), and its host name.
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
+  /** The places decoded so far, for the next addresses of their records. */
+  #places: PlaceMemo = new Map();
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
@@ -281,6 +284,7 @@ class ChunkEnrichment {
         parsed.ip,
         parsed.version,
         options,
+        this.#places,
       );
       this.#placeOfSlot[slot] = this.#rows.placeId(place);
       // Without host names (which come first) the job's choice for doubted
@@ -327,6 +331,7 @@ class ChunkEnrichment {
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
     this.#ipOfSlot = [];
+    this.#places.clear();
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
