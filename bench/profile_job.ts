@@ -4,17 +4,8 @@
 //   deno run -A --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile_job.ts 100000
 // then: deno run -A bench/profile_summary.ts bench/out/prof/<file>.cpuprofile
 // It prints the CPU time of the processing, in all and per thread (Linux).
-import { join } from "node:path";
-import { loadConfig } from "../server/config.ts";
-import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
 import { csvDownload } from "../server/jobs/download.ts";
-import { planJobChunks, runChunk } from "../server/jobs/run_chunk.ts";
-import { SqliteChunkProgress } from "../server/storage/sqlite_chunks.ts";
-import { LocalBlobStore } from "../server/blobs/local_blobs.ts";
-import { JobResults } from "../server/results/job_results.ts";
-import { Store } from "../server/storage/store.ts";
-import { JOB_OPTIONS } from "./baselines.ts";
-import { generateCsv, HEADER, IP_COLUMN } from "./generate.ts";
+import { threadJob } from "./thread_job.ts";
 
 /** CPU time of this process, every thread (Linux /proc; else 0). */
 function processCpuMs(): number {
@@ -50,67 +41,21 @@ function threadCpu(): Map<string, number> {
 
 const OUT = new URL("./out", import.meta.url).pathname;
 const rows = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 100_000);
-await Deno.mkdir(OUT, { recursive: true });
-const file = await generateCsv(rows, OUT);
-const dataDir = await Deno.makeTempDir({ dir: OUT, prefix: "prof-" });
+const job = await threadJob(rows, OUT);
+const { store, results } = job;
 try {
-  const uploadsDir = join(dataDir, "uploads");
-  await Deno.mkdir(uploadsDir);
-  await Deno.copyFile(file.path, join(uploadsDir, "bench.csv"));
-  const store = new Store(join(dataDir, "enrichment.db"));
-  const engine = new Engine(await loadEngineData(loadConfig({})), {
-    servers: [],
-    timeoutMs: 1000,
-    concurrency: 1,
-  }, true);
-  const job = store.createJob({
-    fileName: "bench.csv",
-    originalFileName: "bench.csv",
-    ipColumnName: IP_COLUMN,
-    ipColumnIndex: HEADER.indexOf(IP_COLUMN),
-    headers: HEADER,
-    dialect: null,
-    totalIPs: rows,
-    options: JOB_OPTIONS,
-  });
-  store.setStatus(job.id, "processing", ["pending"]);
-  const chunks = new SqliteChunkProgress(store);
-  const results = new JobResults(new LocalBlobStore(dataDir), chunks);
-  const planned = await planJobChunks(
-    store,
-    chunks,
-    store.getJob(job.id)!,
-    uploadsDir,
-    loadConfig({}).chunkSizes,
-  );
   const cpu0 = processCpuMs();
   const th0 = threadCpu();
   const t0 = performance.now();
   let outcome = "";
-  for (const chunk of planned) {
-    outcome = await runChunk(
-      {
-        store,
-        chunks,
-        results,
-        engine,
-        uploadsDir,
-        progressRows: 100,
-        worker: "profile",
-      },
-      job.id,
-      chunk,
-      () => false,
-      () => {},
-    );
-  }
+  for (const chunk of job.chunks) outcome = await job.run(chunk);
   const t1 = performance.now();
   const cpu = processCpuMs() - cpu0;
   for (const [thread, ms] of threadCpu()) {
     const used = ms - (th0.get(thread) ?? 0);
     if (used >= 50) console.log(`  CPU of thread ${thread}: ${used} ms`);
   }
-  const response = await csvDownload(results, store.getJob(job.id)!);
+  const response = await csvDownload(results, store.getJob(job.jobId)!);
   let bytes = 0;
   for await (const chunk of response.body!) bytes += chunk.length;
   const t2 = performance.now();
@@ -123,7 +68,6 @@ try {
       (await Deno.readTextFile("/proc/self/status")).match(/VmHWM:\s+\d+ kB/)
         ?.[0],
   );
-  store.close();
 } finally {
-  await Deno.remove(dataDir, { recursive: true });
+  await job.remove();
 }
