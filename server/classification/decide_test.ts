@@ -44,6 +44,8 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   evenness: 0,
   tracks: 1,
   covers: 0,
+  orgAses: 1,
+  orgShare: 0,
   ...p,
 });
 const access = features({ cities: 312, countryShare: 0.4, country: "KZ" });
@@ -287,6 +289,8 @@ Deno.test("where the spread rule finds access, the model fitted there may keep t
     evenness: 0.8069,
     tracks: 0.4827,
     covers: 0.3267,
+    orgAses: 1,
+    orgShare: 0.099908,
   });
   ok(
     classifyNetwork(institution, ev(64510, "CESNET z.s.p.o."), always).reason
