@@ -22,6 +22,7 @@ const lists: CuratedLists = {
     [7922, { type: "business", categories: "Enterprise_Technology" }],
   ]),
 };
+// An AS alone under its name: its organisation's share is its own.
 const features = (p: Partial<AsFeatures>): AsFeatures => ({
   asn: 1,
   v4: 256,
@@ -45,8 +46,8 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   tracks: 1,
   covers: 0,
   orgAses: 1,
-  orgShare: 0,
   ...p,
+  orgShare: p.orgShare ?? p.countryShare ?? 0,
 });
 const access = features({ cities: 312, countryShare: 0.4, country: "KZ" });
 const small = features({});
