@@ -33,6 +33,7 @@ import {
 import { ASN_PATHS, GEO_PATHS, loadBundled } from "./bundled.ts";
 import { loadLinnaeus } from "./linnaeus.ts";
 import {
+  nameStems,
   nameTokens,
   type TokenTable,
 } from "../server/classification/name_tokens.ts";
@@ -185,7 +186,7 @@ export function trainingExamples(d: TrainingData): Example[] {
       filtered,
       from,
       features: d.features.get(asn),
-      x: featureVector(d.features.get(asn), nameWords(org), 0),
+      x: featureVector(d.features.get(asn), nameWords(org), [0, 0]),
     });
   };
   for (const row of d.rows) {
@@ -211,24 +212,46 @@ export function trainingExamples(d: TrainingData): Example[] {
 const TOKEN_SMOOTHING = 4;
 /** Fewest organisations a name word must be seen in to be learned. */
 const TOKEN_MIN_ORGANISATIONS = 2;
-const TOKENS = FEATURES.indexOf("name tokens");
+/** The learned name features and the words each reads. */
+const NAME_SCORES = [
+  [FEATURES.indexOf("name tokens"), nameTokens],
+  [FEATURES.indexOf("name stems"), nameStems],
+] as const;
 
 /**
- * The name-word table (name_tokens.ts) fitted on `examples`, each
- * organisation weighing one whatever its number of ASes, and the examples
- * with their "name tokens" feature scored without their own organisation's
- * networks (what the fit has learned of a name it has not seen).
+ * The name-word table (name_tokens.ts: words and stems) fitted on
+ * `examples`, each organisation weighing one whatever its number of ASes,
+ * and the examples with their "name tokens" and "name stems" features
+ * scored without their own organisation's networks (what the fit has
+ * learned of a name it has not seen).
  */
 export function withNameScores(
   examples: Example[],
 ): { examples: Example[]; table: TokenTable } {
+  const table: TokenTable = {};
+  const xs = examples.map((e) => [...e.x]);
+  for (const [feature, of] of NAME_SCORES) {
+    const learned = learnWords(examples, of);
+    Object.assign(table, learned.table);
+    learned.scores.forEach((score, i) => (xs[i][feature] = score));
+  }
+  const sorted: TokenTable = {};
+  for (const w of Object.keys(table).sort()) sorted[w] = table[w];
+  return {
+    table: sorted,
+    examples: examples.map((e, i) => ({ ...e, x: xs[i] })),
+  };
+}
+
+/** One name feature's table and each example's out-of-organisation score. */
+function learnWords(examples: Example[], of: (org: string) => string[]) {
   const size = new Map<string, number>();
   for (const e of examples) size.set(e.group, (size.get(e.group) ?? 0) + 1);
   // word -> [not access, access] weights and organisations, overall and by
   // organisation
   const all = new Map<string, [number, number, number]>();
   const own = new Map<string, Map<string, [number, number, number]>>();
-  const words = examples.map((e) => nameTokens(e.org));
+  const words = examples.map((e) => of(e.org));
   const add = (
     m: Map<string, [number, number, number]>,
     w: string,
@@ -266,28 +289,24 @@ export function withNameScores(
           ) - 1000 * Math.log(prior / (1 - prior)),
     ) / 1000;
   const table: TokenTable = {};
-  for (const [w, c] of [...all].sort((a, b) => a[0] < b[0] ? -1 : 1)) {
+  for (const [w, c] of all) {
     if (c[2] >= TOKEN_MIN_ORGANISATIONS) table[w] = logOdds(c);
   }
-  return {
-    table,
-    examples: examples.map((e, i) => {
-      const mine = own.get(e.group)!;
-      let score = 0;
-      for (const w of words[i]) {
-        const c = all.get(w)!, m = mine.get(w)!;
-        const rest: [number, number, number] = [
-          c[0] - m[0],
-          c[1] - m[1],
-          c[2] - m[2],
-        ];
-        if (rest[2] >= TOKEN_MIN_ORGANISATIONS) score += logOdds(rest);
-      }
-      const x = [...e.x];
-      x[TOKENS] = score;
-      return { ...e, x };
-    }),
-  };
+  const scores = examples.map((e, i) => {
+    const mine = own.get(e.group)!;
+    let score = 0;
+    for (const w of words[i]) {
+      const c = all.get(w)!, m = mine.get(w)!;
+      const rest: [number, number, number] = [
+        c[0] - m[0],
+        c[1] - m[1],
+        c[2] - m[2],
+      ];
+      if (rest[2] >= TOKEN_MIN_ORGANISATIONS) score += logOdds(rest);
+    }
+    return score;
+  });
+  return { table, scores };
 }
 
 /** The lists without these AS numbers (so the model answers for them). */

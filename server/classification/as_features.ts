@@ -6,6 +6,7 @@
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import { stringAt } from "../enrichment/shared_file.ts";
 import { HOSTING } from "./name_words.ts";
+import { nameTokens } from "./name_tokens.ts";
 
 export interface AsFeatures {
   asn: number;
@@ -66,6 +67,16 @@ export interface AsFeatures {
   tracks: number;
   /** The same overlap against the whole country's cities. */
   covers: number;
+  /**
+   * ASes registered under its name (less legal words, name_tokens.ts): a
+   * large operator's secondary AS has the features of a small network.
+   */
+  orgAses: number;
+  /**
+   * The summed country share of those ASes (itself included) whose main
+   * country is its own: its organisation's share of the country.
+   */
+  orgShare: number;
 }
 
 /** Column form: what the cache file holds and lookups index. */
@@ -91,6 +102,8 @@ export interface AsFeatureColumns {
   evenness: number[];
   tracks: number[];
   covers: number[];
+  orgAses: number[];
+  orgShare: number[];
 }
 
 /** Columns of no AS. */
@@ -117,6 +130,8 @@ export function emptyFeatureColumns(): AsFeatureColumns {
     evenness: [],
     tracks: [],
     covers: [],
+    orgAses: [],
+    orgShare: [],
   };
 }
 
@@ -157,6 +172,8 @@ interface Acc {
   squares: number;
   /** Its name says hosting, cloud or data centre. */
   hosting: boolean;
+  /** Its organisation: its name's words (nameTokens), joined. */
+  org: string;
 }
 
 // Samples per range: start and middle, plus one per 4k addresses (at most
@@ -276,6 +293,7 @@ export function buildAsFeatures(
         largest: 0,
         squares: 0,
         hosting: false,
+        org: "",
       };
       byAsn.set(asn, a);
     }
@@ -324,11 +342,17 @@ export function buildAsFeatures(
   };
 
   const { v4Start, v4End, v4Org, v6Start, v6End, v6Org, asns, orgs } = table;
+  /** What an AS's name says, read at its first range. */
+  const named = (a: Acc, org: number) => {
+    const name = stringAt(orgs, org);
+    a.hosting = HOSTING.test(name);
+    a.org = nameTokens(name).join(" ");
+  };
   for (let i = 0; i < v4Org.length; i++) {
     const asn = asns[v4Org[i]];
     if (!asn) continue;
     const a = acc(asn);
-    a.hosting ||= HOSTING.test(stringAt(orgs, v4Org[i]));
+    if (!a.ranges) named(a, v4Org[i]);
     const size = v4End[i] - v4Start[i] + 1;
     a.v4 += size;
     a.ranges++;
@@ -358,6 +382,7 @@ export function buildAsFeatures(
     const asn = asns[v6Org[i]];
     if (!asn) continue;
     const a = acc(asn);
+    if (!a.ranges && !a.v6) named(a, v6Org[i]);
     const o = i * 4;
     // /48 blocks: the top 48 bits of end minus start, plus one.
     const hi = (v6End[o] - v6Start[o]) * 65536 +
@@ -423,7 +448,28 @@ export function buildAsFeatures(
     out.tracks.push(tracks);
     out.covers.push(covers);
   }
+  organisations(byAsn, out);
   return out;
+}
+
+/** Each AS's organisation columns (orgAses, orgShare) from the others. */
+function organisations(byAsn: Map<number, Acc>, out: AsFeatureColumns) {
+  const ases = new Map<string, number>();
+  const share = new Map<string, number>();
+  const org: string[] = [];
+  out.asn.forEach((asn, i) => {
+    const a = byAsn.get(asn)!;
+    org.push(a.org || `AS${asn}`);
+    ases.set(org[i], (ases.get(org[i]) ?? 0) + 1);
+    const key = `${org[i]}|${out.country[i]}`;
+    share.set(key, (share.get(key) ?? 0) + out.countryShare[i]);
+  });
+  out.asn.forEach((_, i) => {
+    out.orgAses.push(ases.get(org[i])!);
+    out.orgShare.push(
+      Math.round(share.get(`${org[i]}|${out.country[i]}`)! * 1e6) / 1e6,
+    );
+  });
 }
 
 /**
@@ -621,6 +667,8 @@ export class AsFeatureIndex {
       evenness: c.evenness[i],
       tracks: c.tracks[i],
       covers: c.covers[i],
+      orgAses: c.orgAses[i],
+      orgShare: c.orgShare[i],
     };
   }
 }

@@ -205,6 +205,45 @@ Deno.test("features measure range sizes, evenness and how space follows the coun
   assertEquals([whole.tracks, whole.covers], [1, 0.75]);
 });
 
+Deno.test("features count an AS's organisation: its ASes and their share of its country", () => {
+  // AS 1 and AS 2 one operator (names differing in legal form only), AS 1
+  // in XX over 10.0/16, AS 2 in XX over 10.1.0/24 and AS 3 in YY; AS 4
+  // another network in XX (10.2/16).
+  const r = (b: number, c = 255) => [ip(10, b, 0, 0), ip(10, b, c, 255)];
+  const ranges = [r(0), r(1, 0), r(3, 0), r(2)];
+  const t: AsnTableData = {
+    v4Start: new Uint32Array(ranges.map(([s]) => s)),
+    v4End: new Uint32Array(ranges.map(([, e]) => e)),
+    v4Org: new Uint32Array([0, 1, 2, 3]),
+    v6Start: new Uint32Array(0),
+    v6End: new Uint32Array(0),
+    v6Org: new Uint32Array(0),
+    asns: new Uint32Array([1, 2, 3, 4]),
+    orgs: shareStrings([
+      "Example Telecom Ltd",
+      "EXAMPLE TELECOM, LLC",
+      "Example Telecom",
+      "Other",
+    ]),
+    mmdb: [],
+  };
+  const geo: PlaceSource = {
+    place(text) {
+      const b = Number(text.split(".")[1]);
+      return { country_code: b === 3 ? "YY" : "XX", region: "R", city: "C" };
+    },
+  };
+  const index = new AsFeatureIndex(buildAsFeatures(t, geo));
+  const [main, second, abroad, other] = [1, 2, 3, 4].map((a) => index.get(a)!);
+  assertEquals([main.orgAses, second.orgAses, abroad.orgAses], [3, 3, 3]);
+  assertEquals(other.orgAses, 1);
+  // XX: 65536 + 256 of the operator's and 65536 of the other's
+  const share = Math.round((65792 / 131328) * 1e6) / 1e6;
+  ok(Math.abs(second.orgShare - share) < 2e-6, `${second.orgShare}`);
+  ok(Math.abs(main.orgShare - share) < 2e-6);
+  assertEquals([abroad.orgShare, other.orgShare], [1, other.countryShare]);
+});
+
 Deno.test("features are cached per database version and rebuilt when it changes", async () => {
   const dir = await Deno.makeTempDir();
   try {

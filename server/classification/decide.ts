@@ -17,7 +17,7 @@ import {
   score,
   wideSpread,
 } from "./model.ts";
-import { nameScore } from "./name_tokens.ts";
+import { nameScores } from "./name_tokens.ts";
 import { NAME_CUES } from "./name_words.ts";
 import { peeringDbLogOdds } from "./peeringdb.ts";
 import type { PtrHint } from "./ptr_evidence.ts";
@@ -178,7 +178,7 @@ export function classifyNetwork(
   // right (the probability it gives the answer the rules gave) and, when
   // it doubts them, which evidence weighs against.
   const words = nameWords(org);
-  const x = featureVector(f, words, nameScore(org, m.tokens));
+  const x = featureVector(f, words, nameScores(org, m.tokens));
   const prior = peeringDbLogOdds(e.peeringDb);
   const byModel = (type: NetworkKind, reason: string) => {
     const model = score(x, m, prior);

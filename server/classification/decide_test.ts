@@ -22,6 +22,7 @@ const lists: CuratedLists = {
     [7922, { type: "business", categories: "Enterprise_Technology" }],
   ]),
 };
+// An AS alone under its name: its organisation's share is its own.
 const features = (p: Partial<AsFeatures>): AsFeatures => ({
   asn: 1,
   v4: 256,
@@ -44,7 +45,9 @@ const features = (p: Partial<AsFeatures>): AsFeatures => ({
   evenness: 0,
   tracks: 1,
   covers: 0,
+  orgAses: 1,
   ...p,
+  orgShare: p.orgShare ?? p.countryShare ?? 0,
 });
 const access = features({ cities: 312, countryShare: 0.4, country: "KZ" });
 const small = features({});
@@ -287,6 +290,8 @@ Deno.test("where the spread rule finds access, the model fitted there may keep t
     evenness: 0.8069,
     tracks: 0.4827,
     covers: 0.3267,
+    orgAses: 1,
+    orgShare: 0.099908,
   });
   ok(
     classifyNetwork(institution, ev(64510, "CESNET z.s.p.o."), always).reason

@@ -5,7 +5,7 @@
 import { type AsFeatureColumns, AsFeatureIndex } from "./as_features.ts";
 
 // Raised when the features' columns change.
-const FORMAT = 7;
+const FORMAT = 8;
 
 export async function databaseVersionKey(paths: string[]): Promise<string> {
   const parts = [`v${FORMAT}`];

@@ -11,7 +11,7 @@
 import type { AsFeatures } from "./as_features.ts";
 import type { NetworkType } from "../../shared/network_types.ts";
 import params from "./model_params.json" with { type: "json" };
-import { strongestToken, type TokenTable } from "./name_tokens.ts";
+import { nameStems, strongestToken, type TokenTable } from "./name_tokens.ts";
 import {
   HOSTING,
   INFRASTRUCTURE,
@@ -120,6 +120,8 @@ export const FEATURES = [
   "covers people",
   "early block",
   "data-centre cities",
+  "organisation ASes",
+  "organisation share",
   "name: operator",
   "name: mobile",
   "name: hosting",
@@ -130,6 +132,7 @@ export const FEATURES = [
   "name: infrastructure",
   "name: institution",
   "name tokens",
+  "name stems",
 ] as const;
 
 /**
@@ -176,7 +179,7 @@ export const NAME_WORDS = {
 export function featureVector(
   f: AsFeatures | null,
   words: number[],
-  tokens: number,
+  names: [number, number],
 ): number[] {
   if (!f) {
     return [
@@ -203,8 +206,10 @@ export function featureVector(
       0,
       0,
       0,
+      0,
+      -7,
       ...words,
-      tokens,
+      ...names,
     ];
   }
   return [
@@ -231,8 +236,10 @@ export function featureVector(
     f.covers,
     f.block,
     f.datacentre,
+    log2(f.orgAses),
+    Math.log10(f.orgShare + 1e-7),
     ...words,
-    tokens,
+    ...names,
   ];
 }
 
@@ -339,6 +346,14 @@ export function describeEvidence(
       ? "no name word of the labelled networks"
       : `name word "${word}" in the labelled networks`;
   }
+  if (name === "name stems") {
+    const stem = strongestToken(org, tokens, nameStems);
+    return stem === null
+      ? "no word part of the labelled networks"
+      : `name words ${stem.endsWith("~") ? "beginning" : "ending"} "${
+        stem.replace("~", "")
+      }" in the labelled networks`;
+  }
   if (name.startsWith("name: ")) {
     const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]
       .exec(org);
@@ -405,6 +420,12 @@ export function describeEvidence(
       return `${
         Math.round(f.datacentre * 100)
       }% of networks in its cities named hosting or data centre`;
+    case "organisation ASes":
+      return `${f.orgAses} ASes under its name`;
+    case "organisation share":
+      return `its organisation's ${(f.orgShare * 100).toFixed(2)}% of ${
+        f.country || "its country"
+      }'s addresses`;
     case "tracks people":
     case "covers people":
       return `addresses ${f.tracks < 0.5 ? "not " : ""}where ${

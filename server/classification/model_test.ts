@@ -33,6 +33,8 @@ const features: AsFeatures = {
   evenness: 0.8,
   tracks: 0.6,
   covers: 0.4,
+  orgAses: 3,
+  orgShare: 0.03,
 };
 
 Deno.test("the shipped parameters were fitted on this feature list", () => {
@@ -67,21 +69,21 @@ Deno.test("score: calibrated probability and the feature that weighed most", () 
   };
   // A threshold given turns the answer, not the probability.
   const strict = score(
-    featureVector(features, nameWords("Example"), 0),
+    featureVector(features, nameWords("Example"), [0, 0]),
     m,
     0,
     0.99,
   );
   assertEquals(strict.filtered, false);
   const isp = score(
-    featureVector(features, nameWords("Example Telecom"), 0),
+    featureVector(features, nameWords("Example Telecom"), [0, 0]),
     m,
   );
   assertEquals(isp.filtered, true);
   ok(Math.abs(isp.p - 1 / (1 + Math.exp(-2))) < 1e-9);
   assertEquals(FEATURES[isp.strongest], "cities");
   const uni = score(
-    featureVector(features, nameWords("Example University"), 0),
+    featureVector(features, nameWords("Example University"), [0, 0]),
     m,
   );
   assertEquals(uni.filtered, false);
@@ -119,7 +121,7 @@ Deno.test("the folded step functions answer as the stumps one by one", () => {
 });
 
 Deno.test("the learned name words are a feature, and the reason names the word", () => {
-  const x = featureVector(features, nameWords("Fibra Net"), 1.75);
+  const x = featureVector(features, nameWords("Fibra Net"), [1.75, 0]);
   assertEquals(x[at("name tokens")], 1.75);
   assertEquals(
     describeEvidence(at("name tokens"), features, "Fibra Net", undefined, {
@@ -135,7 +137,7 @@ Deno.test("the learned name words are a feature, and the reason names the word",
 });
 
 Deno.test("the features of a network the databases do not know", () => {
-  const x = featureVector(null, nameWords("Acme"), 0);
+  const x = featureVector(null, nameWords("Acme"), [0, 0]);
   assertEquals(x[at("no features")], 1);
   assertEquals(
     describeEvidence(at("cities"), null, "Acme"),

@@ -30,17 +30,43 @@ export function nameTokens(org: string): string[] {
   return [...new Set(words)];
 }
 
-/** A name's score: the sum of its known words' log-odds (0: none known). */
-export function nameScore(org: string, table: TokenTable): number {
-  let s = 0;
-  for (const w of nameTokens(org)) s += table[w] ?? 0;
-  return s;
+/**
+ * The beginnings and endings of a name's longer words ("tel~", "~net"):
+ * small operators glue operator words into made-up names ("Fokusnet",
+ * "Dreamlink", "Multicom") no labelled network shares whole.
+ */
+export function nameStems(org: string): string[] {
+  const stems = nameTokens(org).filter((w) => w.length >= STEM_WORD)
+    .flatMap((w) => [`${w.slice(0, STEM)}~`, `~${w.slice(-STEM)}`]);
+  return [...new Set(stems)];
 }
 
-/** The known word of a name that weighs most either way, or null. */
-export function strongestToken(org: string, table: TokenTable): string | null {
+const STEM = 3;
+/** Shortest word whose stems are read (a shorter one is its own word). */
+const STEM_WORD = 5;
+
+/**
+ * A name's scores: the sums of its known words' and known stems' log-odds
+ * (0: none known).
+ */
+export function nameScores(org: string, table: TokenTable): [number, number] {
+  let words = 0, stems = 0;
+  for (const w of nameTokens(org)) words += table[w] ?? 0;
+  for (const w of nameStems(org)) stems += table[w] ?? 0;
+  return [words, stems];
+}
+
+/**
+ * The known word (or, `of` nameStems, stem) of a name that weighs most
+ * either way, or null.
+ */
+export function strongestToken(
+  org: string,
+  table: TokenTable,
+  of: (org: string) => string[] = nameTokens,
+): string | null {
   let best: string | null = null;
-  for (const w of nameTokens(org)) {
+  for (const w of of(org)) {
     if (table[w] === undefined) continue;
     if (best === null || Math.abs(table[w]) > Math.abs(table[best])) best = w;
   }

@@ -1,5 +1,10 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { nameScore, nameTokens, strongestToken } from "./name_tokens.ts";
+import {
+  nameScores,
+  nameStems,
+  nameTokens,
+  strongestToken,
+} from "./name_tokens.ts";
 import { MODEL } from "./model.ts";
 
 Deno.test("a name's words: lower case, accents dropped, no legal form, number or function word", () => {
@@ -11,11 +16,24 @@ Deno.test("a name's words: lower case, accents dropped, no legal form, number or
   assertEquals(nameTokens(""), []);
 });
 
-Deno.test("a name's score sums its known words; the strongest names the word", () => {
-  const table = { fibra: 1.5, universidad: -2, net: 0.5 };
-  assertEquals(nameScore("Fibra Net", table), 2);
-  assertEquals(nameScore("Unknown Words", table), 0);
+Deno.test("a name's stems: the beginning and end of its longer words", () => {
+  assertEquals(nameStems("Fokusnet Provedor de Internet LTDA ME"), [
+    "fok~",
+    "~net",
+    "pro~",
+    "~dor",
+    "int~",
+  ]);
+  assertEquals(nameStems("AX Net SA"), []);
+});
+
+Deno.test("a name's scores sum its known words and stems; the strongest names the word", () => {
+  const table = { fibra: 1.5, universidad: -2, net: 0.5, "~net": 0.75 };
+  assertEquals(nameScores("Fibra Net", table), [2, 0]);
+  assertEquals(nameScores("Unknown Words", table), [0, 0]);
+  assertEquals(nameScores("Fokusnet", table), [0, 0.75]);
   assertEquals(strongestToken("Universidad Net", table), "universidad");
+  assertEquals(strongestToken("Fokusnet", table, nameStems), "~net");
   assertEquals(strongestToken("Unknown", table), null);
 });
 

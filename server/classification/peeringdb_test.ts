@@ -34,7 +34,7 @@ Deno.test("a /api/net answer's types; undisclosed ones left out", () => {
 Deno.test("a type moves the model's answer; none leaves it", () => {
   assertEquals(peeringDbLogOdds(undefined), 0);
   assertEquals(peeringDbLogOdds("Not Disclosed"), 0);
-  const x = featureVector(null, nameWords("Example Networks"), 0);
+  const x = featureVector(null, nameWords("Example Networks"), [0, 0]);
   const plain = score(x);
   const access = score(x, MODEL, peeringDbLogOdds("Cable/DSL/ISP"));
   const content = score(x, MODEL, peeringDbLogOdds("Content"));

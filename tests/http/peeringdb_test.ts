@@ -9,10 +9,10 @@ import { getJson } from "../helpers/client.ts";
 import { startServer } from "../helpers/server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-// AS34554 Antares Kommunikationstechnik: kept for want of access evidence,
+// AS204923 WISPI SRL: kept for want of access evidence,
 // confidence 0.45 with the shipped model, near the model's line (a refit
 // may move it).
-const NEAR_LINE = "80.75.120.1";
+const NEAR_LINE = "5.61.0.1";
 
 /** A loopback stand-in for PeeringDB's /api/net. */
 function peeringDb(body: string, status = 200) {
@@ -66,7 +66,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "ipenrich-peeringdb-" });
     const body = JSON.stringify({
       data: [
-        { id: 1, asn: 34554, name: "Antares", info_type: "Cable/DSL/ISP" },
+        { id: 1, asn: 204923, name: "WISPI", info_type: "Cable/DSL/ISP" },
         { id: 2, asn: 64500, name: "Quiet", info_type: "Not Disclosed" },
         { id: 3, asn: 64501, name: "New", info_type: "", info_types: ["NSP"] },
       ],
@@ -81,7 +81,7 @@ Deno.test({
       const copy = JSON.parse(
         await Deno.readTextFile(`${dir}/${PEERINGDB_FILE}`),
       );
-      assertEquals(copy.types, { 34554: "Cable/DSL/ISP", 64501: "NSP" });
+      assertEquals(copy.types, { 204923: "Cable/DSL/ISP", 64501: "NSP" });
       assertEquals(copy.source, url);
 
       const without = await lookUp();
