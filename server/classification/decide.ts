@@ -147,6 +147,9 @@ function decision(
  * The type from everything but the host name and the job's keep list.
  * `m`: the fitted model (its parameters; the fit passes its own).
  */
+/** Joins an answer to the evidence that weighs against it. */
+const DOUBT = "; model doubts it: ";
+
 export function classifyNetwork(
   f: AsFeatures | null,
   e: Evidence,
@@ -170,9 +173,13 @@ export function classifyNetwork(
     const [agreed, doubted] = curated
       ? [m.listConfidence, m.listDoubtedConfidence]
       : [m.labelConfidence, m.labelDoubtedConfidence];
-    return own === null || own.filtered === filtered
-      ? decision(type, reason, agreed)
-      : decision(type, `${reason}; model doubts it: ${own.reason}`, doubted);
+    if (own === null || own.filtered === filtered) {
+      return decision(type, reason, agreed);
+    }
+    // The evidence's own answer, less its own doubt of it: that doubt leans
+    // to the list's side, and saying "model doubts it" twice reads as noise.
+    const answer = own.reason.split(DOUBT)[0];
+    return decision(type, `${reason}${DOUBT}${answer}`, doubted);
   }
   // The rules decide; the fitted model says how likely their answer is
   // right (the probability it gives the answer the rules gave) and, when
@@ -185,7 +192,7 @@ export function classifyNetwork(
     const filtered = type === "consumer_isp" || type === "mobile";
     const p = filtered ? model.p : 1 - model.p;
     const doubt = p < 0.5
-      ? `; model doubts it: ${
+      ? `${DOUBT}${
         describeEvidence(model.strongest, f, org, e.peeringDb, m.tokens)
       }`
       : "";
@@ -252,9 +259,7 @@ export function classifyNetwork(
       m.tokens,
     );
     const filtered = answer.p >= part.threshold;
-    const doubt = filtered !== answer.filtered
-      ? `; model doubts it: ${evidence}`
-      : "";
+    const doubt = filtered !== answer.filtered ? `${DOUBT}${evidence}` : "";
     const [found, none] = reasons(
       filtered === answer.filtered ? evidence : null,
     );

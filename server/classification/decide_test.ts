@@ -80,6 +80,24 @@ Deno.test("curated lists decide first and say so", () => {
   assertEquals(classify(access, ev(11537, "Internet2")).type, "education");
 });
 
+Deno.test("a listed AS the evidence doubts names the evidence's answer once", () => {
+  // Kept by the evidence, though the model leans to access on its name: the
+  // evidence's answer carries its own doubt, which the list's answer drops.
+  const doubtful = features({ cities: 6, mixed: 0.6, regions: 3 });
+  const alone = classify(doubtful, ev(64500, "Fokusnet Broadband"));
+  ok(
+    alone.reason.startsWith(
+      "no access evidence (6 cities); model doubts it: name word",
+    ),
+    alone.reason,
+  );
+  const asListed = classify(doubtful, ev(7922, "Fokusnet Broadband"));
+  assertEquals(
+    asListed.reason,
+    "curated consumer AS; model doubts it: no access evidence (6 cities)",
+  );
+});
+
 Deno.test("a hand-labelled AS answers from its label, naming the source", () => {
   const label = (c: number) => Math.round(c * 100) / 100;
   assertEquals(classify(access, ev(64520, "Small Fibre")), {

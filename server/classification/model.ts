@@ -11,7 +11,12 @@
 import type { AsFeatures } from "./as_features.ts";
 import type { NetworkType } from "../../shared/network_types.ts";
 import params from "./model_params.json" with { type: "json" };
-import { nameStems, strongestToken, type TokenTable } from "./name_tokens.ts";
+import {
+  nameStems,
+  strongestToken,
+  type TokenTable,
+  wordOfStem,
+} from "./name_tokens.ts";
 import {
   HOSTING,
   INFRASTRUCTURE,
@@ -348,11 +353,12 @@ export function describeEvidence(
   }
   if (name === "name stems") {
     const stem = strongestToken(org, tokens, nameStems);
-    return stem === null
-      ? "no word part of the labelled networks"
-      : `name words ${stem.endsWith("~") ? "beginning" : "ending"} "${
-        stem.replace("~", "")
-      }" in the labelled networks`;
+    if (stem === null) return "no word part of the labelled networks";
+    // The word of the name that carries it, so the reason reads as the name.
+    const part = stem.replace("~", "");
+    return `name word "${wordOfStem(org, stem)}" (${
+      stem.endsWith("~") ? "beginning" : "ending"
+    } "${part}" as in the labelled networks)`;
   }
   if (name.startsWith("name: ")) {
     const m = NAME_FEATURES[feature - FEATURES.indexOf("name: operator")]

@@ -41,6 +41,15 @@ export function nameStems(org: string): string[] {
   return [...new Set(stems)];
 }
 
+/** The word of a name that has `stem` (one of its nameStems). */
+export function wordOfStem(org: string, stem: string): string | undefined {
+  const part = stem.replace("~", "");
+  return nameTokens(org).find((w) =>
+    w.length >= STEM_WORD &&
+    (stem.endsWith("~") ? w.startsWith(part) : w.endsWith(part))
+  );
+}
+
 const STEM = 3;
 /** Shortest word whose stems are read (a shorter one is its own word). */
 const STEM_WORD = 5;

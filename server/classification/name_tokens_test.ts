@@ -4,6 +4,7 @@ import {
   nameStems,
   nameTokens,
   strongestToken,
+  wordOfStem,
 } from "./name_tokens.ts";
 import { MODEL } from "./model.ts";
 
@@ -47,4 +48,10 @@ Deno.test("the shipped table has learned access words and institutions' words", 
   }
   // legal forms are never learned
   assertEquals(t["ltda"], undefined);
+});
+
+Deno.test("a stem's word is the name's word that has it", () => {
+  assertEquals(wordOfStem("Fokusnet Broadband GmbH", "bro~"), "broadband");
+  assertEquals(wordOfStem("Fokusnet Broadband GmbH", "~net"), "fokusnet");
+  assertEquals(wordOfStem("Fokusnet Broadband GmbH", "~xyz"), undefined);
 });
