@@ -1,21 +1,25 @@
 // Where a chunk's finished rows go, in both modes: into the chunk's output
 // (results/chunk_output.ts), built in memory as batches of rows arrive, its
 // counters reported to the database a few times a second (the job's
-// progress). With the last batch the parts are stored in the blob
+// progress). With the last batch the run's parts are stored in the blob
 // store and then, in one transaction, the chunk's counts, counters and its
 // being done (ChunkProgressStore.commitChunk): a chunk is done or not, and
 // one taken again after a crash starts from its first row; a cancelled job
-// keeps its done chunks.
+// keeps its done chunks. A run whose commit is refused (a worker stopped,
+// its chunk run again by another) removes its parts: readers read the
+// committed run's (job_results.ts).
 import type { ChunkProgressStore } from "../storage/chunk_progress.ts";
 import { ANNOUNCE_MS } from "../storage/chunk_progress.ts";
 import {
+  ChunkTaken,
   copyCounters,
   type Counters,
+  JobStopped,
   type OutputRow,
 } from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
-import { ChunkOutput } from "../results/chunk_output.ts";
+import { type ChunkMeta, ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
 import { logError } from "../log.ts";
 import { logJobEnded } from "./job_log.ts";
@@ -101,8 +105,10 @@ export class ChunkWriter {
     this.#pending++;
     this.#last = this.#last.then(async () => {
       if (this.#error) return;
+      let meta: ChunkMeta | null = null;
       try {
-        const meta = parts && await this.results.putParts(job.id, chunk, parts);
+        meta = parts &&
+          await this.results.putParts(job.id, chunk, this.run, parts);
         const { announce, completed } = await this.chunks.commitChunk({
           jobId: job.id,
           chunk,
@@ -128,6 +134,14 @@ export class ChunkWriter {
         if (stored) committed(stored);
       } catch (error) {
         this.#error = error as Error;
+        // Refused: no reader sees this run's parts.
+        if (
+          meta && (error instanceof ChunkTaken || error instanceof JobStopped)
+        ) {
+          await this.results.deleteParts(job.id, chunk, this.run).catch(
+            (error) => logError(`job ${job.id}: parts not removed:`, error),
+          );
+        }
       } finally {
         this.#pending--;
       }

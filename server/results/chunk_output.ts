@@ -42,6 +42,8 @@ export interface ChunkMeta {
   kinds: KeyCount[];
   /** Where each section of its `.idx` ends (job_results.ts SECTIONS). */
   index?: number[];
+  /** The run whose blobs hold the parts (none: stored before runs named them). */
+  run?: string;
 }
 
 /**

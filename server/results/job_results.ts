@@ -1,10 +1,10 @@
 // A job's results, stored once, in the blob store (the data directory, or S3
 // when several machines share the work), two blobs per chunk as Spark and
-// Hadoop write theirs: `results/{job}/{chunk}.csv`, the kept rows as the
-// download's lines, and `{chunk}.idx`, the chunk's index (SECTIONS: its rows
+// Hadoop write theirs: `results/{job}/{chunk}-{run}.csv`, the kept rows as
+// the download's lines, and `.idx`, the chunk's index (SECTIONS: its rows
 // as columns, its counts by key, its distinct addresses). The database keeps,
-// with each chunk, its counts by kind and where its index's sections end
-// (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
+// with each chunk, its counts by kind, the run that stored its parts and
+// where its index's sections end (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
 // these, the same in both modes: the download is the header and the parts one
 // after another; Excel, live rows and preview pages decode the chunks they
 // need; the summary adds up the chunks' counts as they are done (once for a
@@ -61,10 +61,17 @@ const READ_AHEAD = 4;
 /** Decoded chunks kept for the next page (some MB each). */
 const CACHED_CHUNKS = 2;
 
-const keptKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.csv`;
-const indexKey = (jobId: number, chunk: number) =>
-  `results/${jobId}/${chunk}.idx`;
+/**
+ * A chunk's blob, named by the run that stored it (ChunkMeta `run`), so a
+ * run whose commit is refused (another run took the chunk) never replaces
+ * the committed run's; parts stored before runs named them have none.
+ */
+export const partKey = (
+  jobId: number,
+  chunk: number,
+  run: string | undefined,
+  kind: "csv" | "idx",
+) => `results/${jobId}/${chunk}${run ? `-${run}` : ""}.${kind}`;
 
 /**
  * A chunk's index: its sections one after another in its `.idx`, where each
@@ -237,30 +244,42 @@ export class JobResults {
   ) {}
 
   /**
-   * Stores a chunk's parts (before its commit says they are there); its
-   * meta to commit, with where its index's sections end.
+   * Stores a run's parts of a chunk (before its commit says they are
+   * there); its meta to commit, with the run and where its index's
+   * sections end.
    */
   async putParts(
     jobId: number,
     chunk: number,
+    run: string,
     parts: ChunkParts,
   ): Promise<ChunkMeta> {
-    await this.blobs.put(keptKey(jobId, chunk), streamOf(parts.kept));
+    await this.blobs.put(
+      partKey(jobId, chunk, run, "csv"),
+      streamOf(parts.kept),
+    );
     const { top, tails } = storedTops(parts.counts.top);
-    const index = await this.putIndex(jobId, chunk, {
+    const index = await this.putIndex(jobId, chunk, run, {
       rows: [encodeColumns(parts.columns)],
       top: [encoder.encode(JSON.stringify(top))],
       tail: tails,
       nets: [encodeSearchCounts(parts.counts.search)],
       addrs: [parts.addresses],
     });
-    return { ...parts.meta, index };
+    return { ...parts.meta, run, index };
+  }
+
+  /** Removes a run's parts of a chunk (its commit refused). */
+  async deleteParts(jobId: number, chunk: number, run: string): Promise<void> {
+    await this.blobs.delete(partKey(jobId, chunk, run, "csv"));
+    await this.blobs.delete(partKey(jobId, chunk, run, "idx"));
   }
 
   /** Stores a chunk's index; where each of its sections ends. */
   async putIndex(
     jobId: number,
     chunk: number,
+    run: string | undefined,
     sections: Record<Section, Uint8Array[]>,
   ): Promise<number[]> {
     const index: number[] = [];
@@ -270,7 +289,7 @@ export class JobResults {
       index.push(end);
     }
     await this.blobs.put(
-      indexKey(jobId, chunk),
+      partKey(jobId, chunk, run, "idx"),
       streamOf(SECTIONS.flatMap((name) => sections[name])),
     );
     return index;
@@ -289,7 +308,8 @@ export class JobResults {
     const start = base + (within?.[0] ?? 0);
     const end = within ? base + within[1] : index[at];
     if (end === start) return Promise.resolve(new Uint8Array(0));
-    return this.blobs.bytes(indexKey(jobId, output.chunk), { start, end });
+    const key = partKey(jobId, output.chunk, output.meta.run, "idx");
+    return this.blobs.bytes(key, { start, end });
   }
 
   /** Distinct addresses over a job's chunks. */
@@ -384,7 +404,8 @@ export class JobResults {
           if (!part) {
             const output = outputs.shift();
             if (!output) return controller.close();
-            part = (await blobs.get(keptKey(job.id, output.chunk))).getReader();
+            const key = partKey(job.id, output.chunk, output.meta.run, "csv");
+            part = (await blobs.get(key)).getReader();
           }
           const { value, done } = await part.read();
           if (!done) return controller.enqueue(value);

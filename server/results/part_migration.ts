@@ -89,7 +89,7 @@ async function indexChunk(
     }
     addrs = encodeAddresses(addresses);
   }
-  const index = await results.putIndex(job.id, output.chunk, {
+  const index = await results.putIndex(job.id, output.chunk, output.meta.run, {
     rows: [columns === old ? stored : encodeColumns(columns)],
     top: [await read("top")],
     tail: [await readIf("tail") ?? new Uint8Array(0)],

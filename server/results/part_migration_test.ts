@@ -1,6 +1,7 @@
-// Chunks stored a blob per section (rows kept as lines, or as cells before
-// lines; with or without `.addrs`) are rewritten once as one index, and read
-// as they did; a pass stopped before the old blobs went is finished by the
+// Parts named by their chunk alone (before runs named them) read as they
+// did. Chunks stored a blob per section (rows kept as lines, or as cells
+// before lines; with or without `.addrs`) are rewritten once as one index,
+// and read as they did; a pass stopped before the old blobs went is finished by the
 // next; in the data directory and in S3 (npm:s3rver on loopback).
 // tests/http/old_data_dir_test.ts starts the server on a real data
 // directory of an earlier version.
@@ -15,7 +16,10 @@ import type { StoredResult } from "../storage/result_rows.ts";
 import { SqliteChunkProgress } from "../storage/sqlite_chunks.ts";
 import { Store } from "../storage/store.ts";
 import { newJob, seedRows } from "../../tests/helpers/seed_results.ts";
-import { storeAsSections } from "../../tests/helpers/old_parts.ts";
+import {
+  storeAsSections,
+  storeUnnamed,
+} from "../../tests/helpers/old_parts.ts";
 import { JobResults } from "./job_results.ts";
 import { migrateParts } from "./part_migration.ts";
 
@@ -75,6 +79,9 @@ async function migrateIn(open: (typeof blobStores)[string]) {
     const keys = async () =>
       (await results.blobs.listOlderThan(new Date(Date.now() + 1e9), "results"))
         .map((b) => b.key).sort();
+    // Parts named by their chunk alone read the same.
+    await storeUnnamed(results, job.id);
+    assertEquals(await read(), before);
     const indexed = await keys();
     // Chunk 0 as c7df1dc stored it, chunk 1 as 604f446 did.
     await storeAsSections(results, job.id, [0]);

@@ -12,8 +12,10 @@ import type { Failure } from "../../shared/failures.ts";
 import { LocalBlobStore } from "../../server/blobs/local_blobs.ts";
 import { emptyEnrichment } from "../../server/enrichment/types.ts";
 import { JobResults } from "../../server/results/job_results.ts";
-import { seedRows } from "../helpers/seed_results.ts";
-import { storeAsSections } from "../helpers/old_parts.ts";
+import { countersOf, outputRowOf, seedRows } from "../helpers/seed_results.ts";
+import { ChunkWriter } from "../../server/jobs/chunk_writer.ts";
+import { dialectOf } from "../../server/results/output_row.ts";
+import { storeAsSections, storeUnnamed } from "../helpers/old_parts.ts";
 import { migrateParts } from "../../server/results/part_migration.ts";
 import type { ChunkProgressStore } from "../../server/storage/chunk_progress.ts";
 import type { NewJob } from "../../server/storage/job_rows.ts";
@@ -234,12 +236,50 @@ export function storeContract(
       const rows = Array.from({ length: 250 }, (_, i) => result(i));
       await seedRows(s, r, job.id, rows, { chunkRows: 100 });
       const done = (await s.getJob(job.id))!;
+      await storeUnnamed(r, job.id);
       const outputs = await r.outputs(job.id);
       await storeAsSections(r, job.id);
       ok((await r.outputs(job.id)).every((o) => !o.meta.index));
       await migrateParts(s, r);
       assertEquals(await r.outputs(job.id), outputs);
       assertEquals(await r.between(done, 0, 250), rows);
+    },
+  );
+
+  test(
+    "a run refused after another run's commit leaves the chunk's parts as committed",
+    async (s, r) => {
+      const job = await s.createJob(newJob());
+      const rows = [0, 1, 2, 3, 4].map(result);
+      await seedRows(s, r, job.id, rows, { chunkRows: 2, done: [0] });
+      // A worker takes chunk 1 and stops; another runs it again and commits.
+      const late = new ChunkWriter(s, r.chunks, r, 1, "a", job);
+      ok(await late.start());
+      await seedRows(s, r, job.id, rows, { chunkRows: 2, done: [1] });
+      const running = (await s.getJob(job.id))!;
+      const read = async () => ({
+        csv: await new Response(await r.csvBody(running)).text(),
+        rows: await r.between(running, 0, 5),
+        page: await r.preview(running, {}, 1, 10),
+        summary: await r.summary(running),
+      });
+      const committed = await read();
+      const keys = async () =>
+        (await r.blobs.listOlderThan(new Date(Date.now() + 1e9), "results"))
+          .map((b) => b.key).sort();
+      const stored = await keys();
+      // Going on, it stores other answers for the chunk; its commit is refused.
+      const other = rows.slice(2, 4).map((row) => ({
+        ...row,
+        enrichment: { ...row.enrichment, success: true, country: "Elsewhere" },
+      }));
+      for (const row of other) {
+        late.addRow(outputRowOf(dialectOf(running), row), -1);
+      }
+      late.write(countersOf(other), true, () => {});
+      await rejects(() => late.waitForBacklogAtMost(0), ChunkTaken);
+      assertEquals(await read(), committed);
+      assertEquals(await keys(), stored);
     },
   );
 

@@ -1,9 +1,14 @@
-// A job's parts as versions before the chunk index stored them, for tests of
-// the part migration (server/results/part_migration.ts): a blob per section,
-// no index in the chunk's meta; `asCells` chunks as c7df1dc kept them (rows
-// as cells, not lines; no `.addrs`), the others as 604f446 did.
+// A job's parts as earlier versions stored them: named by their chunk alone,
+// before runs named them; and, for tests of the part migration
+// (server/results/part_migration.ts), a blob per section, no index in the
+// chunk's meta; `asCells` chunks as c7df1dc kept them (rows as cells, not
+// lines; no `.addrs`), the others as 604f446 did.
 import { serialize } from "node:v8";
-import { type JobResults, SECTIONS } from "../../server/results/job_results.ts";
+import {
+  type JobResults,
+  partKey,
+  SECTIONS,
+} from "../../server/results/job_results.ts";
 import {
   decodeColumns,
   resultAt,
@@ -30,7 +35,29 @@ function asCellRows(rows: Uint8Array): Uint8Array {
   });
 }
 
-/** Stores a job's chunks' indexes again a blob per section (see above). */
+/** Stores a job's chunks' parts again named by their chunk alone. */
+export async function storeUnnamed(
+  results: JobResults,
+  jobId: number,
+): Promise<void> {
+  for (const { chunk, meta } of await results.outputs(jobId)) {
+    const { run, ...unnamed } = meta;
+    for (const kind of ["csv", "idx"] as const) {
+      const bytes = await results.blobs.bytes(partKey(jobId, chunk, run, kind));
+      await results.blobs.put(
+        partKey(jobId, chunk, undefined, kind),
+        ReadableStream.from([bytes]),
+      );
+    }
+    await results.deleteParts(jobId, chunk, run!);
+    await results.chunks.setMeta(jobId, chunk, unnamed);
+  }
+}
+
+/**
+ * Stores a job's chunks' indexes, named by their chunk alone
+ * (storeUnnamed), again a blob per section (see above).
+ */
 export async function storeAsSections(
   results: JobResults,
   jobId: number,

@@ -97,7 +97,7 @@ export async function seedRows(
       output.addRow(outputRowOf(dialectOf(job), row), -1);
     }
     const parts = output.finish();
-    const meta = await results.putParts(jobId, chunk, parts);
+    const meta = await results.putParts(jobId, chunk, run, parts);
     await chunks.commitChunk({
       jobId,
       chunk,

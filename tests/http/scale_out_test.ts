@@ -10,6 +10,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import postgres from "postgres";
 import type { ServerMessage } from "../../shared/wire.ts";
+import { partKey } from "../../server/results/job_results.ts";
 import {
   downloadText,
   getJob,
@@ -238,7 +239,9 @@ Deno.test({
       const inS3 = (key: string) =>
         fetch(`${s3.endpoint}/${s3.bucket}/${key}`, { method: "HEAD" })
           .then((r) => r.status);
-      const part = `results/${job.id}/0.csv`;
+      const [{ meta }] = await sql`SELECT meta FROM job_chunks
+        WHERE job_id = ${job.id} AND chunk = 0`;
+      const part = partKey(job.id, 0, JSON.parse(meta).run, "csv");
       assertEquals(await inS3(uploaded.fileName), 200);
       assertEquals(await inS3(part), 200);
       {
