@@ -67,6 +67,18 @@ export async function withServerAndBrowser(
   }
 }
 
+/** A test (`name`) run by withServerAndBrowser with the server's `env`. */
+export function browserTest(
+  name: string,
+  env: Record<string, string>,
+  body: (server: RunningServer, browser: Browser) => Promise<void>,
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    () => withServerAndBrowser(env, body),
+  );
+}
+
 /**
  * Makes a browser context the same visitor as the test's own requests
  * (tests/helpers/cookie_jar.ts): jobs belong to the session that made them,

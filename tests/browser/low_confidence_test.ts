@@ -4,20 +4,16 @@
 
 import assert from "node:assert/strict";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import {
-  asTestVisitor,
-  NO_DNS,
-  withServerAndBrowser,
-  writeCsv,
-} from "./browser.ts";
+import { asTestVisitor, browserTest, NO_DNS, writeCsv } from "./browser.ts";
 
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 // AS34554 Antares Kommunikationstechnik: kept for want of access evidence,
 // which the model doubts (confidence 0.49 with the shipped model_params.json).
 const DOUBTED = "80.75.120.1";
 
-Deno.test("rows the classifier is unsure of", OPTIONS, async () => {
-  await withServerAndBrowser(NO_DNS, async (server, browser) => {
+browserTest(
+  "rows the classifier is unsure of",
+  NO_DNS,
+  async (server, browser) => {
     const context = await browser.newContext();
     await asTestVisitor(context, server.url);
     const page = await context.newPage();
@@ -44,5 +40,5 @@ Deno.test("rows the classifier is unsure of", OPTIONS, async () => {
         ?.trim(),
       "Yes",
     );
-  });
-});
+  },
+);

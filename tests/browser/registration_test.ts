@@ -9,6 +9,7 @@ import { startRdapServer } from "../helpers/rdap_server.ts";
 import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
+  browserTest,
   launchBrowser,
   NO_DNS,
   parseCsv,
@@ -72,10 +73,10 @@ Deno.test(
   },
 );
 
-Deno.test("Registration data: no box while RDAP is off", OPTIONS, async () => {
-  const server = await startServer({ env: NO_DNS });
-  const browser = await launchBrowser();
-  try {
+browserTest(
+  "Registration data: no box while RDAP is off",
+  NO_DNS,
+  async (server, browser) => {
     const context = await browser.newContext();
     await asTestVisitor(context, server.url);
     const page = await context.newPage();
@@ -87,8 +88,5 @@ Deno.test("Registration data: no box while RDAP is off", OPTIONS, async () => {
     const config = await (await fetch(`${server.url}/api/config`)).json();
     assert.equal(config.rdap.enabled, false);
     assert.equal(await page.getByLabel(LABEL).count(), 0);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-});
+  },
+);

@@ -81,6 +81,25 @@ export function serverCommand(
   });
 }
 
+/** A test (`name`) with a fresh server started with `env`, stopped after. */
+export function serverTest(
+  name: string,
+  env: Record<string, string>,
+  body: (server: RunningServer, t: Deno.TestContext) => Promise<void>,
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    async (t) => {
+      const server = await startServer({ env });
+      try {
+        await body(server, t);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+}
+
 export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
