@@ -71,6 +71,18 @@ export async function startJob(
   return await response.json();
 }
 
+/** Uploads `content` as `name` and starts a job on `ipColumnName`. */
+export async function uploadAndStart(
+  server: Pick<RunningServer, "url">,
+  name: string,
+  content: string,
+  ipColumnName: string,
+  options: JobOptions = {},
+): Promise<Job> {
+  const uploaded = await uploadOk(server, name, content);
+  return await startJob(server, uploaded, ipColumnName, options);
+}
+
 export function postJson(
   server: Pick<RunningServer, "url">,
   path: string,
@@ -190,14 +202,10 @@ export interface CompletedJob {
  * download; a job that ends other than completed throws.
  */
 export async function completedJob(
-  server: Pick<RunningServer, "url">,
-  name: string,
-  content: string,
-  ipColumnName: string,
-  options: JobOptions = {},
+  ...start: Parameters<typeof uploadAndStart>
 ): Promise<CompletedJob> {
-  const uploaded = await uploadOk(server, name, content);
-  const { id } = await startJob(server, uploaded, ipColumnName, options);
+  const [server] = start;
+  const { id } = await uploadAndStart(...start);
   const job = await waitForJob(server, id);
   if (job.status !== "completed") {
     throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job)}`);

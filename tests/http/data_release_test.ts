@@ -18,8 +18,7 @@ import type { PublicConfig } from "../../shared/wire.ts";
 import {
   csvRecords,
   downloadText,
-  startJob,
-  uploadOk,
+  uploadAndStart,
   waitForJob,
 } from "../helpers/client.ts";
 import { visitorCookie } from "../helpers/cookie_jar.ts";
@@ -108,9 +107,10 @@ Deno.test({
 
       // The held job: its first two chunks run, one on each process, and
       // wait for their host names.
-      const held = await startJob(
+      const held = await uploadAndStart(
         a,
-        await uploadOk(a, "held.csv", csv(4 * CHUNK_ROWS)),
+        "held.csv",
+        csv(4 * CHUNK_ROWS),
         "ip",
         { includeDomain: 1 },
       );
@@ -188,7 +188,7 @@ Deno.test({
       // A job begun now runs on the new data, whichever process runs it.
       const fresh = await waitForJob(
         b,
-        (await startJob(b, await uploadOk(b, "fresh.csv", csv(10)), "ip"))
+        (await uploadAndStart(b, "fresh.csv", csv(10), "ip"))
           .id,
       );
       ok(fresh.dataVersion?.includes(`DB-IP Lite City ${NEW}`));

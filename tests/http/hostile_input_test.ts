@@ -11,6 +11,7 @@ import {
   getJson,
   startJob,
   upload,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -303,15 +304,17 @@ Deno.test({
     });
     try {
       // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
-      const stuck = await startJob(
+      const stuck = await uploadAndStart(
         stalling,
-        await uploadOk(stalling, "stuck.csv", "ip\n12.34.56.10\n"),
+        "stuck.csv",
+        "ip\n12.34.56.10\n",
         "ip",
         { includeRegistration: 1 },
       );
-      const small = await startJob(
+      const small = await uploadAndStart(
         stalling,
-        await uploadOk(stalling, "two.csv", "ip\n8.8.8.8\n1.1.1.1\n"),
+        "two.csv",
+        "ip\n8.8.8.8\n1.1.1.1\n",
         "ip",
       );
       const failed = await waitForJob(stalling, stuck.id);

@@ -19,6 +19,7 @@ import {
   getJson,
   postJson,
   startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -42,8 +43,7 @@ const ROWS = [
 const CSV = ["n,ip", ...ROWS.map((r) => r.join(","))].join("\n");
 
 async function runJob(server: RunningServer, includeRegistration: number) {
-  const uploaded = await uploadOk(server, "visitors.csv", CSV);
-  const job = await startJob(server, uploaded, "ip", {
+  const job = await uploadAndStart(server, "visitors.csv", CSV, "ip", {
     includeDomain: 0,
     includeRegistration,
   });

@@ -14,6 +14,7 @@ import {
   downloadText,
   getJob,
   startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -192,8 +193,7 @@ Deno.test({
 
       // Cancel on B: the job's waiting chunks leave the queue, the running
       // ones stop at their next progress commit.
-      const second = await uploadOk(a, "cancel.csv", text);
-      const cancelJob = await startJob(a, second, "ip");
+      const cancelJob = await uploadAndStart(a, "cancel.csv", text, "ip");
       await waitForJob(b, cancelJob.id, (j) => j.processedIPs > 0, 60_000, 20);
       const cancel = await sessionFetch(
         `${b.url}/api/jobs/${cancelJob.id}/cancel`,
@@ -224,8 +224,7 @@ Deno.test({
         },
       });
       processes.push(single);
-      const local = await uploadOk(single, "scale.csv", text);
-      const localJob = await startJob(single, local, "ip", {
+      const localJob = await uploadAndStart(single, "scale.csv", text, "ip", {
         includeDomain: 1,
       });
       await waitForJob(single, localJob.id, undefined, 180_000, 200);

@@ -4,7 +4,7 @@
 // server/access/visitor_sessions_test.ts.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Job } from "../../shared/wire.ts";
-import { startJob, uploadOk, waitForJob } from "../helpers/client.ts";
+import { uploadAndStart, waitForJob } from "../helpers/client.ts";
 import { CookieJar, visitor } from "../helpers/cookie_jar.ts";
 import { type RunningServer, serverTest } from "../helpers/server.ts";
 
@@ -12,11 +12,7 @@ const CSV = "ip,note\n8.8.8.8,a\n81.2.69.142,b\n10.0.0.1,c\n";
 
 /** A completed job of the helpers' visitor (`visitor`). */
 async function completedJob(server: RunningServer): Promise<Job> {
-  const job = await startJob(
-    server,
-    await uploadOk(server, "visitors.csv", CSV),
-    "ip",
-  );
+  const job = await uploadAndStart(server, "visitors.csv", CSV, "ip");
   const done = await waitForJob(server, job.id);
   assertEquals(done.status, "completed");
   return done;
