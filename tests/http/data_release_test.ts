@@ -32,6 +32,7 @@ import {
 import { startPostgres } from "../helpers/postgres.ts";
 import { startPtrResponder } from "../helpers/ptr_responder.ts";
 import { startS3 } from "../helpers/s3_server.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const NEW = "2.3.2026112700";
@@ -44,18 +45,6 @@ function csv(rows: number): string {
   const lines = ["ip,n"];
   for (let i = 0; i < rows; i++) lines.push(`8.8.8.${1 + i % 8},${i}`);
   return lines.join("\n") + "\n";
-}
-
-async function waitUntil(
-  test: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 60_000,
-) {
-  const deadline = Date.now() + ms;
-  while (!await test()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 Deno.test({

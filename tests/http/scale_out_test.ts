@@ -22,6 +22,7 @@ import { sessionFetch, visitor, visitorCookie } from "../helpers/cookie_jar.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { startPostgres } from "../helpers/postgres.ts";
 import { startS3 } from "../helpers/s3_server.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const ROWS = 200_000;
@@ -38,18 +39,6 @@ function csv(): string {
     rows.push(`81.${(a >> 16) & 255}.${(a >> 8) & 255}.${a & 255},${i}`);
   }
   return rows.join("\n") + "\n";
-}
-
-async function waitUntil(
-  test: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 5000,
-) {
-  const deadline = Date.now() + ms;
-  while (!await test()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 Deno.test({
