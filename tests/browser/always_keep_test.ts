@@ -8,8 +8,8 @@ import { MODEL } from "../../server/classification/model.ts";
 import {
   asTestVisitor,
   browserTest,
+  downloadedRows,
   NO_DNS,
-  parseCsv,
   screenshot,
   writeCsv,
 } from "./browser.ts";
@@ -63,12 +63,9 @@ browserTest(
       `consumer_isp: always keep (curated consumer AS) (confidence ${sure})`,
     );
 
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download CSV" }).click(),
-    ]);
-    const [header, ...rows] = parseCsv(
-      await Deno.readTextFile(await download.path()),
+    const [header, ...rows] = await downloadedRows(
+      page,
+      page.getByRole("button", { name: "Download CSV" }),
     );
     const kept = rows.find((row) => row[0] === COMCAST);
     assert.ok(kept, "the listed AS is in the download");

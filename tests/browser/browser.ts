@@ -7,6 +7,7 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   chromium,
+  type Locator,
   type Page,
 } from "playwright-core";
 import { sessionFetch, visitorCookie } from "../helpers/cookie_jar.ts";
@@ -179,6 +180,18 @@ export function sampleCsv(ips: readonly string[] = PUBLIC_IPS): string {
       }:00`
     ),
   ].join("\n") + "\n";
+}
+
+/** Clicks `control` and reads the download it starts as CSV rows. */
+export async function downloadedRows(
+  page: Page,
+  control: Locator,
+): Promise<string[][]> {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    control.click(),
+  ]);
+  return parseCsv(await Deno.readTextFile(await download.path()));
 }
 
 /** Parses simple CSV (quoted fields allowed) into rows of cells. */

@@ -7,8 +7,8 @@ import {
   asTestVisitor,
   browserTest,
   createJob,
+  downloadedRows,
   NO_DNS,
-  parseCsv,
   PUBLIC_IPS,
   sampleCsv,
   screenshot,
@@ -98,11 +98,10 @@ browserTest(
     assert.equal(job.totalIPs, 25);
 
     // Download CSV: original columns first, ISP-filtered rows left out.
-    const [csvDownload] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download CSV" }).click(),
-    ]);
-    const rows = parseCsv(await Deno.readTextFile(await csvDownload.path()));
+    const rows = await downloadedRows(
+      page,
+      page.getByRole("button", { name: "Download CSV" }),
+    );
     const [header, ...data] = rows;
     assert.deepEqual(header.slice(0, 3), [
       "ip_address",

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import { asTestVisitor, browserTest, NO_DNS, writeCsv } from "./browser.ts";
+import { browserTest, NO_DNS, visitorPage, writeCsv } from "./browser.ts";
 
 // AS34554 Antares Kommunikationstechnik: kept for want of access evidence,
 // which the model doubts (confidence 0.49 with the shipped model_params.json).
@@ -14,9 +14,7 @@ browserTest(
   "rows the classifier is unsure of",
   NO_DNS,
   async (server, browser) => {
-    const context = await browser.newContext();
-    await asTestVisitor(context, server.url);
-    const page = await context.newPage();
+    const { page } = await visitorPage(browser, server.url);
     const csvPath = await writeCsv(
       "doubt.csv",
       `ip_address,n\n${DOUBTED},1\n8.8.8.8,2\n`,

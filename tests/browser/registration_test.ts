@@ -10,10 +10,11 @@ import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
   browserTest,
+  downloadedRows,
   launchBrowser,
   NO_DNS,
-  parseCsv,
   screenshot,
+  visitorPage,
   writeCsv,
 } from "./browser.ts";
 
@@ -53,12 +54,9 @@ Deno.test(
       await page.getByTestId("registration-lookups").getByText(
         /Registration data: 2 asked · 0 from the cache · 0 failed/,
       ).waitFor();
-      const [download] = await Promise.all([
-        page.waitForEvent("download"),
-        page.getByRole("button", { name: "Download CSV" }).click(),
-      ]);
-      const [header, ...rows] = parseCsv(
-        await Deno.readTextFile(await download.path()),
+      const [header, ...rows] = await downloadedRows(
+        page,
+        page.getByRole("button", { name: "Download CSV" }),
       );
       const acme = rows.find((row) => row[0] === ACME);
       assert.ok(acme, "the customer's row is kept");
@@ -77,9 +75,7 @@ browserTest(
   "Registration data: no box while RDAP is off",
   NO_DNS,
   async (server, browser) => {
-    const context = await browser.newContext();
-    await asTestVisitor(context, server.url);
-    const page = await context.newPage();
+    const { page } = await visitorPage(browser, server.url);
     const csvPath = await writeCsv("off.csv", `ip_address\n${ACME}\n`);
     await page.goto(server.url + "/");
     await page.locator('input[type="file"]').setInputFiles(csvPath);

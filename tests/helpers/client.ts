@@ -137,15 +137,23 @@ export async function waitForJob(
   }
 }
 
-export async function downloadText(
+/** A job's download; an answer other than 200 throws. */
+async function download(
   server: Pick<RunningServer, "url">,
   id: number,
-): Promise<string> {
+): Promise<Response> {
   const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
   if (response.status !== 200) {
     throw new Error(`download: ${response.status} ${await response.text()}`);
   }
-  return await response.text();
+  return response;
+}
+
+export async function downloadText(
+  server: Pick<RunningServer, "url">,
+  id: number,
+): Promise<string> {
+  return await (await download(server, id)).text();
 }
 
 /**
@@ -158,10 +166,7 @@ export async function downloadRecords(
   id: number,
   uploaded?: Uint8Array,
 ): Promise<string[][]> {
-  const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
-  if (response.status !== 200) {
-    throw new Error(`download: ${response.status} ${await response.text()}`);
-  }
+  const response = await download(server, id);
   const withoutBom = (bytes: Uint8Array) =>
     bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
       ? bytes.subarray(3)

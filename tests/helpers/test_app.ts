@@ -127,6 +127,14 @@ export function appTest(
   });
 }
 
+/** Method and path pairs, written as "GET /api/jobs". */
+export function routes(...lines: string[]): [string, string][] {
+  return lines.map((line) => {
+    const [method, path] = line.split(" ");
+    return [method, path];
+  });
+}
+
 /** A JSON request for app.request(path, jsonRequest(body)). */
 export function jsonRequest(body: unknown, method = "POST"): RequestInit {
   return {
