@@ -12,7 +12,7 @@ import {
   createJob,
   sampleCsv,
   visitorPage,
-  waitFor,
+  waitForCompleted,
   writeCsv,
 } from "./browser.ts";
 import { distinctIps, slowBrowserTest } from "./slow_resolver.ts";
@@ -28,13 +28,7 @@ slowBrowserTest(
       "customer_ip_addresses_2024_export.csv",
       sampleCsv(["8.8.8.8", "81.2.69.142", "23.24.0.1", "bogus", "1.1.1.1"]),
     );
-    await waitFor(
-      async () =>
-        (await (await sessionFetch(`${server.url}/api/jobs/${done.id}`))
-          .json()).status === "completed",
-      30_000,
-      "the job to complete",
-    );
+    await waitForCompleted(server.url, done.id);
 
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });

@@ -247,6 +247,18 @@ export async function waitFor<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
 }
 
+/** Waits until job `id` has completed (30 s at most). */
+export async function waitForCompleted(url: string, id: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const job = await (await sessionFetch(`${url}/api/jobs/${id}`)).json();
+      return job.status === "completed";
+    },
+    30_000,
+    `job ${id} to complete`,
+  );
+}
+
 /** Uploads a CSV and starts a job through the API, as the web app would. */
 export async function createJob(
   baseUrl: string,

@@ -4,13 +4,12 @@
 // job ran on.
 
 import assert from "node:assert/strict";
-import { sessionFetch } from "../helpers/cookie_jar.ts";
 import {
   asTestVisitor,
   browserTest,
   createJob,
   NO_DNS,
-  waitFor,
+  waitForCompleted,
 } from "./browser.ts";
 
 browserTest("data sources: API page and a job's results", {
@@ -44,13 +43,7 @@ browserTest("data sources: API page and a job's results", {
     "data.csv",
     "ip_address\n8.8.8.8\n",
   );
-  await waitFor(
-    async () =>
-      (await (await sessionFetch(`${server.url}/api/jobs/${id}`)).json())
-        .status === "completed",
-    30_000,
-    "the job to complete",
-  );
+  await waitForCompleted(server.url, id);
   await page.goto(`${server.url}/results/${id}`);
   const line = page.getByTestId("job-data-version");
   await line.waitFor({ state: "attached" });

@@ -4,7 +4,6 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { sessionFetch } from "../helpers/cookie_jar.ts";
 import {
   browserTest,
   createJob,
@@ -12,7 +11,7 @@ import {
   sampleCsv,
   screenshot,
   visitorPage,
-  waitFor,
+  waitForCompleted,
 } from "./browser.ts";
 
 const WIDTH = 375;
@@ -77,13 +76,7 @@ browserTest(
       sampleCsv(["8.8.8.8", "81.2.69.142", "23.24.0.1", "1.1.1.1"]),
       { includeDomain: 1 },
     );
-    await waitFor(
-      async () =>
-        (await (await sessionFetch(`${server.url}/api/jobs/${job.id}`))
-          .json()).status === "completed",
-      30_000,
-      "the job to complete",
-    );
+    await waitForCompleted(server.url, job.id);
     const { page } = await visitorPage(browser, server.url, {
       viewport: { width: WIDTH, height: 740 },
     });

@@ -17,6 +17,7 @@ import {
   screenshot,
   visitorPage,
   waitFor,
+  waitForCompleted,
 } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -38,17 +39,6 @@ function seededCsv(): string {
     for (let i = 0; i < copies; i++) rows.push(`${ip},${rows.length}`);
   }
   return rows.join("\n") + "\n";
-}
-
-async function waitForCompleted(url: string, id: number): Promise<void> {
-  await waitFor(
-    async () => {
-      const job = await (await sessionFetch(`${url}/api/jobs/${id}`)).json();
-      return job.status === "completed";
-    },
-    30_000,
-    `job ${id} to complete`,
-  );
 }
 
 /** The "Showing ... of N ..." line under the preview. */

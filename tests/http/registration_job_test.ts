@@ -18,9 +18,7 @@ import {
   downloadText,
   getJson,
   postJson,
-  startJob,
   uploadAndStart,
-  uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
 import { NO_DNS } from "../helpers/http.ts";
@@ -242,12 +240,10 @@ Deno.test({
       const csv = (from: number) =>
         ["ip", ...Array.from({ length: 4 }, (_, i) => `12.1.${from + i}.1`)]
           .join("\n");
-      const first = await uploadOk(server, "a.csv", csv(0));
-      const second = await uploadOk(server, "b.csv", csv(10));
       const options = { includeDomain: 0, includeRegistration: 1 };
       const jobs = await Promise.all([
-        startJob(server, first, "ip", options),
-        startJob(server, second, "ip", options),
+        uploadAndStart(server, "a.csv", csv(0), "ip", options),
+        uploadAndStart(server, "b.csv", csv(10), "ip", options),
       ]);
       const done = await Promise.all(jobs.map((j) => waitForJob(server, j.id)));
       assertEquals(done.map((j) => j.registrationLookups.answered), [4, 4]);
