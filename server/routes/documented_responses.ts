@@ -1,6 +1,7 @@
 // Response descriptions the route declarations share: JSON bodies, errors,
-// the rate-limit headers and the answers of the body and rate limits.
-import { z } from "@hono/zod-openapi";
+// the rate-limit headers and the answers of the body and rate limits; the
+// frame of a job route.
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 
 export const ErrorResponse = z.object({
   message: z.string(),
@@ -126,4 +127,16 @@ export function lookupBodyRefusals(schema: z.ZodTypeAny) {
     },
     429: overRateLimitResponse(schema),
   };
+}
+
+/** A job route: its security, its tag and its 401 when the server is locked. */
+export function jobRoute<R extends Omit<RouteConfig, "security" | "tags">>(
+  route: R,
+) {
+  return createRoute({
+    ...route,
+    security: JOB_SECURITY,
+    tags: ["Jobs"],
+    responses: { 401: lockedResponse(), ...route.responses },
+  });
 }

@@ -1,13 +1,12 @@
 // Declarations of the job routes (/api/enrich, /api/jobs/...): paths,
 // parameters, bodies and answers. The handlers are in jobs.ts.
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { NETWORK_TYPES } from "../storage/preview_filters.ts";
 import { PREVIEW_STATUSES } from "../../shared/wire.ts";
 import {
   errorResponse,
-  JOB_SECURITY,
+  jobRoute,
   jsonResponse,
-  lockedResponse,
 } from "./documented_responses.ts";
 import {
   Clear,
@@ -25,12 +24,10 @@ import { JobSummarySchema } from "./summary_schemas.ts";
 const jobNotFound = errorResponse("No job with that id");
 const badJobId = errorResponse("The id is not a positive whole number");
 
-export const enrichRoute = createRoute({
+export const enrichRoute = jobRoute({
   method: "post",
   path: "/enrich",
   operationId: "startJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Start an enrichment job for an upload",
   middleware: [jsonBodyOfAnyType] as const,
   request: {
@@ -40,7 +37,6 @@ export const enrichRoute = createRoute({
     },
   },
   responses: {
-    401: lockedResponse(),
     201: jsonResponse(Job, "The created job (pending)"),
     400: errorResponse("Invalid body or unknown column"),
     404: errorResponse("The upload was not found (it may have expired)"),
@@ -48,54 +44,43 @@ export const enrichRoute = createRoute({
   },
 });
 
-export const listJobsRoute = createRoute({
+export const listJobsRoute = jobRoute({
   method: "get",
   path: "/jobs",
   operationId: "listJobs",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "List jobs, newest first",
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(z.array(Job), "All jobs"),
   },
 });
 
-export const clearCompletedRoute = createRoute({
+export const clearCompletedRoute = jobRoute({
   method: "delete",
   path: "/jobs/completed",
   operationId: "clearCompletedJobs",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Delete all completed jobs and their results",
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Clear, "How many jobs were deleted"),
   },
 });
 
-export const readJobRoute = createRoute({
+export const readJobRoute = jobRoute({
   method: "get",
   path: "/jobs/{id}",
   operationId: "getJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "One job",
   request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Job, "The job"),
     400: badJobId,
     404: jobNotFound,
   },
 });
 
-export const previewRoute = createRoute({
+export const previewRoute = jobRoute({
   method: "get",
   path: "/jobs/{id}/preview",
   operationId: "previewJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "A page of processed rows",
   request: {
     params: JobIdParam,
@@ -120,36 +105,30 @@ export const previewRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Preview, "The page"),
     400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
     404: jobNotFound,
   },
 });
 
-export const summaryRoute = createRoute({
+export const summaryRoute = jobRoute({
   method: "get",
   path: "/jobs/{id}/summary",
   operationId: "getJobSummary",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Counts of a job's rows: network types, top companies, ...",
   description: "Over the rows stored so far: works while a job runs.",
   request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(JobSummarySchema, "The summary"),
     400: badJobId,
     404: jobNotFound,
   },
 });
 
-export const recentResultsRoute = createRoute({
+export const recentResultsRoute = jobRoute({
   method: "get",
   path: "/jobs/{id}/recent-results",
   operationId: "getRecentResults",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Rows processed since an index (live feed)",
   request: {
     params: JobIdParam,
@@ -164,19 +143,16 @@ export const recentResultsRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(RecentResults, "Rows and the next index to ask for"),
     400: errorResponse("Bad id, since or limit"),
     404: jobNotFound,
   },
 });
 
-export const downloadRoute = createRoute({
+export const downloadRoute = jobRoute({
   method: "get",
   path: "/jobs/{id}/download",
   operationId: "downloadJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Download the enriched file (consumer ISP rows left out)",
   description: "Works while a job runs too (the rows processed so far).",
   request: {
@@ -190,7 +166,6 @@ export const downloadRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: {
       description: "The file",
       content: {
@@ -208,16 +183,13 @@ export const downloadRoute = createRoute({
   },
 });
 
-export const cancelRoute = createRoute({
+export const cancelRoute = jobRoute({
   method: "post",
   path: "/jobs/{id}/cancel",
   operationId: "cancelJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Cancel a pending or processing job",
   request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Message, "Cancelled"),
     400: badJobId,
     404: jobNotFound,
@@ -225,17 +197,14 @@ export const cancelRoute = createRoute({
   },
 });
 
-export const restartRoute = createRoute({
+export const restartRoute = jobRoute({
   method: "post",
   path: "/jobs/{id}/restart",
   operationId: "restartJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary:
     "Restart a failed job: its done chunks are kept, the others run again",
   request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Message, "Restarted"),
     400: badJobId,
     404: jobNotFound,

@@ -22,7 +22,7 @@ import {
   sharedStringsXlsx,
 } from "../helpers/hostile_files.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
-import { startRdapServer } from "../helpers/rdap_server.ts";
+import { rdapServerTest } from "../helpers/rdap_server.ts";
 import { serverTest, startServer } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
@@ -287,49 +287,39 @@ serverTest("uploads that expand a thousandfold keep memory bounded", {
 // no row for 10 s (the RDAP time-out); with JOB_STALL_SECONDS=5 it fails.
 // The embedded runner's check: PostgreSQL mode's chunk runner has none yet
 // (README, docs/RELIABILITY.md).
-Deno.test({
-  name: "a job that makes no progress fails and frees its place",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const rdap = startRdapServer();
-    const stalling = await startServer({
-      env: {
-        ...NO_DNS,
-        RDAP: "on",
-        RDAP_URL: rdap.deadUrl,
-        JOB_CONCURRENCY: "1",
-        JOB_STALL_SECONDS: "5",
-      },
-    });
-    try {
-      // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
-      const stuck = await uploadAndStart(
-        stalling,
-        "stuck.csv",
-        "ip\n12.34.56.10\n",
-        "ip",
-        { includeRegistration: 1 },
-      );
-      const small = await uploadAndStart(
-        stalling,
-        "two.csv",
-        "ip\n8.8.8.8\n1.1.1.1\n",
-        "ip",
-      );
-      const failed = await waitForJob(stalling, stuck.id);
-      assertEquals(failed.status, "failed");
-      match(
-        failed.error ?? "",
-        /^Processing stopped: no rows were finished for 5 seconds \(JOB_STALL_SECONDS\).*Restart it/,
-      );
-      assertEquals((await waitForJob(stalling, small.id)).status, "completed");
-    } finally {
-      await stalling.stop();
-      await rdap.close();
-    }
+rdapServerTest(
+  "a job that makes no progress fails and frees its place",
+  (rdap) => ({
+    ...NO_DNS,
+    RDAP: "on",
+    RDAP_URL: rdap.deadUrl,
+    JOB_CONCURRENCY: "1",
+    JOB_STALL_SECONDS: "5",
+  }),
+  async (stalling) => {
+    // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
+    const stuck = await uploadAndStart(
+      stalling,
+      "stuck.csv",
+      "ip\n12.34.56.10\n",
+      "ip",
+      { includeRegistration: 1 },
+    );
+    const small = await uploadAndStart(
+      stalling,
+      "two.csv",
+      "ip\n8.8.8.8\n1.1.1.1\n",
+      "ip",
+    );
+    const failed = await waitForJob(stalling, stuck.id);
+    assertEquals(failed.status, "failed");
+    match(
+      failed.error ?? "",
+      /^Processing stopped: no rows were finished for 5 seconds \(JOB_STALL_SECONDS\).*Restart it/,
+    );
+    assertEquals((await waitForJob(stalling, small.id)).status, "completed");
   },
-});
+);
 
 serverTest("a session's uploads stop at UPLOAD_QUOTA_MB a day", {
   DNS_SERVERS: "127.0.0.1:9",
