@@ -21,8 +21,18 @@ import {
 import { jsonBodyOfAnyType } from "./json_body.ts";
 import { JobSummarySchema } from "./summary_schemas.ts";
 
-const jobNotFound = errorResponse("No job with that id");
-const badJobId = errorResponse("The id is not a positive whole number");
+/** A route of one job (/jobs/{id}...): the id parameter, its 400 and 404. */
+function oneJobRoute<R extends Parameters<typeof jobRoute>[0]>(route: R) {
+  return jobRoute({
+    ...route,
+    request: { params: JobIdParam, ...route.request },
+    responses: {
+      400: errorResponse("The id is not a positive whole number"),
+      404: errorResponse("No job with that id"),
+      ...route.responses,
+    },
+  });
+}
 
 export const enrichRoute = jobRoute({
   method: "post",
@@ -64,26 +74,22 @@ export const clearCompletedRoute = jobRoute({
   },
 });
 
-export const readJobRoute = jobRoute({
+export const readJobRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}",
   operationId: "getJob",
   summary: "One job",
-  request: { params: JobIdParam },
   responses: {
     200: jsonResponse(Job, "The job"),
-    400: badJobId,
-    404: jobNotFound,
   },
 });
 
-export const previewRoute = jobRoute({
+export const previewRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/preview",
   operationId: "previewJob",
   summary: "A page of processed rows",
   request: {
-    params: JobIdParam,
     query: z.object({
       page: wholeNumberQuery("Page from 1 to totalPages (default 1)"),
       limit: wholeNumberQuery("Rows per page, 1 to 100 (default 10)"),
@@ -107,31 +113,26 @@ export const previewRoute = jobRoute({
   responses: {
     200: jsonResponse(Preview, "The page"),
     400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
-    404: jobNotFound,
   },
 });
 
-export const summaryRoute = jobRoute({
+export const summaryRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/summary",
   operationId: "getJobSummary",
   summary: "Counts of a job's rows: network types, top companies, ...",
   description: "Over the rows stored so far: works while a job runs.",
-  request: { params: JobIdParam },
   responses: {
     200: jsonResponse(JobSummarySchema, "The summary"),
-    400: badJobId,
-    404: jobNotFound,
   },
 });
 
-export const recentResultsRoute = jobRoute({
+export const recentResultsRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/recent-results",
   operationId: "getRecentResults",
   summary: "Rows processed since an index (live feed)",
   request: {
-    params: JobIdParam,
     query: z.object({
       since: wholeNumberQuery("First row index (default 0)"),
       limit: wholeNumberQuery("At most this many rows, 1 to 1000 (default 50)"),
@@ -145,18 +146,16 @@ export const recentResultsRoute = jobRoute({
   responses: {
     200: jsonResponse(RecentResults, "Rows and the next index to ask for"),
     400: errorResponse("Bad id, since or limit"),
-    404: jobNotFound,
   },
 });
 
-export const downloadRoute = jobRoute({
+export const downloadRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/download",
   operationId: "downloadJob",
   summary: "Download the enriched file (consumer ISP rows left out)",
   description: "Works while a job runs too (the rows processed so far).",
   request: {
-    params: JobIdParam,
     query: z.object({
       format: z.any().openapi({
         type: "string",
@@ -176,38 +175,31 @@ export const downloadRoute = jobRoute({
       },
     },
     400: errorResponse("Bad id, or an unknown format"),
-    404: jobNotFound,
     422: errorResponse(
       "xlsx asked for results with more columns than a sheet holds (16,384)",
     ),
   },
 });
 
-export const cancelRoute = jobRoute({
+export const cancelRoute = oneJobRoute({
   method: "post",
   path: "/jobs/{id}/cancel",
   operationId: "cancelJob",
   summary: "Cancel a pending or processing job",
-  request: { params: JobIdParam },
   responses: {
     200: jsonResponse(Message, "Cancelled"),
-    400: badJobId,
-    404: jobNotFound,
     409: errorResponse("The job is not pending or processing"),
   },
 });
 
-export const restartRoute = jobRoute({
+export const restartRoute = oneJobRoute({
   method: "post",
   path: "/jobs/{id}/restart",
   operationId: "restartJob",
   summary:
     "Restart a failed job: its done chunks are kept, the others run again",
-  request: { params: JobIdParam },
   responses: {
     200: jsonResponse(Message, "Restarted"),
-    400: badJobId,
-    404: jobNotFound,
     409: errorResponse("The job has not failed"),
   },
 });
