@@ -15,6 +15,12 @@ export const jsonResponse = <T extends z.ZodTypeAny>(
   content: { "application/json": { schema } },
 });
 
+/** A required JSON request body of `schema`. */
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
 /**
  * How callers prove who they are (OpenAPI security schemes). The public
  * lookup routes take an API key only when the server sets LOOKUP_API_KEYS;
@@ -64,10 +70,10 @@ export const JOB_SECURITY: Record<string, string[]>[] = [
 
 /** The 401 of a public route when LOOKUP_API_KEYS is set and no key came. */
 export function missingKeyResponse(schema: z.ZodTypeAny) {
-  return {
-    description: "No valid API key, when the server sets LOOKUP_API_KEYS",
-    content: { "application/json": { schema } },
-  };
+  return jsonResponse(
+    schema,
+    "No valid API key, when the server sets LOOKUP_API_KEYS",
+  );
 }
 
 /** The 401 of a job route when ACCESS_PASSWORD is set and not given. */
@@ -121,10 +127,7 @@ export function overRateLimitResponse(schema: z.ZodTypeAny) {
 export function lookupBodyRefusals(schema: z.ZodTypeAny) {
   return {
     401: missingKeyResponse(schema),
-    413: {
-      description: "The body is over 1 MiB",
-      content: { "application/json": { schema } },
-    },
+    413: jsonResponse(schema, "The body is over 1 MiB"),
     429: overRateLimitResponse(schema),
   };
 }

@@ -6,6 +6,7 @@ import { PREVIEW_STATUSES } from "../../shared/wire.ts";
 import {
   errorResponse,
   jobRoute,
+  jsonBody,
   jsonResponse,
 } from "./documented_responses.ts";
 import {
@@ -41,10 +42,7 @@ export const enrichRoute = jobRoute({
   summary: "Start an enrichment job for an upload",
   middleware: [jsonBodyOfAnyType] as const,
   request: {
-    body: {
-      required: true,
-      content: { "application/json": { schema: EnrichRequest } },
-    },
+    body: jsonBody(EnrichRequest),
   },
   responses: {
     201: jsonResponse(Job, "The created job (pending)"),
