@@ -103,12 +103,15 @@ export function loadConfig(
     maxRowBytes: numberSetting(env, "MAX_ROW_BYTES", 1024 * 1024, 256 * 1024),
     /** MB of uploads one session may store in a day (0: no limit). */
     uploadQuotaMb: numberSetting(env, "UPLOAD_QUOTA_MB", 2000),
-    /** "host" or "host:port" entries; empty means the system's resolvers. */
-    dnsServers: listSetting(env.DNS_SERVERS, []),
-    dnsTimeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
-    // A ceiling: the window starts at 32 and grows while answers come at a
-    // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
-    dnsConcurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
+    /** Reverse DNS: the settings both modes' engines and job threads take. */
+    dns: {
+      /** "host" or "host:port" entries; empty means the system's resolvers. */
+      servers: listSetting(env.DNS_SERVERS, []),
+      timeoutMs: numberSetting(env, "DNS_TIMEOUT_MS", 1000, 1),
+      // A ceiling: the window starts at 32 and grows while answers come at a
+      // steady latency (dns_window.ts); 1024 keeps a resolver ~60 ms away busy.
+      concurrency: numberSetting(env, "DNS_CONCURRENCY", 1024, 1),
+    },
     /**
      * GEO_DB: the user's city MMDB files (IPv4 and IPv6 may be separate
      * files); null: the bundled package, or its update (databases/installed.ts).

@@ -42,11 +42,7 @@ export async function openEmbedded(
   const dbPath = join(config.dataDir, "enrichment.db");
   const store = new Store(dbPath, { check: options.check });
   const engineData = options.engineData ?? await loadEngineData(config);
-  const dns = {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  };
+  const { dns } = config;
   const kvPath = join(config.dataDir, "queue.kv");
   const kv = await Deno.openKv(kvPath).catch((error) => {
     store.close();

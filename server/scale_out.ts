@@ -48,11 +48,7 @@ export async function openScaleOut(
   const { store, runner, blobs, rdapCache } = connected;
   const release = new PgDataRelease(store.sql);
   const data = await openRelease(config, release);
-  const dns = {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  };
+  const { dns } = config;
   // Lookups; chunks run on engines of their jobs' data (JobEngines).
   const engine = new Engine(data, dns);
   const jobEngines = role === "api" ? null : new JobEngines(data, {
