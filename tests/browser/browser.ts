@@ -10,6 +10,7 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
+import { parseCsv } from "../helpers/client.ts";
 import { sessionFetch, visitorCookie } from "../helpers/cookie_jar.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
@@ -37,6 +38,8 @@ export function launchBrowser(): Promise<Browser> {
 
 // Reverse DNS goes nowhere: a closed loopback port with a short timeout.
 export { NO_DNS } from "../helpers/http.ts";
+// CSV rows as the HTTP tests read them.
+export { parseCsv };
 
 /**
  * Runs `body` with a fresh server (`env`) and browser, closing both after;
@@ -192,39 +195,6 @@ export async function downloadedRows(
     control.click(),
   ]);
   return parseCsv(await Deno.readTextFile(await download.path()));
-}
-
-/** Parses simple CSV (quoted fields allowed) into rows of cells. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((v) => v !== ""));
 }
 
 /** Resolves once `check` returns a truthy value, polling; throws on timeout. */
