@@ -1,7 +1,8 @@
 // Pages and behaviour outside the job flow: prerendered pages without
 // JavaScript, hydration, the 404 page, the mobile menu at 375 px, keyboard
 // use, notifications (one at a time, 5 s, swipe, F8) and validation errors.
-// (Over 300 lines: one Chromium and one server serve every step of the file.)
+// (Over 300 lines: the pages outside the job flow in one file, each test
+// with its own server and browser.)
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
