@@ -152,6 +152,12 @@ export async function startServer(
   let port: number;
   try {
     port = await portPromise;
+  } catch (error) {
+    // One that never said it listens is not left running.
+    try {
+      process.kill("SIGKILL");
+    } catch { /* already gone */ }
+    throw error;
   } finally {
     clearTimeout(timer);
   }
