@@ -195,8 +195,8 @@ try {
       dnsmasq.server,
       dnsAddresses,
       {
-        timeoutMs: defaults.dnsTimeoutMs,
-        concurrency: defaults.dnsConcurrency,
+        timeoutMs: defaults.dns.timeoutMs,
+        concurrency: defaults.dns.concurrency,
       },
       seededRandom(7),
     );

@@ -169,8 +169,8 @@ function markdown(
     ` ${int(rows)} rows, ${int(distinct)} distinct addresses (each twice,` +
     " seeded order), uploaded over HTTP to the real server (its own" +
     " process), a job with Geolocation, Company and Network on and Domain" +
-    ` as listed, DNS_CONCURRENCY ${config.dnsConcurrency} and` +
-    ` DNS_TIMEOUT_MS ${config.dnsTimeoutMs} (the defaults), DNS_SERVERS the` +
+    ` as listed, DNS_CONCURRENCY ${config.dns.concurrency} and` +
+    ` DNS_TIMEOUT_MS ${config.dns.timeoutMs} (the defaults), DNS_SERVERS the` +
     " delaying responder (bench/dns_latency_server.ts: 16-88 ms, 1% of" +
     " answers lost, 5% of addresses silent, 35% NXDOMAIN). Job time is from" +
     " POST /api/enrich to the job read back completed. Named is checked in" +

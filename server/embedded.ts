@@ -18,7 +18,7 @@ import { ThreadPool } from "./jobs/thread_pool.ts";
 import { KvQueue } from "./queue/kv_queue.ts";
 import type { Parts } from "./parts.ts";
 import { filesSource, watchData } from "./databases/data_watch.ts";
-import { RateLimiter } from "./rdap/rate_limiter.ts";
+import { rdapProcessParts } from "./rdap/rdap_setup.ts";
 import { SqliteRdapCache } from "./storage/rdap_cache.ts";
 import { Store } from "./storage/store.ts";
 import { LocalBlobStore } from "./blobs/local_blobs.ts";
@@ -42,11 +42,7 @@ export async function openEmbedded(
   const dbPath = join(config.dataDir, "enrichment.db");
   const store = new Store(dbPath, { check: options.check });
   const engineData = options.engineData ?? await loadEngineData(config);
-  const dns = {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  };
+  const { dns } = config;
   const kvPath = join(config.dataDir, "queue.kv");
   const kv = await Deno.openKv(kvPath).catch((error) => {
     store.close();
@@ -57,13 +53,10 @@ export async function openEmbedded(
     );
   });
   const events = new JobEvents();
-  // One RDAP rate limit for the process: lookups here, jobs through ports.
-  const rdapPacer = config.rdap.enabled
-    ? new RateLimiter(config.rdap.rate)
-    : null;
-  const rdapCache = config.rdap.enabled
-    ? new SqliteRdapCache(store.db, { maxAgeDays: config.rdap.cacheDays })
-    : null;
+  const { rdapPacer, rdapCache } = rdapProcessParts(
+    config.rdap,
+    (options) => new SqliteRdapCache(store.db, options),
+  );
   // Results in DATA_DIR/results (part files of each job's chunks).
   const results = new JobResults(
     new LocalBlobStore(config.dataDir),

@@ -28,8 +28,7 @@ import { JobLifecycle } from "./jobs/job_lifecycle.ts";
 import { type ChunkRunner, runChunk, THIS_PROCESS } from "./jobs/run_chunk.ts";
 import type { Parts } from "./parts.ts";
 import { PgBossQueue } from "./queue/pg_boss_queue.ts";
-import { RateLimiter } from "./rdap/rate_limiter.ts";
-import { registrationLookupFor } from "./rdap/rdap_setup.ts";
+import { rdapProcessParts, registrationLookupFor } from "./rdap/rdap_setup.ts";
 import type { Role } from "./scale_config.ts";
 import { PgDataRelease } from "./storage/pg/pg_data_release.ts";
 import { PgRdapCache } from "./storage/pg/pg_rdap_cache.ts";
@@ -49,11 +48,7 @@ export async function openScaleOut(
   const { store, runner, blobs, rdapCache } = connected;
   const release = new PgDataRelease(store.sql);
   const data = await openRelease(config, release);
-  const dns = {
-    servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
-    concurrency: config.dnsConcurrency,
-  };
+  const { dns } = config;
   // Lookups; chunks run on engines of their jobs' data (JobEngines).
   const engine = new Engine(data, dns);
   const jobEngines = role === "api" ? null : new JobEngines(data, {
@@ -172,12 +167,10 @@ async function connect(
   const events = new JobEvents();
   // The rate limit is per process: RDAP_RATE holds for each replica and
   // worker, the cache table is shared (docs/SCALING.md).
-  const rdapPacer = config.rdap.enabled
-    ? new RateLimiter(config.rdap.rate)
-    : null;
-  const rdapCache = config.rdap.enabled
-    ? new PgRdapCache(store.sql, { maxAgeDays: config.rdap.cacheDays })
-    : null;
+  const { rdapPacer, rdapCache } = rdapProcessParts(
+    config.rdap,
+    (options) => new PgRdapCache(store.sql, options),
+  );
   const runner = new JobLifecycle({
     store,
     chunks: store.chunkProgress,

@@ -4,20 +4,10 @@
 // naming the variable.
 import { allowedHostEntry } from "./allowed_hosts.ts";
 
-export type JobsVisibility = "private" | "shared";
+const VISIBILITIES = ["private", "shared"] as const;
+export type JobsVisibility = typeof VISIBILITIES[number];
 
-export interface AccessConfig {
-  /** HMAC key of the session cookie; undefined: generated into DATA_DIR. */
-  sessionSecret: string | undefined;
-  /** private: a session sees only its own jobs; shared: everyone's. */
-  jobsVisibility: JobsVisibility;
-  /** When set, pages and job routes ask for it once per session. */
-  accessPassword: string | undefined;
-  /** When non-empty, the public lookup API requires one of these keys. */
-  lookupApiKeys: string[];
-  /** When non-empty, requests for other Host names are refused (421). */
-  allowedHosts: string[];
-}
+export type AccessConfig = ReturnType<typeof loadAccessConfig>;
 
 /** Shorter secrets are guessable offline from one signed cookie. */
 export const MIN_SECRET_LENGTH = 32;
@@ -35,7 +25,7 @@ function optional(raw: string | undefined): string | undefined {
 
 export function loadAccessConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
-): AccessConfig {
+) {
   const sessionSecret = optional(env.SESSION_SECRET);
   if (sessionSecret !== undefined && sessionSecret.length < MIN_SECRET_LENGTH) {
     throw new Error(
@@ -57,9 +47,10 @@ export function loadAccessConfig(
     );
   }
 
-  const visibility = (optional(env.JOBS_VISIBILITY) ?? "private")
+  const visibilityText = (optional(env.JOBS_VISIBILITY) ?? "private")
     .trim().toLowerCase();
-  if (visibility !== "private" && visibility !== "shared") {
+  const visibility = VISIBILITIES.find((name) => name === visibilityText);
+  if (visibility === undefined) {
     throw new Error(
       `JOBS_VISIBILITY must be "private" or "shared", got "${env.JOBS_VISIBILITY}"`,
     );
@@ -91,10 +82,15 @@ export function loadAccessConfig(
     });
 
   return {
+    /** HMAC key of the session cookie; undefined: generated into DATA_DIR. */
     sessionSecret,
+    /** private: a session sees only its own jobs; shared: everyone's. */
     jobsVisibility: visibility,
+    /** When set, pages and job routes ask for it once per session. */
     accessPassword,
+    /** When non-empty, the public lookup API requires one of these keys. */
     lookupApiKeys: [...new Set(lookupApiKeys)],
+    /** When non-empty, requests for other Host names are refused (421). */
     allowedHosts: [...new Set(allowedHosts)],
   };
 }

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { loadAccessConfig } from "./access_config.ts";
 import { createAccess } from "./install_access.ts";
 import { SESSION_COOKIE } from "./session.ts";
+import { routes } from "../../tests/helpers/test_app.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -54,6 +55,22 @@ async function appWith(env: Record<string, string>, webDir?: string) {
   return { app, cleanup: () => Deno.remove(dataDir, { recursive: true }) };
 }
 
+/** A test (`name`) over appWith(`env`), its data removed after. */
+function accessTest(
+  name: string,
+  env: Record<string, string>,
+  body: (made: { app: Hono }) => Promise<void>,
+) {
+  Deno.test(name, async () => {
+    const { app, cleanup } = await appWith(env);
+    try {
+      await body({ app });
+    } finally {
+      await cleanup();
+    }
+  });
+}
+
 /** A client with a cookie jar of one cookie. */
 function client(app: Hono) {
   let cookie: string | undefined;
@@ -84,9 +101,10 @@ const form = (fields: Record<string, string>, origin = "http://app.test") => ({
   body: new URLSearchParams(fields).toString(),
 });
 
-Deno.test("no password: sessions on pages and job routes, none on the lookup API", async () => {
-  const { app, cleanup } = await appWith({});
-  try {
+accessTest(
+  "no password: sessions on pages and job routes, none on the lookup API",
+  {},
+  async ({ app }) => {
     const visitor = client(app);
     const page = await visitor.request("/");
     assertEquals(page.status, 200);
@@ -104,14 +122,13 @@ Deno.test("no password: sessions on pages and job routes, none on the lookup API
       303,
       "/history",
     ]);
-  } finally {
-    await cleanup();
-  }
-});
+  },
+);
 
-Deno.test("ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups stay open", async () => {
-  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
-  try {
+accessTest(
+  "ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups stay open",
+  { ACCESS_PASSWORD: PASSWORD },
+  async ({ app }) => {
     const visitor = client(app);
     const page = await visitor.request("/results/7?x=1");
     assertEquals(page.status, 303);
@@ -120,14 +137,14 @@ Deno.test("ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups 
       "/signin?next=%2Fresults%2F7%3Fx%3D1",
     );
     for (
-      const [method, path] of [
-        ["GET", "/api/jobs"],
-        ["GET", "/api/jobs/1"],
-        ["POST", "/api/enrich"],
-        ["DELETE", "/api/jobs/completed"],
-        ["GET", "/ws"],
-        ["GET", "/api/config"],
-      ]
+      const [method, path] of routes(
+        "GET /api/jobs",
+        "GET /api/jobs/1",
+        "POST /api/enrich",
+        "DELETE /api/jobs/completed",
+        "GET /ws",
+        "GET /api/config",
+      )
     ) {
       const response = await visitor.request(path, { method });
       assertEquals(response.status, 401, `${method} ${path}`);
@@ -142,10 +159,8 @@ Deno.test("ACCESS_PASSWORD: pages go to /signin, job routes answer 401, lookups 
     );
     assertEquals((await visitor.request("/api/bigquery")).status, 200);
     assertEquals((await visitor.request("/api/openapi.json")).status, 200);
-  } finally {
-    await cleanup();
-  }
-});
+  },
+);
 
 Deno.test("sign-in page: the app's stylesheet, which the lock leaves open", async () => {
   const webDir = await Deno.makeTempDir();
@@ -167,9 +182,10 @@ Deno.test("sign-in page: the app's stylesheet, which the lock leaves open", asyn
   }
 });
 
-Deno.test("sign-in page: wrong password refused, right one unlocks the same session", async () => {
-  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
-  try {
+accessTest(
+  "sign-in page: wrong password refused, right one unlocks the same session",
+  { ACCESS_PASSWORD: PASSWORD },
+  async ({ app }) => {
     const visitor = client(app);
     const page = await visitor.request("/signin?next=%2Fhistory");
     assertEquals(page.status, 200);
@@ -207,54 +223,46 @@ Deno.test("sign-in page: wrong password refused, right one unlocks the same sess
       form({ password: PASSWORD, next: "//evil.example/" }),
     );
     assertEquals(away.headers.get("location"), "/");
-  } finally {
-    await cleanup();
-  }
+  },
+);
+
+accessTest("Basic auth with any user name opens job routes for API clients", {
+  ACCESS_PASSWORD: PASSWORD,
+}, async ({ app }) => {
+  const auth = (password: string) => ({
+    headers: { Authorization: `Basic ${btoa(`script:${password}`)}` },
+  });
+  assertEquals(
+    (await app.request("http://app.test/api/jobs", auth(PASSWORD))).status,
+    200,
+  );
+  assertEquals(
+    (await app.request("http://app.test/history", auth(PASSWORD))).status,
+    200,
+  );
+  assertEquals(
+    (await app.request("http://app.test/api/jobs", auth("wrong"))).status,
+    401,
+  );
 });
 
-Deno.test("Basic auth with any user name opens job routes for API clients", async () => {
-  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
-  try {
-    const auth = (password: string) => ({
-      headers: { Authorization: `Basic ${btoa(`script:${password}`)}` },
-    });
-    assertEquals(
-      (await app.request("http://app.test/api/jobs", auth(PASSWORD))).status,
-      200,
-    );
-    assertEquals(
-      (await app.request("http://app.test/history", auth(PASSWORD))).status,
-      200,
-    );
-    assertEquals(
-      (await app.request("http://app.test/api/jobs", auth("wrong"))).status,
-      401,
-    );
-  } finally {
-    await cleanup();
-  }
-});
-
-Deno.test("sign-in attempts are limited per address", async () => {
-  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
-  try {
-    const statuses = [];
-    for (let i = 0; i < 11; i++) {
-      statuses.push(
-        (await client(app).request("/signin", form({ password: `guess ${i}` })))
-          .status,
-      );
-    }
-    assertEquals(statuses, [...Array(10).fill(401), 429]);
-    // Even the right password waits once the attempts are spent.
-    assertEquals(
-      (await client(app).request("/signin", form({ password: PASSWORD })))
+accessTest("sign-in attempts are limited per address", {
+  ACCESS_PASSWORD: PASSWORD,
+}, async ({ app }) => {
+  const statuses = [];
+  for (let i = 0; i < 11; i++) {
+    statuses.push(
+      (await client(app).request("/signin", form({ password: `guess ${i}` })))
         .status,
-      429,
     );
-  } finally {
-    await cleanup();
   }
+  assertEquals(statuses, [...Array(10).fill(401), 429]);
+  // Even the right password waits once the attempts are spent.
+  assertEquals(
+    (await client(app).request("/signin", form({ password: PASSWORD })))
+      .status,
+    429,
+  );
 });
 
 Deno.test("wrong passwords count alike from /signin and HTTP Basic", async () => {
@@ -312,9 +320,10 @@ Deno.test("wrong passwords count alike from /signin and HTTP Basic", async () =>
   }
 });
 
-Deno.test("the WebSocket upgrade refuses another origin, even of the same site", async () => {
-  const { app, cleanup } = await appWith({});
-  try {
+accessTest(
+  "the WebSocket upgrade refuses another origin, even of the same site",
+  {},
+  async ({ app }) => {
     const upgrade = (headers: Record<string, string>) =>
       app.request("http://app.example.com/ws", {
         headers: { Upgrade: "websocket", ...headers },
@@ -340,89 +349,79 @@ Deno.test("the WebSocket upgrade refuses another origin, even of the same site",
     ) {
       assertEquals((await upgrade(from)).status, 200, JSON.stringify(from));
     }
-  } finally {
-    await cleanup();
+  },
+);
+
+accessTest("ALLOWED_HOSTS refuses other Host names before any session", {
+  ALLOWED_HOSTS: "enrich.example.com,10.0.0.5:5000",
+}, async ({ app }) => {
+  const get = (url: string) => app.request(url);
+  for (
+    const url of [
+      "http://rebind.evil.example/api/jobs",
+      "http://rebind.evil.example/api/lookup?ip=8.8.8.8",
+      "http://10.0.0.5:8080/",
+      "http://enrich.example.com.evil.example/",
+    ]
+  ) {
+    const response = await get(url);
+    assertEquals(response.status, 421, url);
+    assertEquals(response.headers.get("set-cookie"), null, url);
+    const { message } = await response.json();
+    ok(/does not answer to the host name/.test(message), message);
+  }
+  for (
+    const url of [
+      "http://enrich.example.com/api/jobs",
+      "http://ENRICH.example.com:8443/api/jobs",
+      "http://10.0.0.5:5000/api/jobs",
+      "http://localhost:5000/api/jobs",
+      "http://127.0.0.1/api/jobs",
+      "http://[::1]:5000/api/jobs",
+    ]
+  ) {
+    assertEquals((await get(url)).status, 200, url);
   }
 });
 
-Deno.test("ALLOWED_HOSTS refuses other Host names before any session", async () => {
-  const { app, cleanup } = await appWith({
-    ALLOWED_HOSTS: "enrich.example.com,10.0.0.5:5000",
-  });
-  try {
-    const get = (url: string) => app.request(url);
-    for (
-      const url of [
-        "http://rebind.evil.example/api/jobs",
-        "http://rebind.evil.example/api/lookup?ip=8.8.8.8",
-        "http://10.0.0.5:8080/",
-        "http://enrich.example.com.evil.example/",
-      ]
-    ) {
-      const response = await get(url);
-      assertEquals(response.status, 421, url);
-      assertEquals(response.headers.get("set-cookie"), null, url);
-      const { message } = await response.json();
-      ok(/does not answer to the host name/.test(message), message);
-    }
-    for (
-      const url of [
-        "http://enrich.example.com/api/jobs",
-        "http://ENRICH.example.com:8443/api/jobs",
-        "http://10.0.0.5:5000/api/jobs",
-        "http://localhost:5000/api/jobs",
-        "http://127.0.0.1/api/jobs",
-        "http://[::1]:5000/api/jobs",
-      ]
-    ) {
-      assertEquals((await get(url)).status, 200, url);
-    }
-  } finally {
-    await cleanup();
-  }
-});
-
-Deno.test("state-changing routes and /signin refuse another site's page", async () => {
-  const { app, cleanup } = await appWith({ ACCESS_PASSWORD: PASSWORD });
-  try {
-    const basic = `Basic ${btoa(`x:${PASSWORD}`)}`;
-    const cross = { Origin: "https://evil.example", Authorization: basic };
-    for (
-      const [method, path] of [
-        ["POST", "/api/upload"],
-        ["POST", "/api/enrich"],
-        ["POST", "/api/jobs/3/cancel"],
-        ["POST", "/api/jobs/3/restart"],
-        ["DELETE", "/api/jobs/completed"],
-      ]
-    ) {
-      const response = await app.request(`http://app.test${path}`, {
-        method,
-        headers: cross,
-      });
-      assertEquals(response.status, 403, `${method} ${path}`);
-      assertEquals(
-        (await response.json()).message,
-        "Cross-site request refused: this action must come from the app's own pages",
-      );
-      const own = await app.request(`http://app.test${path}`, {
-        method,
-        headers: { ...cross, Origin: "http://app.test" },
-      });
-      assertEquals(own.status, 200, `${method} ${path} from the app`);
-    }
-    const signin = await client(app).request(
-      "/signin",
-      form({ password: PASSWORD }, "https://evil.example"),
-    );
-    assertEquals(signin.status, 403);
-    // Reads are not state-changing: a cross-site GET is only locked, not refused.
+accessTest("state-changing routes and /signin refuse another site's page", {
+  ACCESS_PASSWORD: PASSWORD,
+}, async ({ app }) => {
+  const basic = `Basic ${btoa(`x:${PASSWORD}`)}`;
+  const cross = { Origin: "https://evil.example", Authorization: basic };
+  for (
+    const [method, path] of routes(
+      "POST /api/upload",
+      "POST /api/enrich",
+      "POST /api/jobs/3/cancel",
+      "POST /api/jobs/3/restart",
+      "DELETE /api/jobs/completed",
+    )
+  ) {
+    const response = await app.request(`http://app.test${path}`, {
+      method,
+      headers: cross,
+    });
+    assertEquals(response.status, 403, `${method} ${path}`);
     assertEquals(
-      (await app.request("http://app.test/api/jobs", { headers: cross }))
-        .status,
-      200,
+      (await response.json()).message,
+      "Cross-site request refused: this action must come from the app's own pages",
     );
-  } finally {
-    await cleanup();
+    const own = await app.request(`http://app.test${path}`, {
+      method,
+      headers: { ...cross, Origin: "http://app.test" },
+    });
+    assertEquals(own.status, 200, `${method} ${path} from the app`);
   }
+  const signin = await client(app).request(
+    "/signin",
+    form({ password: PASSWORD }, "https://evil.example"),
+  );
+  assertEquals(signin.status, 403);
+  // Reads are not state-changing: a cross-site GET is only locked, not refused.
+  assertEquals(
+    (await app.request("http://app.test/api/jobs", { headers: cross }))
+      .status,
+    200,
+  );
 });

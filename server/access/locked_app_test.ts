@@ -4,7 +4,11 @@
 // the lookup API wants a key (Bearer or ?key=) and limits each key on its
 // own; a state-changing request from another site's page gets 403.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { startTestApp, withCookieJar } from "../../tests/helpers/test_app.ts";
+import {
+  routes,
+  startTestApp,
+  withCookieJar,
+} from "../../tests/helpers/test_app.ts";
 
 const PASSWORD = "correct horse battery staple";
 const KEYS = ["key-one-0123456789abcdef", "key-two-0123456789abcdef"];
@@ -171,13 +175,13 @@ Deno.test({
         }
         // Every state-changing route of the real app, not only enrich.
         for (
-          const [method, path] of [
-            ["POST", "/api/upload"],
-            ["POST", "/api/jobs/1/cancel"],
-            ["POST", "/api/jobs/1/restart"],
-            ["DELETE", "/api/jobs/completed"],
-            ["POST", "/signin"],
-          ]
+          const [method, path] of routes(
+            "POST /api/upload",
+            "POST /api/jobs/1/cancel",
+            "POST /api/jobs/1/restart",
+            "DELETE /api/jobs/completed",
+            "POST /signin",
+          )
         ) {
           const refused = await fetch(path, {
             method,

@@ -18,12 +18,7 @@ const S3_VARIABLES = [
 ] as const;
 
 /** Required when S3 is chosen; S3_REGION defaults to us-east-1. */
-const S3_REQUIRED = [
-  "S3_ENDPOINT",
-  "S3_BUCKET",
-  "S3_ACCESS_KEY_ID",
-  "S3_SECRET_ACCESS_KEY",
-] as const;
+const S3_REQUIRED = S3_VARIABLES.filter((name) => name !== "S3_REGION");
 
 export class BlobConfigError extends Error {
   constructor(message: string) {

@@ -1,8 +1,9 @@
 // Job change notifications between the processes that run jobs and the ones
-// holding WebSocket subscribers. In one process this is a listener set; with
-// several replicas it is PostgreSQL LISTEN/NOTIFY. A change is small (the job
-// id plus a few fields, under 8 kB as NOTIFY demands); a replica that needs
-// the whole job re-reads it from storage.
+// holding WebSocket subscribers. In one process this is a listener set
+// (server/jobs/job_events.ts); with several replicas it is PostgreSQL
+// LISTEN/NOTIFY. A change is small (the job id plus a few fields, under 8 kB
+// as NOTIFY demands); a replica that needs the whole job re-reads it from
+// storage.
 import { logError } from "../log.ts";
 
 /** A small JSON object describing what changed (status, counters). */

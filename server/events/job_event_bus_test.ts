@@ -1,6 +1,5 @@
-// The JobEventBus contract against the in-process bus and against two
-// PostgreSQL buses (two replicas) on a throwaway server, plus the PostgreSQL
-// bus's recovery from a killed LISTEN connection.
+// The JobEventBus contract against two PostgreSQL buses (two replicas) on a
+// throwaway server, plus the bus's recovery from a killed LISTEN connection.
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import postgres from "postgres";
 import { startPostgres } from "../../tests/helpers/postgres.ts";
@@ -9,20 +8,9 @@ import {
   jobEventBusContract,
   waitFor,
 } from "../../tests/contracts/job_event_bus_contract.ts";
-import { LocalJobEventBus } from "./local_job_event_bus.ts";
 import { PgJobEventBus } from "./pg_job_event_bus.ts";
 
 const pg = await startPostgres("events");
-
-jobEventBusContract("local", () => {
-  const bus = new LocalJobEventBus(INTERVAL_MS);
-  return Promise.resolve({
-    publisher: bus,
-    subscriber: bus,
-    ready: () => Promise.resolve(),
-    close: () => bus.close(),
-  });
-});
 
 let channels = 0;
 jobEventBusContract("postgres", () => {

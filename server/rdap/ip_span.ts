@@ -130,8 +130,3 @@ export const REUSE_PREFIX = { 4: 24, 6: 48 } as const;
 export function reuseBlock(address: Address): Span {
   return enclosingBlock(address, REUSE_PREFIX[address.family]);
 }
-
-/** The span's size in addresses (for "most specific": the smaller wins). */
-export function spanSize(span: Span): bigint {
-  return span.end - span.start + 1n;
-}

@@ -1,17 +1,9 @@
 // RDAP settings from the environment. Off unless RDAP=on: the default
 // install talks to no outside service.
 
-export interface RdapConfig {
-  enabled: boolean;
-  /** Base URL; `/ip/{address}` is appended. */
-  url: string;
-  /** Requests per second, for all jobs of the server together. */
-  rate: number;
-  /** Answers older than this many days are asked again. */
-  cacheDays: number;
-}
+export type RdapConfig = ReturnType<typeof loadRdapConfig>;
 
-export const RDAP_DEFAULTS: RdapConfig = {
+export const RDAP_DEFAULTS = {
   enabled: false,
   url: "https://rdap.org",
   rate: 2,
@@ -50,7 +42,7 @@ function positiveNumber(
 /** Throws with a sentence naming the variable when a value is wrong. */
 export function loadRdapConfig(
   env: Record<string, string | undefined> = Deno.env.toObject(),
-): RdapConfig {
+) {
   const switchText = setting(env, "RDAP")?.toLowerCase() ?? "off";
   if (!ON.has(switchText) && !OFF.has(switchText)) {
     throw new Error(`RDAP must be on or off, got "${env.RDAP}"`);
@@ -72,13 +64,16 @@ export function loadRdapConfig(
   }
   return {
     enabled: ON.has(switchText),
+    /** Base URL; `/ip/{address}` is appended. */
     url: url.replace(/\/+$/, ""),
+    /** Requests per second, for all jobs of the server together. */
     rate: positiveNumber(
       env,
       "RDAP_RATE",
       RDAP_DEFAULTS.rate,
       "a number of requests per second above 0",
     ),
+    /** Answers older than this many days are asked again. */
     cacheDays: positiveNumber(
       env,
       "RDAP_CACHE_DAYS",

@@ -7,6 +7,8 @@ import type { AppDeps } from "../deps.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   ErrorResponse,
+  jsonBody,
+  jsonResponse,
   LOOKUP_SECURITY,
   lookupBodyRefusals,
   RATE_LIMIT_HEADERS,
@@ -31,22 +33,18 @@ export const batchRoute = createRoute({
     "does.",
   request: {
     query: BatchQuery,
-    body: {
-      required: true,
-      content: { "application/json": { schema: BatchRequest } },
-    },
+    body: jsonBody(BatchRequest),
   },
   responses: {
     ...lookupBodyRefusals(ErrorResponse),
     200: {
-      description: "One answer per address, in order",
+      ...jsonResponse(BatchResponse, "One answer per address, in order"),
       headers: RATE_LIMIT_HEADERS,
-      content: { "application/json": { schema: BatchResponse } },
     },
-    400: {
-      description: `Not JSON, not a list of strings, or over ${BATCH_MAX_IPS}`,
-      content: { "application/json": { schema: ErrorResponse } },
-    },
+    400: jsonResponse(
+      ErrorResponse,
+      `Not JSON, not a list of strings, or over ${BATCH_MAX_IPS}`,
+    ),
   },
 });
 

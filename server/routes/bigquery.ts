@@ -14,6 +14,8 @@ import {
   BigQueryRequest,
 } from "./bigquery_schemas.ts";
 import {
+  jsonBody,
+  jsonResponse,
   LOOKUP_SECURITY,
   lookupBodyRefusals,
   RATE_LIMIT_HEADERS,
@@ -38,23 +40,19 @@ export const bigQueryRoute = createRoute({
     "whatever its rows, so a query's calls fit the default limits; " +
     "BigQuery retries 429 answers on its own.",
   request: {
-    body: {
-      required: true,
-      content: { "application/json": { schema: BigQueryRequest } },
-    },
+    body: jsonBody(BigQueryRequest),
   },
   responses: {
     ...lookupBodyRefusals(BigQueryError),
     200: {
-      description: "One reply per call, in order",
+      ...jsonResponse(BigQueryReply, "One reply per call, in order"),
       headers: RATE_LIMIT_HEADERS,
-      content: { "application/json": { schema: BigQueryReply } },
     },
-    400: {
-      description: "A malformed request; BigQuery fails the query with " +
+    400: jsonResponse(
+      BigQueryError,
+      "A malformed request; BigQuery fails the query with " +
         "the message",
-      content: { "application/json": { schema: BigQueryError } },
-    },
+    ),
   },
 });
 

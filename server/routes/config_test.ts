@@ -10,11 +10,12 @@ import {
 import { bundledVersion } from "../databases/installed.ts";
 import { readMetadata } from "../enrichment/mmdb_metadata.ts";
 import { loadConfig } from "../config.ts";
-import { startTestApp } from "../../tests/helpers/test_app.ts";
+import { appTest } from "../../tests/helpers/test_app.ts";
 
-Deno.test("config: the limits the API page shows", async () => {
-  const { app, close } = await startTestApp({ RATE_LIMIT_PER_MINUTE: "0" });
-  try {
+appTest(
+  "config: the limits the API page shows",
+  { RATE_LIMIT_PER_MINUTE: "0" },
+  async ({ app }) => {
     const response = await app.request("/api/config");
     assertEquals(response.status, 200);
     const body = await response.json();
@@ -24,62 +25,48 @@ Deno.test("config: the limits the API page shows", async () => {
     assertEquals(typeof body.maxUploadMb, "number");
     // 50x the upload limit unless MAX_UNCOMPRESSED_MB says otherwise.
     assertEquals(body.maxUncompressedMb, body.maxUploadMb * 50);
-  } finally {
-    await close();
-  }
-});
+  },
+);
 
-Deno.test("config: the limits and upload size as set", async () => {
-  const { app, close } = await startTestApp({
-    RATE_LIMIT_PER_MINUTE: "120",
-    RATE_LIMIT_BURST: "7",
-    MAX_UPLOAD_MB: "3",
-    MAX_UNCOMPRESSED_MB: "40",
+appTest("config: the limits and upload size as set", {
+  RATE_LIMIT_PER_MINUTE: "120",
+  RATE_LIMIT_BURST: "7",
+  MAX_UPLOAD_MB: "3",
+  MAX_UNCOMPRESSED_MB: "40",
+}, async ({ app }) => {
+  const { data: _, ...body } = await (await app.request("/api/config"))
+    .json();
+  assertEquals(body, {
+    maxUploadMb: 3,
+    maxUncompressedMb: 40,
+    rateLimitPerMinute: 120,
+    rateLimitBurst: 7,
+    batchMaxIps: 1000,
+    rdap: { enabled: false, rate: 2 },
+    jobsVisibility: "private",
+    contact: { email: null, url: null },
   });
-  try {
-    const { data: _, ...body } = await (await app.request("/api/config"))
-      .json();
-    assertEquals(body, {
-      maxUploadMb: 3,
-      maxUncompressedMb: 40,
-      rateLimitPerMinute: 120,
-      rateLimitBurst: 7,
-      batchMaxIps: 1000,
-      rdap: { enabled: false, rate: 2 },
-      jobsVisibility: "private",
-      contact: { email: null, url: null },
-    });
-  } finally {
-    await close();
-  }
 });
 
-Deno.test("config: whose jobs a visitor sees, and the operator's contact", async () => {
-  const { app, close } = await startTestApp({
-    JOBS_VISIBILITY: "shared",
-    CONTACT_EMAIL: "ops@example.org",
-    CONTACT_URL: "https://example.org/contact",
+appTest("config: whose jobs a visitor sees, and the operator's contact", {
+  JOBS_VISIBILITY: "shared",
+  CONTACT_EMAIL: "ops@example.org",
+  CONTACT_URL: "https://example.org/contact",
+}, async ({ app }) => {
+  const body = await (await app.request("/api/config")).json();
+  assertEquals(body.jobsVisibility, "shared");
+  assertEquals(body.contact, {
+    email: "ops@example.org",
+    url: "https://example.org/contact",
   });
-  try {
-    const body = await (await app.request("/api/config")).json();
-    assertEquals(body.jobsVisibility, "shared");
-    assertEquals(body.contact, {
-      email: "ops@example.org",
-      url: "https://example.org/contact",
-    });
-  } finally {
-    await close();
-  }
 });
 
-Deno.test("config: whether registration data (RDAP) is on, its rate", async () => {
-  const { app, close } = await startTestApp({ RDAP: "on", RDAP_RATE: "5" });
-  try {
-    const body = await (await app.request("/api/config")).json();
-    assertEquals(body.rdap, { enabled: true, rate: 5 });
-  } finally {
-    await close();
-  }
+appTest("config: whether registration data (RDAP) is on, its rate", {
+  RDAP: "on",
+  RDAP_RATE: "5",
+}, async ({ app }) => {
+  const body = await (await app.request("/api/config")).json();
+  assertEquals(body.rdap, { enabled: true, rate: 5 });
 });
 
 Deno.test("config: a contact that is not an address stops the start", () => {
@@ -98,9 +85,10 @@ Deno.test("config: a contact that is not an address stops the start", () => {
   );
 });
 
-Deno.test("config: each database with its source, licence, version and build date", async () => {
-  const { app, close } = await startTestApp({ DATA_MAX_AGE_DAYS: "30" });
-  try {
+appTest(
+  "config: each database with its source, licence, version and build date",
+  { DATA_MAX_AGE_DAYS: "30" },
+  async ({ app }) => {
     const { data } = await (await app.request("/api/config")).json();
     assertEquals(data.maxAgeDays, 30);
     assertEquals(data.lastUpdate, null);
@@ -142,7 +130,5 @@ Deno.test("config: each database with its source, licence, version and build dat
     for (const d of data.databases) {
       assertEquals(data.version.includes(`${d.name} ${d.version}`), true);
     }
-  } finally {
-    await close();
-  }
-});
+  },
+);

@@ -1,6 +1,7 @@
 // Response descriptions the route declarations share: JSON bodies, errors,
-// the rate-limit headers and the answers of the body and rate limits.
-import { z } from "@hono/zod-openapi";
+// the rate-limit headers and the answers of the body and rate limits; the
+// frame of a job route.
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 
 export const ErrorResponse = z.object({
   message: z.string(),
@@ -11,6 +12,12 @@ export const jsonResponse = <T extends z.ZodTypeAny>(
   description: string,
 ) => ({
   description,
+  content: { "application/json": { schema } },
+});
+
+/** A required JSON request body of `schema`. */
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
   content: { "application/json": { schema } },
 });
 
@@ -63,10 +70,10 @@ export const JOB_SECURITY: Record<string, string[]>[] = [
 
 /** The 401 of a public route when LOOKUP_API_KEYS is set and no key came. */
 export function missingKeyResponse(schema: z.ZodTypeAny) {
-  return {
-    description: "No valid API key, when the server sets LOOKUP_API_KEYS",
-    content: { "application/json": { schema } },
-  };
+  return jsonResponse(
+    schema,
+    "No valid API key, when the server sets LOOKUP_API_KEYS",
+  );
 }
 
 /** The 401 of a job route when ACCESS_PASSWORD is set and not given. */
@@ -120,10 +127,19 @@ export function overRateLimitResponse(schema: z.ZodTypeAny) {
 export function lookupBodyRefusals(schema: z.ZodTypeAny) {
   return {
     401: missingKeyResponse(schema),
-    413: {
-      description: "The body is over 1 MiB",
-      content: { "application/json": { schema } },
-    },
+    413: jsonResponse(schema, "The body is over 1 MiB"),
     429: overRateLimitResponse(schema),
   };
+}
+
+/** A job route: its security, its tag and its 401 when the server is locked. */
+export function jobRoute<R extends Omit<RouteConfig, "security" | "tags">>(
+  route: R,
+) {
+  return createRoute({
+    ...route,
+    security: JOB_SECURITY,
+    tags: ["Jobs"],
+    responses: { 401: lockedResponse(), ...route.responses },
+  });
 }

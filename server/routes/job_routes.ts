@@ -1,13 +1,13 @@
 // Declarations of the job routes (/api/enrich, /api/jobs/...): paths,
 // parameters, bodies and answers. The handlers are in jobs.ts.
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { NETWORK_TYPES } from "../storage/preview_filters.ts";
 import { PREVIEW_STATUSES } from "../../shared/wire.ts";
 import {
   errorResponse,
-  JOB_SECURITY,
+  jobRoute,
+  jsonBody,
   jsonResponse,
-  lockedResponse,
 } from "./documented_responses.ts";
 import {
   Clear,
@@ -22,25 +22,29 @@ import {
 import { jsonBodyOfAnyType } from "./json_body.ts";
 import { JobSummarySchema } from "./summary_schemas.ts";
 
-const jobNotFound = errorResponse("No job with that id");
-const badJobId = errorResponse("The id is not a positive whole number");
+/** A route of one job (/jobs/{id}...): the id parameter, its 400 and 404. */
+function oneJobRoute<R extends Parameters<typeof jobRoute>[0]>(route: R) {
+  return jobRoute({
+    ...route,
+    request: { params: JobIdParam, ...route.request },
+    responses: {
+      400: errorResponse("The id is not a positive whole number"),
+      404: errorResponse("No job with that id"),
+      ...route.responses,
+    },
+  });
+}
 
-export const enrichRoute = createRoute({
+export const enrichRoute = jobRoute({
   method: "post",
   path: "/enrich",
   operationId: "startJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Start an enrichment job for an upload",
   middleware: [jsonBodyOfAnyType] as const,
   request: {
-    body: {
-      required: true,
-      content: { "application/json": { schema: EnrichRequest } },
-    },
+    body: jsonBody(EnrichRequest),
   },
   responses: {
-    401: lockedResponse(),
     201: jsonResponse(Job, "The created job (pending)"),
     400: errorResponse("Invalid body or unknown column"),
     404: errorResponse("The upload was not found (it may have expired)"),
@@ -48,57 +52,42 @@ export const enrichRoute = createRoute({
   },
 });
 
-export const listJobsRoute = createRoute({
+export const listJobsRoute = jobRoute({
   method: "get",
   path: "/jobs",
   operationId: "listJobs",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "List jobs, newest first",
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(z.array(Job), "All jobs"),
   },
 });
 
-export const clearCompletedRoute = createRoute({
+export const clearCompletedRoute = jobRoute({
   method: "delete",
   path: "/jobs/completed",
   operationId: "clearCompletedJobs",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Delete all completed jobs and their results",
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Clear, "How many jobs were deleted"),
   },
 });
 
-export const readJobRoute = createRoute({
+export const readJobRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}",
   operationId: "getJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "One job",
-  request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Job, "The job"),
-    400: badJobId,
-    404: jobNotFound,
   },
 });
 
-export const previewRoute = createRoute({
+export const previewRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/preview",
   operationId: "previewJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "A page of processed rows",
   request: {
-    params: JobIdParam,
     query: z.object({
       page: wholeNumberQuery("Page from 1 to totalPages (default 1)"),
       limit: wholeNumberQuery("Rows per page, 1 to 100 (default 10)"),
@@ -120,39 +109,28 @@ export const previewRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Preview, "The page"),
     400: errorResponse("Bad id or filter, or a page outside 1..totalPages"),
-    404: jobNotFound,
   },
 });
 
-export const summaryRoute = createRoute({
+export const summaryRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/summary",
   operationId: "getJobSummary",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Counts of a job's rows: network types, top companies, ...",
   description: "Over the rows stored so far: works while a job runs.",
-  request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(JobSummarySchema, "The summary"),
-    400: badJobId,
-    404: jobNotFound,
   },
 });
 
-export const recentResultsRoute = createRoute({
+export const recentResultsRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/recent-results",
   operationId: "getRecentResults",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Rows processed since an index (live feed)",
   request: {
-    params: JobIdParam,
     query: z.object({
       since: wholeNumberQuery("First row index (default 0)"),
       limit: wholeNumberQuery("At most this many rows, 1 to 1000 (default 50)"),
@@ -164,23 +142,18 @@ export const recentResultsRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(RecentResults, "Rows and the next index to ask for"),
     400: errorResponse("Bad id, since or limit"),
-    404: jobNotFound,
   },
 });
 
-export const downloadRoute = createRoute({
+export const downloadRoute = oneJobRoute({
   method: "get",
   path: "/jobs/{id}/download",
   operationId: "downloadJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Download the enriched file (consumer ISP rows left out)",
   description: "Works while a job runs too (the rows processed so far).",
   request: {
-    params: JobIdParam,
     query: z.object({
       format: z.any().openapi({
         type: "string",
@@ -190,7 +163,6 @@ export const downloadRoute = createRoute({
     }),
   },
   responses: {
-    401: lockedResponse(),
     200: {
       description: "The file",
       content: {
@@ -201,44 +173,31 @@ export const downloadRoute = createRoute({
       },
     },
     400: errorResponse("Bad id, or an unknown format"),
-    404: jobNotFound,
     422: errorResponse(
       "xlsx asked for results with more columns than a sheet holds (16,384)",
     ),
   },
 });
 
-export const cancelRoute = createRoute({
+export const cancelRoute = oneJobRoute({
   method: "post",
   path: "/jobs/{id}/cancel",
   operationId: "cancelJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Cancel a pending or processing job",
-  request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Message, "Cancelled"),
-    400: badJobId,
-    404: jobNotFound,
     409: errorResponse("The job is not pending or processing"),
   },
 });
 
-export const restartRoute = createRoute({
+export const restartRoute = oneJobRoute({
   method: "post",
   path: "/jobs/{id}/restart",
   operationId: "restartJob",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary:
     "Restart a failed job: its done chunks are kept, the others run again",
-  request: { params: JobIdParam },
   responses: {
-    401: lockedResponse(),
     200: jsonResponse(Message, "Restarted"),
-    400: badJobId,
-    404: jobNotFound,
     409: errorResponse("The job has not failed"),
   },
 });

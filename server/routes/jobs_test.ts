@@ -5,6 +5,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { Job, UploadResult } from "../../shared/wire.ts";
 import {
   jsonRequest,
+  routes,
   startTestApp,
   type TestApp,
   uploadRequest,
@@ -132,14 +133,14 @@ Deno.test("job ids: 1e9, -1, abc, huge, unknown", async () => {
       ]
     ) {
       for (
-        const [method, suffix] of [
-          ["GET", ""],
-          ["GET", "/preview"],
-          ["GET", "/recent-results"],
-          ["GET", "/download"],
-          ["POST", "/cancel"],
-          ["POST", "/restart"],
-        ]
+        const [method, suffix] of routes(
+          "GET ",
+          "GET /preview",
+          "GET /recent-results",
+          "GET /download",
+          "POST /cancel",
+          "POST /restart",
+        )
       ) {
         const what = `${method} ${id}${suffix}`;
         const response = await app.request(
@@ -151,12 +152,12 @@ Deno.test("job ids: 1e9, -1, abc, huge, unknown", async () => {
       }
     }
     for (
-      const [method, suffix] of [
-        ["GET", ""],
-        ["GET", "/preview"],
-        ["POST", "/cancel"],
-        ["POST", "/restart"],
-      ]
+      const [method, suffix] of routes(
+        "GET ",
+        "GET /preview",
+        "POST /cancel",
+        "POST /restart",
+      )
     ) {
       const unknown = await app.request(`/api/jobs/123456${suffix}`, {
         method,

@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   ErrorResponse,
+  jsonResponse,
   LOOKUP_SECURITY,
   missingKeyResponse,
   overRateLimitResponse,
@@ -59,10 +60,7 @@ export const lookupRoute = createRoute({
       },
       content: { "application/json": { schema: LookupAnswer } },
     },
-    400: {
-      description: "No ip, or an unknown field in fields=",
-      content: { "application/json": { schema: LookupFailure } },
-    },
+    400: jsonResponse(LookupFailure, "No ip, or an unknown field in fields="),
     429: overRateLimitResponse(ErrorResponse),
   },
 });

@@ -3,7 +3,7 @@
 // table's.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
-import { startTestApp } from "../../tests/helpers/test_app.ts";
+import { appTest, startTestApp } from "../../tests/helpers/test_app.ts";
 
 type Operation = { responses?: Record<string, unknown> };
 type Document = {
@@ -40,9 +40,10 @@ function documentedRoutes(document: Document): Set<string> {
   return found;
 }
 
-Deno.test("every /api route is in the OpenAPI document, and only those", async () => {
-  const { app, hono, close } = await startTestApp();
-  try {
+appTest(
+  "every /api route is in the OpenAPI document, and only those",
+  {},
+  async ({ app, hono }) => {
     const response = await app.request("/api/openapi.json");
     assertEquals(response.status, 200);
     const document: Document = await response.json();
@@ -64,14 +65,13 @@ Deno.test("every /api route is in the OpenAPI document, and only those", async (
         );
       }
     }
-  } finally {
-    await close();
-  }
-});
+  },
+);
 
-Deno.test("the document's request schemas are the validators' schemas", async () => {
-  const { app, close } = await startTestApp();
-  try {
+appTest(
+  "the document's request schemas are the validators' schemas",
+  {},
+  async ({ app }) => {
     const document = await (await app.request("/api/openapi.json")).json();
     const schemas = document.components.schemas;
     // Limits the validators enforce appear in the document.
@@ -93,31 +93,25 @@ Deno.test("the document's request schemas are the validators' schemas", async ()
     });
     assertEquals(answer.status, 200);
     assertEquals(await answer.json(), { replies: [] });
-  } finally {
-    await close();
-  }
+  },
+);
+
+appTest("OpenAPI document is served", {}, async ({ app }) => {
+  const response = await app.request("/api/openapi.json");
+  assertEquals(response.status, 200);
+  assertEquals(response.headers.get("access-control-allow-origin"), "*");
+  const body = await response.json();
+  assertEquals(body.openapi, "3.1.0");
+  ok(body.paths["/api/lookup"].get);
+  ok(body.paths["/api/lookup/batch"].post);
+  ok(body.paths["/api/bigquery"].post);
+  ok(body.paths["/api/jobs/{id}"].get);
 });
 
-Deno.test("OpenAPI document is served", async () => {
-  const { app, close } = await startTestApp();
-  try {
-    const response = await app.request("/api/openapi.json");
-    assertEquals(response.status, 200);
-    assertEquals(response.headers.get("access-control-allow-origin"), "*");
-    const body = await response.json();
-    assertEquals(body.openapi, "3.1.0");
-    ok(body.paths["/api/lookup"].get);
-    ok(body.paths["/api/lookup/batch"].post);
-    ok(body.paths["/api/bigquery"].post);
-    ok(body.paths["/api/jobs/{id}"].get);
-  } finally {
-    await close();
-  }
-});
-
-Deno.test("cancel and restart document their 400, 401, 404 and 409", async () => {
-  const { app, close } = await startTestApp();
-  try {
+appTest(
+  "cancel and restart document their 400, 401, 404 and 409",
+  {},
+  async ({ app }) => {
     const document = await (await app.request("/api/openapi.json")).json();
     for (const action of ["cancel", "restart"]) {
       const operation = document.paths[`/api/jobs/{id}/${action}`].post;
@@ -127,14 +121,13 @@ Deno.test("cancel and restart document their 400, 401, 404 and 409", async () =>
         action,
       );
     }
-  } finally {
-    await close();
-  }
-});
+  },
+);
 
-Deno.test("enrichment fields in the document follow the field table", async () => {
-  const { app, close } = await startTestApp();
-  try {
+appTest(
+  "enrichment fields in the document follow the field table",
+  {},
+  async ({ app }) => {
     const document = await (await app.request("/api/openapi.json")).json();
     const { LookupSuccess, EnrichmentData } = document.components.schemas;
     for (const schema of [LookupSuccess, EnrichmentData]) {
@@ -151,10 +144,8 @@ Deno.test("enrichment fields in the document follow the field table", async () =
         assertEquals(property.description, description, field.name);
       }
     }
-  } finally {
-    await close();
-  }
-});
+  },
+);
 
 Deno.test({
   name: "Redocly's recommended rules find no error and no warning",

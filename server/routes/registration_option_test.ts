@@ -4,51 +4,48 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { REGISTRATION_OFF } from "./registration_option.ts";
 import {
+  appTest,
   jsonRequest,
-  startTestApp,
   uploadRequest,
 } from "../../tests/helpers/test_app.ts";
 
-Deno.test("registration data refused while RDAP is off", async () => {
-  const { app, close } = await startTestApp({ RDAP_URL: "http://127.0.0.1:9" });
-  try {
-    const uploaded = await (await app.request(
-      "/api/upload",
-      uploadRequest("a.csv", "ip\n12.34.56.10\n"),
-    )).json();
-    const job = await app.request(
-      "/api/enrich",
-      jsonRequest({
-        fileName: uploaded.fileName,
-        ipColumnName: "ip",
-        includeGeolocation: 1,
-        includeDomain: 0,
-        includeCompany: 1,
-        includeNetwork: 1,
-        includeRegistration: 1,
-      }),
-    );
-    assertEquals(job.status, 400);
-    assertEquals((await job.json()).message, REGISTRATION_OFF);
+appTest("registration data refused while RDAP is off", {
+  RDAP_URL: "http://127.0.0.1:9",
+}, async ({ app }) => {
+  const uploaded = await (await app.request(
+    "/api/upload",
+    uploadRequest("a.csv", "ip\n12.34.56.10\n"),
+  )).json();
+  const job = await app.request(
+    "/api/enrich",
+    jsonRequest({
+      fileName: uploaded.fileName,
+      ipColumnName: "ip",
+      includeGeolocation: 1,
+      includeDomain: 0,
+      includeCompany: 1,
+      includeNetwork: 1,
+      includeRegistration: 1,
+    }),
+  );
+  assertEquals(job.status, 400);
+  assertEquals((await job.json()).message, REGISTRATION_OFF);
 
-    const lookup = await app.request(
-      "/api/lookup?ip=12.34.56.10&registration=1",
-    );
-    assertEquals(lookup.status, 400);
-    assertEquals((await lookup.json()).message, REGISTRATION_OFF);
+  const lookup = await app.request(
+    "/api/lookup?ip=12.34.56.10&registration=1",
+  );
+  assertEquals(lookup.status, 400);
+  assertEquals((await lookup.json()).message, REGISTRATION_OFF);
 
-    const batch = await app.request(
-      "/api/lookup/batch",
-      jsonRequest({ ips: ["12.34.56.10"], registration: 1 }),
-    );
-    assertEquals(batch.status, 400);
+  const batch = await app.request(
+    "/api/lookup/batch",
+    jsonRequest({ ips: ["12.34.56.10"], registration: 1 }),
+  );
+  assertEquals(batch.status, 400);
 
-    // Without the flag: no registration fields in the answer.
-    const plain = await (await app.request("/api/lookup?ip=12.34.56.10"))
-      .json();
-    assertEquals(plain.success, true);
-    assertEquals("registered_org" in plain, false);
-  } finally {
-    await close();
-  }
+  // Without the flag: no registration fields in the answer.
+  const plain = await (await app.request("/api/lookup?ip=12.34.56.10"))
+    .json();
+  assertEquals(plain.success, true);
+  assertEquals("registered_org" in plain, false);
 });

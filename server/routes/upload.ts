@@ -2,7 +2,6 @@
 // server makes, enforcing the size limit while it streams, and reads the
 // header row and counts the data rows on the way.
 import { CUT_ROWS } from "../csv/row_chunks.ts";
-import { createRoute } from "@hono/zod-openapi";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { UploadResult as UploadAnswer } from "../../shared/wire.ts";
@@ -12,9 +11,8 @@ import { isDiskFull, uploadDiskFullMessage } from "../storage/disk_full.ts";
 import { apiRouter } from "./api_router.ts";
 import {
   errorResponse,
-  JOB_SECURITY,
+  jobRoute,
   jsonResponse,
-  lockedResponse,
 } from "./documented_responses.ts";
 import { UploadResult } from "./job_schemas.ts";
 import { UploadQuota } from "./upload_quota.ts";
@@ -24,12 +22,10 @@ import { receiveCsvUpload, uploadOverLimit } from "./multipart_upload.ts";
 /** Room for the multipart framing around a file at the limit. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
-export const uploadRoute = createRoute({
+export const uploadRoute = jobRoute({
   method: "post",
   path: "/upload",
   operationId: "uploadFile",
-  security: JOB_SECURITY,
-  tags: ["Jobs"],
   summary: "Upload a table of addresses",
   description: "Streams the file to the server, reads its header row and " +
     "counts its rows. Accepts .csv, .tsv, .txt, .xlsx (first sheet), and " +
@@ -53,7 +49,6 @@ export const uploadRoute = createRoute({
     },
   },
   responses: {
-    401: lockedResponse(),
     201: jsonResponse(UploadResult, "The stored upload"),
     400: errorResponse(
       "Not a file the server reads, unreadable, not multipart, no header " +

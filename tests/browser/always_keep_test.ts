@@ -7,18 +7,19 @@ import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { MODEL } from "../../server/classification/model.ts";
 import {
   asTestVisitor,
+  browserTest,
+  downloadedRows,
   NO_DNS,
-  parseCsv,
   screenshot,
-  withServerAndBrowser,
   writeCsv,
 } from "./browser.ts";
 
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 const COMCAST = "23.24.0.1"; // AS7922, a curated consumer AS
 
-Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
-  await withServerAndBrowser(NO_DNS, async (server, browser) => {
+browserTest(
+  "Always keep keeps a listed AS",
+  NO_DNS,
+  async (server, browser) => {
     // The page and this test's own requests are one visitor, so the job
     // list below is the list the page's session sees.
     const context = await browser.newContext({ acceptDownloads: true });
@@ -62,12 +63,9 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
       `consumer_isp: always keep (curated consumer AS) (confidence ${sure})`,
     );
 
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Download CSV" }).click(),
-    ]);
-    const [header, ...rows] = parseCsv(
-      await Deno.readTextFile(await download.path()),
+    const [header, ...rows] = await downloadedRows(
+      page,
+      page.getByRole("button", { name: "Download CSV" }),
     );
     const kept = rows.find((row) => row[0] === COMCAST);
     assert.ok(kept, "the listed AS is in the download");
@@ -75,5 +73,5 @@ Deno.test("Always keep keeps a listed AS", OPTIONS, async () => {
       kept[header.indexOf("classification_reason")],
       "always keep (curated consumer AS)",
     );
-  });
-});
+  },
+);

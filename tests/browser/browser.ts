@@ -7,8 +7,10 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   chromium,
+  type Locator,
   type Page,
 } from "playwright-core";
+import { parseCsv } from "../helpers/client.ts";
 import { sessionFetch, visitorCookie } from "../helpers/cookie_jar.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
@@ -36,6 +38,8 @@ export function launchBrowser(): Promise<Browser> {
 
 // Reverse DNS goes nowhere: a closed loopback port with a short timeout.
 export { NO_DNS } from "../helpers/http.ts";
+// CSV rows as the HTTP tests read them.
+export { parseCsv };
 
 /**
  * Runs `body` with a fresh server (`env`) and browser, closing both after;
@@ -65,6 +69,18 @@ export async function withServerAndBrowser(
   } finally {
     await server.stop();
   }
+}
+
+/** A test (`name`) run by withServerAndBrowser with the server's `env`. */
+export function browserTest(
+  name: string,
+  env: Record<string, string>,
+  body: (server: RunningServer, browser: Browser) => Promise<void>,
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    () => withServerAndBrowser(env, body),
+  );
 }
 
 /**
@@ -169,37 +185,16 @@ export function sampleCsv(ips: readonly string[] = PUBLIC_IPS): string {
   ].join("\n") + "\n";
 }
 
-/** Parses simple CSV (quoted fields allowed) into rows of cells. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((v) => v !== ""));
+/** Clicks `control` and reads the download it starts as CSV rows. */
+export async function downloadedRows(
+  page: Page,
+  control: Locator,
+): Promise<string[][]> {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    control.click(),
+  ]);
+  return parseCsv(await Deno.readTextFile(await download.path()));
 }
 
 /** Resolves once `check` returns a truthy value, polling; throws on timeout. */
@@ -220,6 +215,18 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/** Waits until job `id` has completed (30 s at most). */
+export async function waitForCompleted(url: string, id: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const job = await (await sessionFetch(`${url}/api/jobs/${id}`)).json();
+      return job.status === "completed";
+    },
+    30_000,
+    `job ${id} to complete`,
+  );
 }
 
 /** Uploads a CSV and starts a job through the API, as the web app would. */

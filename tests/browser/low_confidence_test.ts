@@ -4,24 +4,18 @@
 
 import assert from "node:assert/strict";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
-import {
-  asTestVisitor,
-  NO_DNS,
-  withServerAndBrowser,
-  writeCsv,
-} from "./browser.ts";
+import { browserTest, NO_DNS, visitorPage, writeCsv } from "./browser.ts";
 
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 // AS204923 WISPI SRL, a fixed-wireless ISP: kept for want of access
 // evidence, which the model doubts (confidence 0.45 with the shipped
 // model_params.json).
 const DOUBTED = "5.61.0.1";
 
-Deno.test("rows the classifier is unsure of", OPTIONS, async () => {
-  await withServerAndBrowser(NO_DNS, async (server, browser) => {
-    const context = await browser.newContext();
-    await asTestVisitor(context, server.url);
-    const page = await context.newPage();
+browserTest(
+  "rows the classifier is unsure of",
+  NO_DNS,
+  async (server, browser) => {
+    const { page } = await visitorPage(browser, server.url);
     const csvPath = await writeCsv(
       "doubt.csv",
       `ip_address,n\n${DOUBTED},1\n8.8.8.8,2\n`,
@@ -45,5 +39,5 @@ Deno.test("rows the classifier is unsure of", OPTIONS, async () => {
         ?.trim(),
       "Yes",
     );
-  });
-});
+  },
+);

@@ -5,14 +5,7 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import {
-  NO_DNS,
-  screenshot,
-  withServerAndBrowser,
-  writeCsv,
-} from "./browser.ts";
-
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
+import { browserTest, NO_DNS, screenshot, writeCsv } from "./browser.ts";
 
 /** A web server log as people export it: the address is not the first column. */
 function accessLogCsv(rows: number): string {
@@ -65,56 +58,54 @@ const READ =
   "main tr, main .tile, main figcaption";
 
 for (const width of [1280, 375]) {
-  Deno.test(
+  browserTest(
     `notifications cover nothing at ${width} px`,
-    OPTIONS,
-    async () => {
-      await withServerAndBrowser(NO_DNS, async (server, browser) => {
-        const page = await browser.newPage({
-          viewport: { width, height: width < 600 ? 740 : 800 },
-          isMobile: width < 600,
-          hasTouch: width < 600,
-        });
-        await page.goto(server.url + "/");
-        await page.getByText(/Maximum file size/).waitFor();
-        await page.locator('input[type="file"]').setInputFiles(
-          await writeCsv("access_log.csv", accessLogCsv(40)),
-        );
-        await page.getByText("File uploaded successfully").waitFor();
-        await page.getByRole("heading", { name: "Configuration Options" })
-          .waitFor();
-        await page.screenshot({
-          path: `test-output/screenshots/notify-uploaded-${width}.png`,
-        });
-        assert.deepEqual(await covered(page, page.locator(READ)), []);
-
-        // The chosen IP column is whole inside the screen.
-        const chosen = page.locator(".upload-preview th.chosen-column");
-        await chosen.waitFor();
-        const box = await chosen.boundingBox();
-        assert.ok(box);
-        assert.ok(
-          box.x >= 0 && box.x + box.width <= width,
-          `the IP column spans ${box.x}..${box.x + box.width} at ${width} px`,
-        );
-        for (const cell of await page.locator("td.chosen-column").all()) {
-          const text = await cell.innerText();
-          assert.match(text, /^\d+\.\d+\.\d+\.\d+$/, "whole addresses");
-        }
-
-        await page.getByRole("button", { name: "Start Processing" }).click();
-        await page.getByText("Processing complete").first().waitFor({
-          timeout: 60_000,
-        });
-        await page.getByRole("heading", { name: "Enrichment Results" })
-          .waitFor();
-        await page.getByTestId("toast").waitFor();
-        await page.screenshot({
-          path: `test-output/screenshots/notify-complete-${width}.png`,
-        });
-        assert.deepEqual(await covered(page, page.locator(READ)), []);
-        await screenshot(page, `notify-complete-${width}-full`);
+    NO_DNS,
+    async (server, browser) => {
+      const page = await browser.newPage({
+        viewport: { width, height: width < 600 ? 740 : 800 },
+        isMobile: width < 600,
+        hasTouch: width < 600,
       });
+      await page.goto(server.url + "/");
+      await page.getByText(/Maximum file size/).waitFor();
+      await page.locator('input[type="file"]').setInputFiles(
+        await writeCsv("access_log.csv", accessLogCsv(40)),
+      );
+      await page.getByText("File uploaded successfully").waitFor();
+      await page.getByRole("heading", { name: "Configuration Options" })
+        .waitFor();
+      await page.screenshot({
+        path: `test-output/screenshots/notify-uploaded-${width}.png`,
+      });
+      assert.deepEqual(await covered(page, page.locator(READ)), []);
+
+      // The chosen IP column is whole inside the screen.
+      const chosen = page.locator(".upload-preview th.chosen-column");
+      await chosen.waitFor();
+      const box = await chosen.boundingBox();
+      assert.ok(box);
+      assert.ok(
+        box.x >= 0 && box.x + box.width <= width,
+        `the IP column spans ${box.x}..${box.x + box.width} at ${width} px`,
+      );
+      for (const cell of await page.locator("td.chosen-column").all()) {
+        const text = await cell.innerText();
+        assert.match(text, /^\d+\.\d+\.\d+\.\d+$/, "whole addresses");
+      }
+
+      await page.getByRole("button", { name: "Start Processing" }).click();
+      await page.getByText("Processing complete").first().waitFor({
+        timeout: 60_000,
+      });
+      await page.getByRole("heading", { name: "Enrichment Results" })
+        .waitFor();
+      await page.getByTestId("toast").waitFor();
+      await page.screenshot({
+        path: `test-output/screenshots/notify-complete-${width}.png`,
+      });
+      assert.deepEqual(await covered(page, page.locator(READ)), []);
+      await screenshot(page, `notify-complete-${width}-full`);
     },
   );
 }

@@ -4,18 +4,16 @@
 
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { sessionFetch } from "../helpers/cookie_jar.ts";
 import {
+  browserTest,
   createJob,
   NO_DNS,
   sampleCsv,
   screenshot,
   visitorPage,
-  waitFor,
-  withServerAndBrowser,
+  waitForCompleted,
 } from "./browser.ts";
 
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 const WIDTH = 375;
 const FILE_NAME = "customer_ip_addresses_2024_export.csv";
 
@@ -68,81 +66,73 @@ function wrapsAfter(locator: Locator): Promise<string[]> {
   });
 }
 
-Deno.test(
+browserTest(
   "phone width: history and results preview as cards",
-  OPTIONS,
-  async () => {
-    await withServerAndBrowser(NO_DNS, async (server, browser) => {
-      const job = await createJob(
-        server.url,
-        FILE_NAME,
-        sampleCsv(["8.8.8.8", "81.2.69.142", "23.24.0.1", "1.1.1.1"]),
-        { includeDomain: 1 },
-      );
-      await waitFor(
-        async () =>
-          (await (await sessionFetch(`${server.url}/api/jobs/${job.id}`))
-            .json()).status === "completed",
-        30_000,
-        "the job to complete",
-      );
-      const { page } = await visitorPage(browser, server.url, {
-        viewport: { width: WIDTH, height: 740 },
-      });
+  NO_DNS,
+  async (server, browser) => {
+    const job = await createJob(
+      server.url,
+      FILE_NAME,
+      sampleCsv(["8.8.8.8", "81.2.69.142", "23.24.0.1", "1.1.1.1"]),
+      { includeDomain: 1 },
+    );
+    await waitForCompleted(server.url, job.id);
+    const { page } = await visitorPage(browser, server.url, {
+      viewport: { width: WIDTH, height: 740 },
+    });
 
-      await page.goto(`${server.url}/history`);
-      const row = page.locator(`tr[data-job-id="${job.id}"]`);
-      await row.waitFor();
-      await assertNoHorizontalOverflow(page, "history");
-      for (const name of ["View", "Download"]) {
-        await assertInView(
-          row.getByRole("link", { name: new RegExp(`^${name}`) }),
-          `history's ${name}`,
-        );
-      }
-      const fileName = row.locator("td.file-name");
-      assert.equal(await fileName.textContent(), FILE_NAME);
-      // Too long for one line here: it wraps only after a separator.
-      const wraps = await wrapsAfter(fileName);
-      assert.ok(wraps.length > 0, "the long name wraps");
-      for (const ch of wraps) {
-        assert.ok("_-.".includes(ch), `the file name wraps after "${ch}"`);
-      }
-      // Each job is a card: its cells stacked, one above the other.
-      const cells = await row.locator("td").all();
-      const tops = await Promise.all(
-        cells.map(async (cell) => (await cell.boundingBox())!.y),
-      );
-      assert.deepEqual(tops, [...tops].sort((a, b) => a - b));
-      assert.equal(new Set(tops).size, cells.length, "one cell a line");
-      await screenshot(page, "phone-history");
-
-      await page.goto(`${server.url}/results/${job.id}`);
-      const preview = page.locator(".results-table tbody tr");
-      await preview.first().waitFor();
-      await page.locator(".summary-plot svg").nth(3).waitFor();
-      await assertNoHorizontalOverflow(page, "results");
-      for (const label of ["IP Address", "Company", "ISP Filtered", "ASN"]) {
-        await assertInView(
-          preview.first().locator(`td[data-label="${label}"]`),
-          `the preview's ${label}`,
-        );
-      }
+    await page.goto(`${server.url}/history`);
+    const row = page.locator(`tr[data-job-id="${job.id}"]`);
+    await row.waitFor();
+    await assertNoHorizontalOverflow(page, "history");
+    for (const name of ["View", "Download"]) {
       await assertInView(
-        page.getByRole("button", { name: "Download CSV" }),
-        "Download CSV",
+        row.getByRole("link", { name: new RegExp(`^${name}`) }),
+        `history's ${name}`,
       );
+    }
+    const fileName = row.locator("td.file-name");
+    assert.equal(await fileName.textContent(), FILE_NAME);
+    // Too long for one line here: it wraps only after a separator.
+    const wraps = await wrapsAfter(fileName);
+    assert.ok(wraps.length > 0, "the long name wraps");
+    for (const ch of wraps) {
+      assert.ok("_-.".includes(ch), `the file name wraps after "${ch}"`);
+    }
+    // Each job is a card: its cells stacked, one above the other.
+    const cells = await row.locator("td").all();
+    const tops = await Promise.all(
+      cells.map(async (cell) => (await cell.boundingBox())!.y),
+    );
+    assert.deepEqual(tops, [...tops].sort((a, b) => a - b));
+    assert.equal(new Set(tops).size, cells.length, "one cell a line");
+    await screenshot(page, "phone-history");
 
-      // The map legend's first tick label ("0") lies inside its legend.
-      const clipped = await page.evaluate<number>(`(() => {
+    await page.goto(`${server.url}/results/${job.id}`);
+    const preview = page.locator(".results-table tbody tr");
+    await preview.first().waitFor();
+    await page.locator(".summary-plot svg").nth(3).waitFor();
+    await assertNoHorizontalOverflow(page, "results");
+    for (const label of ["IP Address", "Company", "ISP Filtered", "ASN"]) {
+      await assertInView(
+        preview.first().locator(`td[data-label="${label}"]`),
+        `the preview's ${label}`,
+      );
+    }
+    await assertInView(
+      page.getByRole("button", { name: "Download CSV" }),
+      "Download CSV",
+    );
+
+    // The map legend's first tick label ("0") lies inside its legend.
+    const clipped = await page.evaluate<number>(`(() => {
       const legend = document.querySelectorAll(".summary-plot")[3]
         .querySelector("svg");
       const tick = legend.querySelector("g[transform] text");
       return tick.getBoundingClientRect().left -
         legend.getBoundingClientRect().left;
     })()`);
-      assert.ok(clipped >= 0, `the legend's first tick starts at ${clipped}px`);
-      await screenshot(page, "phone-results");
-    });
+    assert.ok(clipped >= 0, `the legend's first tick starts at ${clipped}px`);
+    await screenshot(page, "phone-results");
   },
 );

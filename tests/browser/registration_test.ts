@@ -9,10 +9,12 @@ import { startRdapServer } from "../helpers/rdap_server.ts";
 import { startServer } from "../helpers/server.ts";
 import {
   asTestVisitor,
+  browserTest,
+  downloadedRows,
   launchBrowser,
   NO_DNS,
-  parseCsv,
   screenshot,
+  visitorPage,
   writeCsv,
 } from "./browser.ts";
 
@@ -52,12 +54,9 @@ Deno.test(
       await page.getByTestId("registration-lookups").getByText(
         /Registration data: 2 asked · 0 from the cache · 0 failed/,
       ).waitFor();
-      const [download] = await Promise.all([
-        page.waitForEvent("download"),
-        page.getByRole("button", { name: "Download CSV" }).click(),
-      ]);
-      const [header, ...rows] = parseCsv(
-        await Deno.readTextFile(await download.path()),
+      const [header, ...rows] = await downloadedRows(
+        page,
+        page.getByRole("button", { name: "Download CSV" }),
       );
       const acme = rows.find((row) => row[0] === ACME);
       assert.ok(acme, "the customer's row is kept");
@@ -72,13 +71,11 @@ Deno.test(
   },
 );
 
-Deno.test("Registration data: no box while RDAP is off", OPTIONS, async () => {
-  const server = await startServer({ env: NO_DNS });
-  const browser = await launchBrowser();
-  try {
-    const context = await browser.newContext();
-    await asTestVisitor(context, server.url);
-    const page = await context.newPage();
+browserTest(
+  "Registration data: no box while RDAP is off",
+  NO_DNS,
+  async (server, browser) => {
+    const { page } = await visitorPage(browser, server.url);
     const csvPath = await writeCsv("off.csv", `ip_address\n${ACME}\n`);
     await page.goto(server.url + "/");
     await page.locator('input[type="file"]').setInputFiles(csvPath);
@@ -87,8 +84,5 @@ Deno.test("Registration data: no box while RDAP is off", OPTIONS, async () => {
     const config = await (await fetch(`${server.url}/api/config`)).json();
     assert.equal(config.rdap.enabled, false);
     assert.equal(await page.getByLabel(LABEL).count(), 0);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-});
+  },
+);

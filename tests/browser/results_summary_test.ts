@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { startSlowDnsServer } from "../helpers/server_with_dns.ts";
 import {
+  browserTest,
   checkSummaryCharts,
   createJob,
   launchBrowser,
@@ -16,7 +17,7 @@ import {
   screenshot,
   visitorPage,
   waitFor,
-  withServerAndBrowser,
+  waitForCompleted,
 } from "./browser.ts";
 
 const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
@@ -40,17 +41,6 @@ function seededCsv(): string {
   return rows.join("\n") + "\n";
 }
 
-async function waitForCompleted(url: string, id: number): Promise<void> {
-  await waitFor(
-    async () => {
-      const job = await (await sessionFetch(`${url}/api/jobs/${id}`)).json();
-      return job.status === "completed";
-    },
-    30_000,
-    `job ${id} to complete`,
-  );
-}
-
 /** The "Showing ... of N ..." line under the preview. */
 const shownLine = (page: Page) =>
   page.locator(".pagination-row p").first().textContent();
@@ -62,138 +52,135 @@ const figure = async (page: Page, selector: string) =>
       .match(/\d[\d,]*/)?.[0] ?? "").replaceAll(",", ""),
   );
 
-Deno.test(
+browserTest(
   "results: summary charts and map, preview filters",
-  OPTIONS,
-  async () => {
-    await withServerAndBrowser(NO_DNS, async (server, browser) => {
-      const job = await createJob(server.url, "known.csv", seededCsv());
-      await waitForCompleted(server.url, job.id);
+  NO_DNS,
+  async (server, browser) => {
+    const job = await createJob(server.url, "known.csv", seededCsv());
+    await waitForCompleted(server.url, job.id);
 
-      for (const width of [1280, 375]) {
-        const { page, errors } = await visitorPage(browser, server.url, {
-          viewport: { width, height: 900 },
-        });
-        await page.goto(`${server.url}/results/${job.id}`);
+    for (const width of [1280, 375]) {
+      const { page, errors } = await visitorPage(browser, server.url, {
+        viewport: { width, height: 900 },
+      });
+      await page.goto(`${server.url}/results/${job.id}`);
 
-        const labels = await checkSummaryCharts(page, {
-          company: ["Google LLC", 10],
-          country: ["United States", 17],
-          hosting: 13,
-        });
-        assert.match(labels[3], /most rows from United States \(17\)/);
-        const countries = await page.locator(".summary-plot").nth(3)
-          .locator('g[data-part="geo"] path').count();
-        assert.ok(countries > 170, `${countries} countries on the map`);
+      const labels = await checkSummaryCharts(page, {
+        company: ["Google LLC", 10],
+        country: ["United States", 17],
+        hosting: 13,
+      });
+      assert.match(labels[3], /most rows from United States \(17\)/);
+      const countries = await page.locator(".summary-plot").nth(3)
+        .locator('g[data-part="geo"] path').count();
+      assert.ok(countries > 170, `${countries} countries on the map`);
 
-        // The summary comes before the preview.
-        const top = (selector: string) =>
-          page.locator(selector).first().evaluate((e) =>
-            e.getBoundingClientRect().top
-          );
-        const summaryTop = await top(".summary-panel");
-        const previewTop = await top(".results-table");
-        assert.ok(summaryTop < previewTop);
+      // The summary comes before the preview.
+      const top = (selector: string) =>
+        page.locator(selector).first().evaluate((e) =>
+          e.getBoundingClientRect().top
+        );
+      const summaryTop = await top(".summary-panel");
+      const previewTop = await top(".results-table");
+      assert.ok(summaryTop < previewTop);
 
-        const scroll = await page.evaluate<number>(
-          "document.documentElement.scrollWidth",
-        );
-        assert.ok(scroll <= width, `${scroll}px wide at ${width}px`);
-        await screenshot(page, `results-summary-${width}`);
+      const scroll = await page.evaluate<number>(
+        "document.documentElement.scrollWidth",
+      );
+      assert.ok(scroll <= width, `${scroll}px wide at ${width}px`);
+      await screenshot(page, `results-summary-${width}`);
 
-        // One set of counts: kept + left out = rows, the failed rows among
-        // the kept (the CSV has them); the consumer tile and bar agree.
-        const tile = (id: string) =>
-          figure(page, `[data-testid="rows-${id}"] .tile-value`);
-        assert.deepEqual(
-          [
-            await tile("total"),
-            await tile("kept"),
-            await tile("left-out-consumer_isp"),
-            await tile("left-out-mobile"),
-            await tile("failed"),
-          ],
-          [27, 20, 7, 0, 2],
-        );
-        await page.locator('[data-testid="rows-left-out-consumer_isp"]')
-          .getByText("Consumer ISP").waitFor();
-        // Rows, and the distinct addresses they hold ("bogus" is none).
-        await page.locator('[data-testid="rows-total"]')
-          .getByText("kept + left out; 6 distinct addresses").waitFor();
-        assert.match(labels[2], /Consumer ISP \(7 rows\)/);
+      // One set of counts: kept + left out = rows, the failed rows among
+      // the kept (the CSV has them); the consumer tile and bar agree.
+      const tile = (id: string) =>
+        figure(page, `[data-testid="rows-${id}"] .tile-value`);
+      assert.deepEqual(
+        [
+          await tile("total"),
+          await tile("kept"),
+          await tile("left-out-consumer_isp"),
+          await tile("left-out-mobile"),
+          await tile("failed"),
+        ],
+        [27, 20, 7, 0, 2],
+      );
+      await page.locator('[data-testid="rows-left-out-consumer_isp"]')
+        .getByText("Consumer ISP").waitFor();
+      // Rows, and the distinct addresses they hold ("bogus" is none).
+      await page.locator('[data-testid="rows-total"]')
+        .getByText("kept + left out; 6 distinct addresses").waitFor();
+      assert.match(labels[2], /Consumer ISP \(7 rows\)/);
 
-        // Failed rows say why, and the preview lists them alone.
-        await page.locator('select[name="status"]').selectOption("failed");
-        await waitFor(
-          async () => /of 2 matching results/.test(await shownLine(page) ?? ""),
-          10_000,
-          "2 failed rows",
-        );
-        const failedRows = await page.locator(".results-table tbody tr")
-          .allTextContents();
-        assert.equal(failedRows.length, 2);
-        for (const row of failedRows) {
-          assert.match(row, /bogus/);
-          assert.match(row, /Failed: Invalid IP address/);
-          assert.doesNotMatch(row, /ISP Filtered|No$/);
-        }
-        await screenshot(page, `results-failed-rows-${width}`);
-        const wideScroll = await page.evaluate<number>(
-          "document.documentElement.scrollWidth",
-        );
-        assert.ok(wideScroll <= width, `${wideScroll}px wide at ${width}px`);
-        await page.locator('select[name="status"]').selectOption("");
-        await waitFor(
-          async () => /of 27 results/.test(await shownLine(page) ?? ""),
-          10_000,
-          "every row again",
-        );
-        assert.deepEqual(errors, []);
-        if (width === 375) {
-          await page.close();
-          continue;
-        }
-
-        // Filters: the server narrows and pages the preview.
-        assert.match(await shownLine(page) ?? "", /of 27 results/);
-        await page.locator('select[name="status"]').selectOption("filtered");
-        await waitFor(
-          async () => /of 7 matching results/.test(await shownLine(page) ?? ""),
-          10_000,
-          "7 filtered rows",
-        );
-        const filteredCells = await page.locator(".results-table tbody tr")
-          .evaluateAll((rows) => rows.map((r) => r.textContent ?? ""));
-        assert.equal(filteredCells.length, 7);
-        assert.ok(filteredCells.every((t) => /Consumer ISP/.test(t)));
-
-        await page.locator('select[name="status"]').selectOption("");
-        await page.locator('select[name="network_type"]').selectOption(
-          "business",
-        );
-        await waitFor(
-          async () => /of 5 matching results/.test(await shownLine(page) ?? ""),
-          10_000,
-          "5 business rows",
-        );
-        await page.locator('select[name="network_type"]').selectOption("");
-        await page.locator('input[name="q"]').fill("google");
-        await waitFor(
-          async () =>
-            /of 10 matching results/.test(await shownLine(page) ?? ""),
-          10_000,
-          "10 Google rows",
-        );
-        const ips = await page.locator(".results-table tbody td.ip")
-          .allTextContents();
-        assert.deepEqual(new Set(ips), new Set(["8.8.8.8", "8.8.4.4"]));
-        await page.locator('input[name="q"]').fill("no such company");
-        await page.getByText("No rows match these filters.").waitFor();
-        await screenshot(page, "results-preview-filters");
-        assert.deepEqual(errors, []);
-        await page.close();
+      // Failed rows say why, and the preview lists them alone.
+      await page.locator('select[name="status"]').selectOption("failed");
+      await waitFor(
+        async () => /of 2 matching results/.test(await shownLine(page) ?? ""),
+        10_000,
+        "2 failed rows",
+      );
+      const failedRows = await page.locator(".results-table tbody tr")
+        .allTextContents();
+      assert.equal(failedRows.length, 2);
+      for (const row of failedRows) {
+        assert.match(row, /bogus/);
+        assert.match(row, /Failed: Invalid IP address/);
+        assert.doesNotMatch(row, /ISP Filtered|No$/);
       }
-    });
+      await screenshot(page, `results-failed-rows-${width}`);
+      const wideScroll = await page.evaluate<number>(
+        "document.documentElement.scrollWidth",
+      );
+      assert.ok(wideScroll <= width, `${wideScroll}px wide at ${width}px`);
+      await page.locator('select[name="status"]').selectOption("");
+      await waitFor(
+        async () => /of 27 results/.test(await shownLine(page) ?? ""),
+        10_000,
+        "every row again",
+      );
+      assert.deepEqual(errors, []);
+      if (width === 375) {
+        await page.close();
+        continue;
+      }
+
+      // Filters: the server narrows and pages the preview.
+      assert.match(await shownLine(page) ?? "", /of 27 results/);
+      await page.locator('select[name="status"]').selectOption("filtered");
+      await waitFor(
+        async () => /of 7 matching results/.test(await shownLine(page) ?? ""),
+        10_000,
+        "7 filtered rows",
+      );
+      const filteredCells = await page.locator(".results-table tbody tr")
+        .evaluateAll((rows) => rows.map((r) => r.textContent ?? ""));
+      assert.equal(filteredCells.length, 7);
+      assert.ok(filteredCells.every((t) => /Consumer ISP/.test(t)));
+
+      await page.locator('select[name="status"]').selectOption("");
+      await page.locator('select[name="network_type"]').selectOption(
+        "business",
+      );
+      await waitFor(
+        async () => /of 5 matching results/.test(await shownLine(page) ?? ""),
+        10_000,
+        "5 business rows",
+      );
+      await page.locator('select[name="network_type"]').selectOption("");
+      await page.locator('input[name="q"]').fill("google");
+      await waitFor(
+        async () => /of 10 matching results/.test(await shownLine(page) ?? ""),
+        10_000,
+        "10 Google rows",
+      );
+      const ips = await page.locator(".results-table tbody td.ip")
+        .allTextContents();
+      assert.deepEqual(new Set(ips), new Set(["8.8.8.8", "8.8.4.4"]));
+      await page.locator('input[name="q"]').fill("no such company");
+      await page.getByText("No rows match these filters.").waitFor();
+      await screenshot(page, "results-preview-filters");
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
   },
 );
 

@@ -8,11 +8,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { BrowserContext } from "playwright-core";
-import { startServer } from "../helpers/server.ts";
 import { assertNoAxeViolations } from "./axe.ts";
-import { launchBrowser, sampleCsv, screenshot, waitFor } from "./browser.ts";
+import { browserTest, sampleCsv, screenshot, waitFor } from "./browser.ts";
 
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 const ENV = { DNS_SERVERS: "127.0.0.1:9", DNS_TIMEOUT_MS: "50" };
 
 /** Uploads and starts a job with the context's own cookie, as its pages do. */
@@ -35,10 +33,10 @@ async function jobOf(context: BrowserContext, baseUrl: string, name: string) {
   return (await job.json()).id as number;
 }
 
-Deno.test("two visitors each see only their own jobs", OPTIONS, async () => {
-  const server = await startServer({ env: ENV });
-  const browser = await launchBrowser();
-  try {
+browserTest(
+  "two visitors each see only their own jobs",
+  ENV,
+  async (server, browser) => {
     const viewport = { width: 1280, height: 900 };
     const alice = await browser.newContext({ viewport });
     const bob = await browser.newContext({ viewport });
@@ -83,60 +81,47 @@ Deno.test("two visitors each see only their own jobs", OPTIONS, async () => {
       assert.equal(await page.getByTestId("toast").count(), 0);
       await screenshot(page, `sessions-other-visitors-job-${width}`);
     }
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-});
-
-Deno.test(
-  "ACCESS_PASSWORD: the sign-in page, then the app",
-  OPTIONS,
-  async () => {
-    const server = await startServer({
-      env: { ...ENV, ACCESS_PASSWORD: "open sesame, please" },
-    });
-    const browser = await launchBrowser();
-    try {
-      const page = await browser.newPage({
-        viewport: { width: 1280, height: 900 },
-      });
-      await page.goto(`${server.url}/history`);
-      assert.match(page.url(), /\/signin\?next=%2Fhistory$/);
-      // Styled like the app: its stylesheet (Pico CSS) loads before sign-in.
-      const signIn = page.getByRole("button", { name: "Sign in" });
-      assert.equal(
-        await signIn.evaluate((button) =>
-          button.ownerDocument.defaultView!.getComputedStyle(button)
-            .getPropertyValue("--pico-background-color")
-            .trim() !== ""
-        ),
-        true,
-        "Pico CSS styles the sign-in button",
-      );
-      await assertNoAxeViolations(page, "the sign-in page");
-      await screenshot(page, "sessions-sign-in");
-      await page.getByLabel("Access password").fill("wrong");
-      await signIn.click();
-      await page.getByRole("alert").filter({
-        hasText: "not the access password",
-      })
-        .waitFor();
-      await assertNoAxeViolations(page, "the sign-in page with its error");
-      await page.getByLabel("Access password").fill("open sesame, please");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await waitFor(() => new URL(page.url()).pathname === "/history");
-      await page.getByText("You haven't processed any files yet").waitFor();
-      await screenshot(page, "sessions-signed-in-history");
-
-      // Signed out behind the app's back (cookie gone, or the password
-      // changed): History's next refresh (every 5 s) gets 401, and the page
-      // reloads into the lock's redirect to /signin.
-      await page.context().clearCookies();
-      await waitFor(() => new URL(page.url()).pathname === "/signin");
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
   },
 );
+
+browserTest("ACCESS_PASSWORD: the sign-in page, then the app", {
+  ...ENV,
+  ACCESS_PASSWORD: "open sesame, please",
+}, async (server, browser) => {
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+  });
+  await page.goto(`${server.url}/history`);
+  assert.match(page.url(), /\/signin\?next=%2Fhistory$/);
+  // Styled like the app: its stylesheet (Pico CSS) loads before sign-in.
+  const signIn = page.getByRole("button", { name: "Sign in" });
+  assert.equal(
+    await signIn.evaluate((button) =>
+      button.ownerDocument.defaultView!.getComputedStyle(button)
+        .getPropertyValue("--pico-background-color")
+        .trim() !== ""
+    ),
+    true,
+    "Pico CSS styles the sign-in button",
+  );
+  await assertNoAxeViolations(page, "the sign-in page");
+  await screenshot(page, "sessions-sign-in");
+  await page.getByLabel("Access password").fill("wrong");
+  await signIn.click();
+  await page.getByRole("alert").filter({
+    hasText: "not the access password",
+  })
+    .waitFor();
+  await assertNoAxeViolations(page, "the sign-in page with its error");
+  await page.getByLabel("Access password").fill("open sesame, please");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await waitFor(() => new URL(page.url()).pathname === "/history");
+  await page.getByText("You haven't processed any files yet").waitFor();
+  await screenshot(page, "sessions-signed-in-history");
+
+  // Signed out behind the app's back (cookie gone, or the password
+  // changed): History's next refresh (every 5 s) gets 401, and the page
+  // reloads into the lock's redirect to /signin.
+  await page.context().clearCookies();
+  await waitFor(() => new URL(page.url()).pathname === "/signin");
+});

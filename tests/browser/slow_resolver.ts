@@ -61,15 +61,21 @@ export function slowEnv(dns: string, extra: Record<string, string> = {}) {
   };
 }
 
-/** Runs `body` with a slow resolver, a server using it, and a browser. */
-export async function withSlowServerAndBrowser(
+/** A test (`name`) run with a slow resolver, a server using it, and a browser. */
+export function slowBrowserTest(
+  name: string,
   body: (server: RunningServer, browser: Browser) => Promise<void>,
   env: Record<string, string> = {},
-): Promise<void> {
-  const dns = await slowResolver();
-  try {
-    await withServerAndBrowser(slowEnv(dns.address, env), body);
-  } finally {
-    dns.close();
-  }
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    async () => {
+      const dns = await slowResolver();
+      try {
+        await withServerAndBrowser(slowEnv(dns.address, env), body);
+      } finally {
+        dns.close();
+      }
+    },
+  );
 }

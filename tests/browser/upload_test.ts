@@ -9,18 +9,14 @@ import { sessionFetch } from "../helpers/cookie_jar.ts";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import type { Page } from "playwright-core";
-import { startServer } from "../helpers/server.ts";
 import {
-  launchBrowser,
+  browserTest,
   NO_DNS,
   sampleCsv,
   screenshot,
   visitorPage,
   waitFor,
-  withServerAndBrowser,
 } from "./browser.ts";
-
-const OPTIONS = { sanitizeOps: false, sanitizeResources: false };
 
 async function writeBytes(name: string, bytes: Uint8Array): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "ipenrich-up-" });
@@ -61,12 +57,12 @@ async function startAndFinish(page: Page) {
   await page.getByText("Processing complete").first().waitFor();
 }
 
-Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
-  const server = await startServer({ env: NO_DNS });
-  const browser = await launchBrowser();
-  const uploads = join(server.dataDir, "uploads");
-  const stored = () => [...Deno.readDirSync(uploads)].length;
-  try {
+browserTest(
+  "upload progress bar and Cancel upload",
+  NO_DNS,
+  async (server, browser) => {
+    const uploads = join(server.dataDir, "uploads");
+    const stored = () => [...Deno.readDirSync(uploads)].length;
     const { page, errors } = await visitorPage(browser, server.url, {
       viewport: { width: 375, height: 800 },
     });
@@ -146,92 +142,87 @@ Deno.test("upload progress bar and Cancel upload", OPTIONS, async () => {
     assert.ok(shown.every((text) => text.endsWith(` of ${sizeText}`)));
     assert.equal(stored(), before + 1);
     assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.stop();
-  }
-});
+  },
+);
 
-Deno.test(
+browserTest(
   ".csv.gz and .zip uploads complete; the preview highlights the IP column",
-  OPTIONS,
-  async () => {
-    await withServerAndBrowser(NO_DNS, async (server, browser) => {
-      const { page, errors } = await visitorPage(browser, server.url, {
-        viewport: { width: 375, height: 800 },
-      });
-
-      // The header names point at "ip_note"; the values say "visitor".
-      const csv = [
-        "ip_note,visitor,referrer_with_a_long_name,landing_page_path",
-        ...Array.from(
-          { length: 8 },
-          (_, i) =>
-            `seen twice,${
-              ["8.8.8.8", "81.2.69.142"][i % 2]
-            },https://www.example.com/campaign/${i},/pricing/enterprise/${i}`,
-        ),
-      ].join("\n");
-      await page.goto(server.url + "/");
-      await uploadThroughUi(
-        page,
-        await writeBytes("visits.csv.gz", await gzip(csv)),
-      );
-      await page.getByText("visits.csv.gz · 8 rows").waitFor();
-      assert.equal(
-        await page.getByLabel("IP Address Column").inputValue(),
-        "visitor",
-      );
-      const preview = page.locator(".upload-preview");
-      assert.equal(await preview.locator("tbody tr").count(), 5);
-      assert.equal(
-        await preview.locator("th.chosen-column").textContent(),
-        "visitor",
-      );
-      assert.equal(await preview.locator("td.chosen-column").count(), 5);
-      assert.equal(
-        await preview.locator("td.chosen-column").first().textContent(),
-        "8.8.8.8",
-      );
-      assert.ok(!await page.getByLabel("Resolve host names").isChecked());
-      // Readable at 375 px: the table scrolls in its box, not the page.
-      const pageWidth = await page.evaluate<number>(
-        "document.documentElement.scrollWidth",
-      );
-      assert.ok(pageWidth <= 375, `page is ${pageWidth}px wide`);
-      await screenshot(page, "61-config-preview-375");
-
-      // Choosing another column moves the highlight.
-      await page.getByLabel("IP Address Column").selectOption("ip_note");
-      assert.equal(
-        await preview.locator("th.chosen-column").textContent(),
-        "ip_note",
-      );
-      await page.getByLabel("IP Address Column").selectOption("visitor");
-      await startAndFinish(page);
-      await page.getByText(/Successfully processed \d+ of 8 IP addresses/)
-        .waitFor();
-      await screenshot(page, "62-gzip-job-done");
-
-      // A .zip with one CSV inside.
-      await page.getByRole("button", { name: "Process Another File" }).click();
-      const zip = zipSync({ "export/visitors.csv": strToU8(sampleCsv()) });
-      await uploadThroughUi(page, await writeBytes("export.zip", zip));
-      await page.getByText("export.zip · 4 rows").waitFor();
-      assert.equal(
-        await page.getByLabel("IP Address Column").inputValue(),
-        "ip_address",
-      );
-      await startAndFinish(page);
-      await page.getByText(/Successfully processed \d+ of 4 IP addresses/)
-        .waitFor();
-
-      const jobs = await (await sessionFetch(`${server.url}/api/jobs`)).json();
-      assert.deepEqual(
-        jobs.map((job: { status: string }) => job.status),
-        ["completed", "completed"],
-      );
-      assert.deepEqual(errors, []);
+  NO_DNS,
+  async (server, browser) => {
+    const { page, errors } = await visitorPage(browser, server.url, {
+      viewport: { width: 375, height: 800 },
     });
+
+    // The header names point at "ip_note"; the values say "visitor".
+    const csv = [
+      "ip_note,visitor,referrer_with_a_long_name,landing_page_path",
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `seen twice,${
+            ["8.8.8.8", "81.2.69.142"][i % 2]
+          },https://www.example.com/campaign/${i},/pricing/enterprise/${i}`,
+      ),
+    ].join("\n");
+    await page.goto(server.url + "/");
+    await uploadThroughUi(
+      page,
+      await writeBytes("visits.csv.gz", await gzip(csv)),
+    );
+    await page.getByText("visits.csv.gz · 8 rows").waitFor();
+    assert.equal(
+      await page.getByLabel("IP Address Column").inputValue(),
+      "visitor",
+    );
+    const preview = page.locator(".upload-preview");
+    assert.equal(await preview.locator("tbody tr").count(), 5);
+    assert.equal(
+      await preview.locator("th.chosen-column").textContent(),
+      "visitor",
+    );
+    assert.equal(await preview.locator("td.chosen-column").count(), 5);
+    assert.equal(
+      await preview.locator("td.chosen-column").first().textContent(),
+      "8.8.8.8",
+    );
+    assert.ok(!await page.getByLabel("Resolve host names").isChecked());
+    // Readable at 375 px: the table scrolls in its box, not the page.
+    const pageWidth = await page.evaluate<number>(
+      "document.documentElement.scrollWidth",
+    );
+    assert.ok(pageWidth <= 375, `page is ${pageWidth}px wide`);
+    await screenshot(page, "61-config-preview-375");
+
+    // Choosing another column moves the highlight.
+    await page.getByLabel("IP Address Column").selectOption("ip_note");
+    assert.equal(
+      await preview.locator("th.chosen-column").textContent(),
+      "ip_note",
+    );
+    await page.getByLabel("IP Address Column").selectOption("visitor");
+    await startAndFinish(page);
+    await page.getByText(/Successfully processed \d+ of 8 IP addresses/)
+      .waitFor();
+    await screenshot(page, "62-gzip-job-done");
+
+    // A .zip with one CSV inside.
+    await page.getByRole("button", { name: "Process Another File" }).click();
+    const zip = zipSync({ "export/visitors.csv": strToU8(sampleCsv()) });
+    await uploadThroughUi(page, await writeBytes("export.zip", zip));
+    await page.getByText("export.zip · 4 rows").waitFor();
+    assert.equal(
+      await page.getByLabel("IP Address Column").inputValue(),
+      "ip_address",
+    );
+    await startAndFinish(page);
+    await page.getByText(/Successfully processed \d+ of 4 IP addresses/)
+      .waitFor();
+
+    const jobs = await (await sessionFetch(`${server.url}/api/jobs`)).json();
+    assert.deepEqual(
+      jobs.map((job: { status: string }) => job.status),
+      ["completed", "completed"],
+    );
+    assert.deepEqual(errors, []);
   },
 );

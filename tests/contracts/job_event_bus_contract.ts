@@ -1,6 +1,6 @@
 // The behaviour every JobEventBus adapter must show, run against each one by
 // job_event_bus_test.ts. `open` returns a publishing bus and a subscribing
-// bus: the same object in one process, two replicas' buses otherwise.
+// bus (two replicas' buses).
 import {
   deepStrictEqual as assertEquals,
   ok,

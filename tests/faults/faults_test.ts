@@ -9,6 +9,7 @@ import {
   getJob,
   getJson,
   startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
   waitForRows,
@@ -60,18 +61,12 @@ Deno.test({
     const reference = await startServer({ env });
     let server = await startServer({ env, dataDir });
     try {
-      const refJob = await startJob(
-        reference,
-        await uploadOk(reference, "big.csv", csv),
-        "ip",
-        { includeDomain: 1 },
-      );
-      const job = await startJob(
-        server,
-        await uploadOk(server, "big.csv", csv),
-        "ip",
-        { includeDomain: 1 },
-      );
+      const refJob = await uploadAndStart(reference, "big.csv", csv, "ip", {
+        includeDomain: 1,
+      });
+      const job = await uploadAndStart(server, "big.csv", csv, "ip", {
+        includeDomain: 1,
+      });
       let kills = 0;
       for (const threshold of [10_000, 25_000, 40_000, 60_000, 80_000]) {
         const seen = await waitForJob(
@@ -119,13 +114,17 @@ Deno.test({
       for (let i = 0; i < 20_000; i++) {
         lines.push(`81.2.${i >> 8}.${i & 255},${i}`);
       }
-      const job = await startJob(
+      // Synthetic names encode the address, which reads as a dynamic
+      // (consumer) assignment: keep every row so all can be checked.
+      const job = await uploadAndStart(
         server,
-        await uploadOk(server, "d.csv", lines.join("\n")),
+        "d.csv",
+        lines.join("\n"),
         "ip",
-        // Synthetic names encode the address, which reads as a dynamic
-        // (consumer) assignment: keep every row so all can be checked.
-        { includeDomain: 1, alwaysKeep: "81.2.0.0/16" },
+        {
+          includeDomain: 1,
+          alwaysKeep: "81.2.0.0/16",
+        },
       );
       const atKill = await waitForRows(server, job.id, 2000);
       await dns.stop();

@@ -20,6 +20,7 @@ import {
   downloadText,
   postJson,
   startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -161,8 +162,7 @@ function faultTest(name: string, fault: Fault) {
 
         const single = await startServer({ env: { DATABASE_URL: "" } });
         processes.push(single);
-        const local = await uploadOk(single, "faults.csv", text);
-        const localJob = await startJob(single, local, "ip");
+        const localJob = await uploadAndStart(single, "faults.csv", text, "ip");
         await waitForJob(single, localJob.id, undefined, 180_000, 200);
         const expected = await downloadText(single, localJob.id);
         assertEquals(fromPg.length, expected.length);

@@ -71,6 +71,18 @@ export async function startJob(
   return await response.json();
 }
 
+/** Uploads `content` as `name` and starts a job on `ipColumnName`. */
+export async function uploadAndStart(
+  server: Pick<RunningServer, "url">,
+  name: string,
+  content: string,
+  ipColumnName: string,
+  options: JobOptions = {},
+): Promise<Job> {
+  const uploaded = await uploadOk(server, name, content);
+  return await startJob(server, uploaded, ipColumnName, options);
+}
+
 export function postJson(
   server: Pick<RunningServer, "url">,
   path: string,
@@ -125,15 +137,23 @@ export async function waitForJob(
   }
 }
 
-export async function downloadText(
+/** A job's download; an answer other than 200 throws. */
+async function download(
   server: Pick<RunningServer, "url">,
   id: number,
-): Promise<string> {
+): Promise<Response> {
   const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
   if (response.status !== 200) {
     throw new Error(`download: ${response.status} ${await response.text()}`);
   }
-  return await response.text();
+  return response;
+}
+
+export async function downloadText(
+  server: Pick<RunningServer, "url">,
+  id: number,
+): Promise<string> {
+  return await (await download(server, id)).text();
 }
 
 /**
@@ -146,10 +166,7 @@ export async function downloadRecords(
   id: number,
   uploaded?: Uint8Array,
 ): Promise<string[][]> {
-  const response = await sessionFetch(`${server.url}/api/jobs/${id}/download`);
-  if (response.status !== 200) {
-    throw new Error(`download: ${response.status} ${await response.text()}`);
-  }
+  const response = await download(server, id);
   const withoutBom = (bytes: Uint8Array) =>
     bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
       ? bytes.subarray(3)
@@ -190,14 +207,10 @@ export interface CompletedJob {
  * download; a job that ends other than completed throws.
  */
 export async function completedJob(
-  server: Pick<RunningServer, "url">,
-  name: string,
-  content: string,
-  ipColumnName: string,
-  options: JobOptions = {},
+  ...start: Parameters<typeof uploadAndStart>
 ): Promise<CompletedJob> {
-  const uploaded = await uploadOk(server, name, content);
-  const { id } = await startJob(server, uploaded, ipColumnName, options);
+  const [server] = start;
+  const { id } = await uploadAndStart(...start);
   const job = await waitForJob(server, id);
   if (job.status !== "completed") {
     throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job)}`);

@@ -9,8 +9,12 @@
 //   {url}/loop/ip/X     302 to itself, for ever
 //   {url}/elsewhere/ip/X  a 200 with a fixture network that does not hold X
 // Addresses in `tooManyOnce` get one 429 with the given Retry-After first.
-import { parseAddress, spanOf, spanSize } from "../../server/rdap/ip_span.ts";
+import { parseAddress, type Span, spanOf } from "../../server/rdap/ip_span.ts";
 import { ALL_NETWORKS } from "./rdap_fixtures.ts";
+import { type RunningServer, startServer } from "./server.ts";
+
+/** The span's size in addresses (for "most specific": the smaller wins). */
+const spanSize = (span: Span) => span.end - span.start + 1n;
 
 type Json = Record<string, unknown>;
 
@@ -174,4 +178,35 @@ export function startRdapServer(options: RdapServerOptions = {}): RdapServer {
       await server.shutdown();
     },
   };
+}
+
+/**
+ * A test (`name`) with a loopback RDAP server and a server started with
+ * `env(rdap)`, both stopped after.
+ */
+export function rdapServerTest(
+  name: string,
+  env: (rdap: RdapServer) => Record<string, string>,
+  body: (
+    server: RunningServer,
+    rdap: RdapServer,
+    t: Deno.TestContext,
+  ) => Promise<void>,
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    async (t) => {
+      const rdap = startRdapServer();
+      try {
+        const server = await startServer({ env: env(rdap) });
+        try {
+          await body(server, rdap, t);
+        } finally {
+          await server.stop();
+        }
+      } finally {
+        await rdap.close();
+      }
+    },
+  );
 }

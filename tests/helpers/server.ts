@@ -81,6 +81,25 @@ export function serverCommand(
   });
 }
 
+/** A test (`name`) with a fresh server started with `env`, stopped after. */
+export function serverTest(
+  name: string,
+  env: Record<string, string>,
+  body: (server: RunningServer, t: Deno.TestContext) => Promise<void>,
+): void {
+  Deno.test(
+    { name, sanitizeOps: false, sanitizeResources: false },
+    async (t) => {
+      const server = await startServer({ env });
+      try {
+        await body(server, t);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+}
+
 export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
@@ -133,6 +152,12 @@ export async function startServer(
   let port: number;
   try {
     port = await portPromise;
+  } catch (error) {
+    // One that never said it listens is not left running.
+    try {
+      process.kill("SIGKILL");
+    } catch { /* already gone */ }
+    throw error;
   } finally {
     clearTimeout(timer);
   }

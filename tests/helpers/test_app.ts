@@ -111,6 +111,30 @@ export async function startTestApp(
   };
 }
 
+/** A test (`name`) over a fresh startTestApp(`env`), closed after. */
+export function appTest(
+  name: string,
+  env: Record<string, string>,
+  body: (app: TestApp) => Promise<void>,
+): void {
+  Deno.test(name, async () => {
+    const app = await startTestApp(env);
+    try {
+      await body(app);
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+/** Method and path pairs, written as "GET /api/jobs". */
+export function routes(...lines: string[]): [string, string][] {
+  return lines.map((line) => {
+    const [method, path] = line.split(" ");
+    return [method, path];
+  });
+}
+
 /** A JSON request for app.request(path, jsonRequest(body)). */
 export function jsonRequest(body: unknown, method = "POST"): RequestInit {
   return {

@@ -3,7 +3,7 @@
 // refused, the WebSocket refuses another origin, and a short ACCESS_PASSWORD
 // stops the start.
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { startServer } from "../helpers/server.ts";
+import { serverTest, startServer } from "../helpers/server.ts";
 
 const PASSWORD = "correct horse battery staple";
 const basic = (password: string) => `Basic ${btoa(`any-user:${password}`)}`;
@@ -41,81 +41,69 @@ function socketOpens(url: string, headers: Record<string, string>) {
   });
 }
 
-Deno.test({
-  name: "a locked server with ALLOWED_HOSTS",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn(t) {
-    const server = await startServer({
-      env: {
-        ACCESS_PASSWORD: PASSWORD,
-        ALLOWED_HOSTS: "enrich.example.test",
-      },
-    });
-    try {
-      await t.step("a Host name not in ALLOWED_HOSTS gets 421", async () => {
-        const status = (host: string) =>
-          statusWithHost(server.port, host, "/api/jobs");
-        // DNS rebinding: the attacker's name, pointed at this server.
-        assertEquals(await status("rebind.evil.example"), 421);
-        assertEquals(await status(`rebind.evil.example:${server.port}`), 421);
-        assertEquals(await status("enrich.example.test"), 200);
-        assertEquals(await status(`127.0.0.1:${server.port}`), 200);
+serverTest("a locked server with ALLOWED_HOSTS", {
+  ACCESS_PASSWORD: PASSWORD,
+  ALLOWED_HOSTS: "enrich.example.test",
+}, async (server, t) => {
+  await t.step("a Host name not in ALLOWED_HOSTS gets 421", async () => {
+    const status = (host: string) =>
+      statusWithHost(server.port, host, "/api/jobs");
+    // DNS rebinding: the attacker's name, pointed at this server.
+    assertEquals(await status("rebind.evil.example"), 421);
+    assertEquals(await status(`rebind.evil.example:${server.port}`), 421);
+    assertEquals(await status("enrich.example.test"), 200);
+    assertEquals(await status(`127.0.0.1:${server.port}`), 200);
+  });
+
+  await t.step(
+    "the WebSocket opens only for the app's origin",
+    async () => {
+      const url = `${server.url.replace("http", "ws")}/ws`;
+      const auth = { authorization: basic(PASSWORD) };
+      assertEquals(
+        await socketOpens(url, { ...auth, origin: "https://evil.example" }),
+        false,
+      );
+      assertEquals(
+        await socketOpens(url, { ...auth, origin: server.url }),
+        true,
+      );
+    },
+  );
+
+  await t.step(
+    "fifty wrong Basic passwords in a row meet a 429",
+    async () => {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 50; i++) {
+        const response = await fetch(`${server.url}/api/jobs`, {
+          headers: { authorization: basic(`guess ${i}`) },
+        });
+        statuses.push(response.status);
+        if (response.status === 429) {
+          retryAfter = response.headers.get("retry-after");
+          match(
+            (await response.json()).message,
+            /Too many wrong passwords/,
+          );
+        } else await response.body?.cancel();
+      }
+      assertEquals(statuses, [
+        ...Array(10).fill(401),
+        ...Array(40).fill(429),
+      ]);
+      ok(Number(retryAfter) >= 1, `Retry-After: ${retryAfter}`);
+      // The sign-in page counts the same tries.
+      const signIn = await fetch(`${server.url}/signin`, {
+        method: "POST",
+        body: new URLSearchParams({ password: PASSWORD }),
+        redirect: "manual",
       });
-
-      await t.step(
-        "the WebSocket opens only for the app's origin",
-        async () => {
-          const url = `${server.url.replace("http", "ws")}/ws`;
-          const auth = { authorization: basic(PASSWORD) };
-          assertEquals(
-            await socketOpens(url, { ...auth, origin: "https://evil.example" }),
-            false,
-          );
-          assertEquals(
-            await socketOpens(url, { ...auth, origin: server.url }),
-            true,
-          );
-        },
-      );
-
-      await t.step(
-        "fifty wrong Basic passwords in a row meet a 429",
-        async () => {
-          const statuses: number[] = [];
-          let retryAfter: string | null = null;
-          for (let i = 0; i < 50; i++) {
-            const response = await fetch(`${server.url}/api/jobs`, {
-              headers: { authorization: basic(`guess ${i}`) },
-            });
-            statuses.push(response.status);
-            if (response.status === 429) {
-              retryAfter = response.headers.get("retry-after");
-              match(
-                (await response.json()).message,
-                /Too many wrong passwords/,
-              );
-            } else await response.body?.cancel();
-          }
-          assertEquals(statuses, [
-            ...Array(10).fill(401),
-            ...Array(40).fill(429),
-          ]);
-          ok(Number(retryAfter) >= 1, `Retry-After: ${retryAfter}`);
-          // The sign-in page counts the same tries.
-          const signIn = await fetch(`${server.url}/signin`, {
-            method: "POST",
-            body: new URLSearchParams({ password: PASSWORD }),
-            redirect: "manual",
-          });
-          await signIn.body?.cancel();
-          assertEquals(signIn.status, 429);
-        },
-      );
-    } finally {
-      await server.stop();
-    }
-  },
+      await signIn.body?.cancel();
+      assertEquals(signIn.status, 429);
+    },
+  );
 });
 
 Deno.test({

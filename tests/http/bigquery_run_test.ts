@@ -6,7 +6,7 @@
 // retry budget smaller than BigQuery's.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { BATCH_MAX_IPS } from "../../shared/wire.ts";
-import { startServer } from "../helpers/server.ts";
+import { serverTest } from "../helpers/server.ts";
 
 const ROWS = 100_000;
 /** Calls BigQuery keeps in flight (it sends a query's batches in parallel). */
@@ -37,84 +37,76 @@ interface Reply {
   asn?: unknown;
 }
 
-Deno.test({
-  name: "a 100,000-row BigQuery query at the documented batching fits the " +
+serverTest(
+  "a 100,000-row BigQuery query at the documented batching fits the " +
     "default limits",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    // Only what every test server sets (data dir, no DNS off this machine):
-    // the rate limits are the defaults.
-    const server = await startServer();
-    try {
-      const rows = Array.from({ length: ROWS }, (_, i) => tableRow(i));
-      const batches: (string | null)[][] = [];
-      for (let at = 0; at < ROWS; at += BATCH_MAX_IPS) {
-        batches.push(rows.slice(at, at + BATCH_MAX_IPS));
-      }
-      const replies: (Reply | null)[][] = [];
-      let refused = 0;
-
-      const send = async (index: number) => {
-        const body = JSON.stringify({
-          ...FIXTURE,
-          requestId: `${FIXTURE.requestId}-${index}`,
-          calls: batches[index].map((ip) => [ip]),
-        });
-        let waited = 0;
-        for (let attempt = 1;; attempt++) {
-          const response = await fetch(`${server.url}/api/bigquery`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          });
-          const answer = await response.json();
-          if (response.ok) {
-            replies[index] = answer.replies;
-            return;
-          }
-          ok(
-            RETRIED.has(response.status),
-            `call ${index}: ${response.status} ${JSON.stringify(answer)}`,
-          );
-          refused++;
-          const wait = Number(response.headers.get("retry-after") ?? 1);
-          waited += wait;
-          ok(
-            attempt < MAX_ATTEMPTS && waited <= MAX_WAIT_SECONDS,
-            `call ${index} still refused after ${attempt} attempts, ` +
-              `${waited} s of waits asked in all: ${answer.errorMessage}`,
-          );
-          await new Promise((done) => setTimeout(done, wait * 1000));
-        }
-      };
-
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          while (next < batches.length) await send(next++);
-        }),
-      );
-
-      const all = replies.flat();
-      assertEquals(all.length, ROWS);
-      for (const [i, ip] of rows.entries()) {
-        if (ip === null) {
-          assertEquals(all[i], null, `row ${i}`);
-        } else {
-          // The fixture's user_defined_context selects these fields.
-          ok(all[i] && "country" in all[i]! && "asn" in all[i]!, `row ${i}`);
-        }
-      }
-      ok(
-        all.filter((reply) => reply?.success).length > ROWS / 2,
-        "most public addresses have data",
-      );
-      console.log(
-        `${batches.length} calls, ${refused} answered 429 and retried`,
-      );
-    } finally {
-      await server.stop();
+  {},
+  async (server) => {
+    const rows = Array.from({ length: ROWS }, (_, i) => tableRow(i));
+    const batches: (string | null)[][] = [];
+    for (let at = 0; at < ROWS; at += BATCH_MAX_IPS) {
+      batches.push(rows.slice(at, at + BATCH_MAX_IPS));
     }
+    const replies: (Reply | null)[][] = [];
+    let refused = 0;
+
+    const send = async (index: number) => {
+      const body = JSON.stringify({
+        ...FIXTURE,
+        requestId: `${FIXTURE.requestId}-${index}`,
+        calls: batches[index].map((ip) => [ip]),
+      });
+      let waited = 0;
+      for (let attempt = 1;; attempt++) {
+        const response = await fetch(`${server.url}/api/bigquery`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        const answer = await response.json();
+        if (response.ok) {
+          replies[index] = answer.replies;
+          return;
+        }
+        ok(
+          RETRIED.has(response.status),
+          `call ${index}: ${response.status} ${JSON.stringify(answer)}`,
+        );
+        refused++;
+        const wait = Number(response.headers.get("retry-after") ?? 1);
+        waited += wait;
+        ok(
+          attempt < MAX_ATTEMPTS && waited <= MAX_WAIT_SECONDS,
+          `call ${index} still refused after ${attempt} attempts, ` +
+            `${waited} s of waits asked in all: ${answer.errorMessage}`,
+        );
+        await new Promise((done) => setTimeout(done, wait * 1000));
+      }
+    };
+
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < batches.length) await send(next++);
+      }),
+    );
+
+    const all = replies.flat();
+    assertEquals(all.length, ROWS);
+    for (const [i, ip] of rows.entries()) {
+      if (ip === null) {
+        assertEquals(all[i], null, `row ${i}`);
+      } else {
+        // The fixture's user_defined_context selects these fields.
+        ok(all[i] && "country" in all[i]! && "asn" in all[i]!, `row ${i}`);
+      }
+    }
+    ok(
+      all.filter((reply) => reply?.success).length > ROWS / 2,
+      "most public addresses have data",
+    );
+    console.log(
+      `${batches.length} calls, ${refused} answered 429 and retried`,
+    );
   },
-});
+);

@@ -11,7 +11,7 @@ import {
   getJson,
   type JobOptions,
   postJson,
-  startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -287,8 +287,13 @@ Deno.test({
       // stream used to wait forever after a page with no kept row.
       const rows = ["n,ip"];
       for (let i = 0; i < 4500; i++) rows.push(`${i},${COMCAST}`);
-      const uploaded = await uploadOk(server, "home.csv", rows.join("\n"));
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+      const job = await uploadAndStart(
+        server,
+        "home.csv",
+        rows.join("\n"),
+        "ip",
+        { includeDomain: 0 },
+      );
       const done = await waitForJob(server, job.id);
       assertEquals([done.status, done.filteredIPs], ["completed", 4500]);
       const text = await downloadText(server, job.id);

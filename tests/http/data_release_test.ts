@@ -18,8 +18,7 @@ import type { PublicConfig } from "../../shared/wire.ts";
 import {
   csvRecords,
   downloadText,
-  startJob,
-  uploadOk,
+  uploadAndStart,
   waitForJob,
 } from "../helpers/client.ts";
 import { visitorCookie } from "../helpers/cookie_jar.ts";
@@ -33,6 +32,7 @@ import {
 import { startPostgres } from "../helpers/postgres.ts";
 import { startPtrResponder } from "../helpers/ptr_responder.ts";
 import { startS3 } from "../helpers/s3_server.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const NEW = "2.3.2026112700";
@@ -45,18 +45,6 @@ function csv(rows: number): string {
   const lines = ["ip,n"];
   for (let i = 0; i < rows; i++) lines.push(`8.8.8.${1 + i % 8},${i}`);
   return lines.join("\n") + "\n";
-}
-
-async function waitUntil(
-  test: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 60_000,
-) {
-  const deadline = Date.now() + ms;
-  while (!await test()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 Deno.test({
@@ -108,9 +96,10 @@ Deno.test({
 
       // The held job: its first two chunks run, one on each process, and
       // wait for their host names.
-      const held = await startJob(
+      const held = await uploadAndStart(
         a,
-        await uploadOk(a, "held.csv", csv(4 * CHUNK_ROWS)),
+        "held.csv",
+        csv(4 * CHUNK_ROWS),
         "ip",
         { includeDomain: 1 },
       );
@@ -188,7 +177,7 @@ Deno.test({
       // A job begun now runs on the new data, whichever process runs it.
       const fresh = await waitForJob(
         b,
-        (await startJob(b, await uploadOk(b, "fresh.csv", csv(10)), "ip"))
+        (await uploadAndStart(b, "fresh.csv", csv(10), "ip"))
           .id,
       );
       ok(fresh.dataVersion?.includes(`DB-IP Lite City ${NEW}`));

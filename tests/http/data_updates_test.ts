@@ -10,8 +10,7 @@ import {
   csvRecords,
   downloadText,
   getJob,
-  startJob,
-  uploadOk,
+  uploadAndStart,
   waitForJob,
 } from "../helpers/client.ts";
 import { startSilentResolver } from "../helpers/silent_resolver.ts";
@@ -133,9 +132,10 @@ Deno.test({
   try {
     const before = (await call<PublicConfig>(server, "/api/config")).body.data;
     const csv = "ip_address\n8.8.8.8\n81.2.69.142\n";
-    const running = await startJob(
+    const running = await uploadAndStart(
       server,
-      await uploadOk(server, "slow.csv", csv),
+      "slow.csv",
+      csv,
       "ip_address",
       { includeDomain: 1 },
     );

@@ -11,6 +11,7 @@ import {
   getJson,
   startJob,
   upload,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -21,8 +22,8 @@ import {
   sharedStringsXlsx,
 } from "../helpers/hostile_files.ts";
 import { call, NO_DNS } from "../helpers/http.ts";
-import { startRdapServer } from "../helpers/rdap_server.ts";
-import { startServer } from "../helpers/server.ts";
+import { rdapServerTest } from "../helpers/rdap_server.ts";
+import { serverTest, startServer } from "../helpers/server.ts";
 import { sessionFetch, visitor } from "../helpers/cookie_jar.ts";
 
 const server = await startServer({
@@ -259,117 +260,91 @@ Deno.test({
 // The full-size files of issue 22 (200 MiB of blank lines) are in the
 // benchmark (`deno task bench --hostile-uploads`); these are smaller, still
 // far past what the server once held in memory.
-Deno.test({
-  name: "uploads that expand a thousandfold keep memory bounded",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const alone = await startServer({ env: { DNS_SERVERS: "127.0.0.1:9" } });
-    try {
-      const files: [string, Uint8Array, number][] = [
-        ["blank.csv.gz", await repeatedLinesGzip("\n", 64), 0],
-        ["ones.csv.gz", await repeatedLinesGzip("1\n", 32), 16 * 1024 * 1024],
-        ["strings.xlsx", sharedStringsXlsx(4_500_000), 1],
-      ];
-      for (const [name, bytes, rows] of files) {
-        ok(
-          bytes.byteLength < 2.5 * 1024 * 1024,
-          `${name}: ${bytes.byteLength}`,
-        );
-        const response = await upload(alone, name, bytes);
-        const answer = await response.json();
-        assertEquals(response.status, 201, `${name}: ${answer.message}`);
-        assertEquals(answer.rowCount, rows, name);
-      }
-      const peak = peakRss(alone.process.pid);
-      ok(peak < 700 * 1024 * 1024, `server peaked at ${peak} bytes`);
-      assertEquals((await getJson(alone, "/api/jobs")).status, 200);
-    } finally {
-      await alone.stop();
-    }
-  },
+serverTest("uploads that expand a thousandfold keep memory bounded", {
+  DNS_SERVERS: "127.0.0.1:9",
+}, async (alone) => {
+  const files: [string, Uint8Array, number][] = [
+    ["blank.csv.gz", await repeatedLinesGzip("\n", 64), 0],
+    ["ones.csv.gz", await repeatedLinesGzip("1\n", 32), 16 * 1024 * 1024],
+    ["strings.xlsx", sharedStringsXlsx(4_500_000), 1],
+  ];
+  for (const [name, bytes, rows] of files) {
+    ok(
+      bytes.byteLength < 2.5 * 1024 * 1024,
+      `${name}: ${bytes.byteLength}`,
+    );
+    const response = await upload(alone, name, bytes);
+    const answer = await response.json();
+    assertEquals(response.status, 201, `${name}: ${answer.message}`);
+    assertEquals(answer.rowCount, rows, name);
+  }
+  const peak = peakRss(alone.process.pid);
+  ok(peak < 700 * 1024 * 1024, `server peaked at ${peak} bytes`);
+  assertEquals((await getJson(alone, "/api/jobs")).status, 200);
 });
 
 // A job whose every row waits on a registry that never answers finishes
 // no row for 10 s (the RDAP time-out); with JOB_STALL_SECONDS=5 it fails.
 // The embedded runner's check: PostgreSQL mode's chunk runner has none yet
 // (README, docs/RELIABILITY.md).
-Deno.test({
-  name: "a job that makes no progress fails and frees its place",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const rdap = startRdapServer();
-    const stalling = await startServer({
-      env: {
-        ...NO_DNS,
-        RDAP: "on",
-        RDAP_URL: rdap.deadUrl,
-        JOB_CONCURRENCY: "1",
-        JOB_STALL_SECONDS: "5",
-      },
-    });
-    try {
-      // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
-      const stuck = await startJob(
-        stalling,
-        await uploadOk(stalling, "stuck.csv", "ip\n12.34.56.10\n"),
-        "ip",
-        { includeRegistration: 1 },
-      );
-      const small = await startJob(
-        stalling,
-        await uploadOk(stalling, "two.csv", "ip\n8.8.8.8\n1.1.1.1\n"),
-        "ip",
-      );
-      const failed = await waitForJob(stalling, stuck.id);
-      assertEquals(failed.status, "failed");
-      match(
-        failed.error ?? "",
-        /^Processing stopped: no rows were finished for 5 seconds \(JOB_STALL_SECONDS\).*Restart it/,
-      );
-      assertEquals((await waitForJob(stalling, small.id)).status, "completed");
-    } finally {
-      await stalling.stop();
-      await rdap.close();
-    }
+rdapServerTest(
+  "a job that makes no progress fails and frees its place",
+  (rdap) => ({
+    ...NO_DNS,
+    RDAP: "on",
+    RDAP_URL: rdap.deadUrl,
+    JOB_CONCURRENCY: "1",
+    JOB_STALL_SECONDS: "5",
+  }),
+  async (stalling) => {
+    // 12.34.56.10 is in AT&T's consumer AS: its registration is asked.
+    const stuck = await uploadAndStart(
+      stalling,
+      "stuck.csv",
+      "ip\n12.34.56.10\n",
+      "ip",
+      { includeRegistration: 1 },
+    );
+    const small = await uploadAndStart(
+      stalling,
+      "two.csv",
+      "ip\n8.8.8.8\n1.1.1.1\n",
+      "ip",
+    );
+    const failed = await waitForJob(stalling, stuck.id);
+    assertEquals(failed.status, "failed");
+    match(
+      failed.error ?? "",
+      /^Processing stopped: no rows were finished for 5 seconds \(JOB_STALL_SECONDS\).*Restart it/,
+    );
+    assertEquals((await waitForJob(stalling, small.id)).status, "completed");
   },
-});
+);
 
-Deno.test({
-  name: "a session's uploads stop at UPLOAD_QUOTA_MB a day",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const quoted = await startServer({
-      env: { DNS_SERVERS: "127.0.0.1:9", UPLOAD_QUOTA_MB: "1" },
-    });
-    try {
-      const file = "ip\n" + "8.8.8.8\n".repeat(80_000); // 640 KB
-      assertEquals((await upload(quoted, "a.csv", file)).status, 201);
-      const files =
-        () => [...Deno.readDirSync(join(quoted.dataDir, "uploads"))];
-      const before = files().length;
-      const over = await upload(quoted, "b.csv", file);
-      assertEquals(over.status, 429);
-      match(
-        (await over.json()).message,
-        /^This upload would take your uploads in the last 24 hours to 2 MB; the server stores at most 1 MB a day for each visitor \(UPLOAD_QUOTA_MB\)/,
-      );
-      assertEquals(files().length, before, "the refused file is removed");
-      // Another visitor (no cookie: a session of its own) still may.
-      const form = new FormData();
-      form.append("file", new Blob(["ip\n8.8.8.8\n"]), "c.csv");
-      const other = await fetch(`${quoted.url}/api/upload`, {
-        method: "POST",
-        body: form,
-      });
-      assertEquals(other.status, 201);
-      await other.body?.cancel();
-    } finally {
-      await quoted.stop();
-    }
-  },
+serverTest("a session's uploads stop at UPLOAD_QUOTA_MB a day", {
+  DNS_SERVERS: "127.0.0.1:9",
+  UPLOAD_QUOTA_MB: "1",
+}, async (quoted) => {
+  const file = "ip\n" + "8.8.8.8\n".repeat(80_000); // 640 KB
+  assertEquals((await upload(quoted, "a.csv", file)).status, 201);
+  const files = () => [...Deno.readDirSync(join(quoted.dataDir, "uploads"))];
+  const before = files().length;
+  const over = await upload(quoted, "b.csv", file);
+  assertEquals(over.status, 429);
+  match(
+    (await over.json()).message,
+    /^This upload would take your uploads in the last 24 hours to 2 MB; the server stores at most 1 MB a day for each visitor \(UPLOAD_QUOTA_MB\)/,
+  );
+  assertEquals(files().length, before, "the refused file is removed");
+  // Another visitor (no cookie: a session of its own) still may.
+  const form = new FormData();
+  form.append("file", new Blob(["ip\n8.8.8.8\n"]), "c.csv");
+  const other = await fetch(`${quoted.url}/api/upload`, {
+    method: "POST",
+    body: form,
+  });
+  assertEquals(other.status, 201);
+  await other.body?.cancel();
 });
 
 addEventListener("unload", () => server.stop());

@@ -4,7 +4,11 @@
 // warnings in normal use (a request with a streamed body made Deno.serve
 // warn about request.signal's legacy behaviour).
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type RunningServer, startServer } from "../helpers/server.ts";
+import {
+  type RunningServer,
+  serverTest,
+  startServer,
+} from "../helpers/server.ts";
 import { NO_DNS } from "../helpers/http.ts";
 import { postJson, startJob, uploadOk, waitForJob } from "../helpers/client.ts";
 
@@ -51,79 +55,65 @@ async function lineMatching(
   }
 }
 
-Deno.test({
-  name: "each job's start and end are logged, without its file or addresses",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const server = await startServer({ env: { ...NO_DNS, LOG_LEVEL: "info" } });
-    try {
-      const csv = "ip\n81.2.69.142\n8.8.8.8\nnot-an-address\n";
-      const uploaded = await uploadOk(server, "private-visitors.csv", csv);
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
-      assertEquals((await waitForJob(server, job.id)).status, "completed");
-      match(
-        await lineMatching(server, new RegExp(`^job ${job.id} started`)),
-        new RegExp(
-          `^job ${job.id} started: 3 rows \\(geolocation, company, network\\)$`,
-        ),
-      );
-      match(
-        await lineMatching(server, new RegExp(`^job ${job.id} completed`)),
-        new RegExp(
-          `^job ${job.id} completed: 3 of 3 rows in \\d+\\.\\d s ` +
-            `\\(2 successful, 1 failed, 0 filtered\\)$`,
-        ),
-      );
+serverTest(
+  "each job's start and end are logged, without its file or addresses",
+  { ...NO_DNS, LOG_LEVEL: "info" },
+  async (server) => {
+    const csv = "ip\n81.2.69.142\n8.8.8.8\nnot-an-address\n";
+    const uploaded = await uploadOk(server, "private-visitors.csv", csv);
+    const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+    assertEquals((await waitForJob(server, job.id)).status, "completed");
+    match(
+      await lineMatching(server, new RegExp(`^job ${job.id} started`)),
+      new RegExp(
+        `^job ${job.id} started: 3 rows \\(geolocation, company, network\\)$`,
+      ),
+    );
+    match(
+      await lineMatching(server, new RegExp(`^job ${job.id} completed`)),
+      new RegExp(
+        `^job ${job.id} completed: 3 of 3 rows in \\d+\\.\\d s ` +
+          `\\(2 successful, 1 failed, 0 filtered\\)$`,
+      ),
+    );
 
-      // A cancelled job says so, with the rows it keeps.
-      const big = "ip\n" + "81.2.69.142\n".repeat(50_000);
-      const second = await startJob(
-        server,
-        await uploadOk(server, "private-visitors-2.csv", big),
-        "ip",
-      );
-      const cancel = await postJson(
-        server,
-        `/api/jobs/${second.id}/cancel`,
-        {},
-      );
-      await cancel.body?.cancel();
-      const ended = await waitForJob(server, second.id);
-      const outcome = ended.status === "cancelled" ? "cancelled" : "completed";
-      match(
-        await lineMatching(server, new RegExp(`^job ${second.id} ${outcome}`)),
-        new RegExp(
-          `^job ${second.id} ${outcome}: ${ended.processedIPs} of ` +
-            `${ended.totalIPs} rows in `,
-        ),
-      );
-      const secret =
-        /private-visitors|81\.2\.69\.142|8\.8\.8\.8|not-an-address/;
-      ok(!server.output.some((l) => secret.test(l)), server.output.join("\n"));
-    } finally {
-      await server.stop();
-    }
+    // A cancelled job says so, with the rows it keeps.
+    const big = "ip\n" + "81.2.69.142\n".repeat(50_000);
+    const second = await startJob(
+      server,
+      await uploadOk(server, "private-visitors-2.csv", big),
+      "ip",
+    );
+    const cancel = await postJson(
+      server,
+      `/api/jobs/${second.id}/cancel`,
+      {},
+    );
+    await cancel.body?.cancel();
+    const ended = await waitForJob(server, second.id);
+    const outcome = ended.status === "cancelled" ? "cancelled" : "completed";
+    match(
+      await lineMatching(server, new RegExp(`^job ${second.id} ${outcome}`)),
+      new RegExp(
+        `^job ${second.id} ${outcome}: ${ended.processedIPs} of ` +
+          `${ended.totalIPs} rows in `,
+      ),
+    );
+    const secret = /private-visitors|81\.2\.69\.142|8\.8\.8\.8|not-an-address/;
+    ok(!server.output.some((l) => secret.test(l)), server.output.join("\n"));
   },
-});
+);
 
-Deno.test({
-  name: "LOG_LEVEL=warn leaves the job lines out",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const server = await startServer({ env: { ...NO_DNS, LOG_LEVEL: "warn" } });
-    try {
-      const uploaded = await uploadOk(server, "a.csv", "ip\n81.2.69.142\n");
-      const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
-      assertEquals((await waitForJob(server, job.id)).status, "completed");
-      await server.stop();
-      ok(
-        !server.output.some((l) => l.startsWith("job ")),
-        server.output.join("\n"),
-      );
-    } finally {
-      await server.stop();
-    }
-  },
+serverTest("LOG_LEVEL=warn leaves the job lines out", {
+  ...NO_DNS,
+  LOG_LEVEL: "warn",
+}, async (server) => {
+  const uploaded = await uploadOk(server, "a.csv", "ip\n81.2.69.142\n");
+  const job = await startJob(server, uploaded, "ip", { includeDomain: 0 });
+  assertEquals((await waitForJob(server, job.id)).status, "completed");
+  await server.stop();
+  ok(
+    !server.output.some((l) => l.startsWith("job ")),
+    server.output.join("\n"),
+  );
 });

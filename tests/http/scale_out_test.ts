@@ -15,6 +15,7 @@ import {
   downloadText,
   getJob,
   startJob,
+  uploadAndStart,
   uploadOk,
   waitForJob,
 } from "../helpers/client.ts";
@@ -22,6 +23,7 @@ import { sessionFetch, visitor, visitorCookie } from "../helpers/cookie_jar.ts";
 import { startSynthPtrServer } from "../helpers/dnsmasq.ts";
 import { startPostgres } from "../helpers/postgres.ts";
 import { startS3 } from "../helpers/s3_server.ts";
+import { waitUntil } from "../helpers/wait.ts";
 import { type RunningServer, startServer } from "../helpers/server.ts";
 
 const ROWS = 200_000;
@@ -38,18 +40,6 @@ function csv(): string {
     rows.push(`81.${(a >> 16) & 255}.${(a >> 8) & 255}.${a & 255},${i}`);
   }
   return rows.join("\n") + "\n";
-}
-
-async function waitUntil(
-  test: () => boolean | Promise<boolean>,
-  what: string,
-  ms = 5000,
-) {
-  const deadline = Date.now() + ms;
-  while (!await test()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 Deno.test({
@@ -193,8 +183,7 @@ Deno.test({
 
       // Cancel on B: the job's waiting chunks leave the queue, the running
       // ones stop at their next progress commit.
-      const second = await uploadOk(a, "cancel.csv", text);
-      const cancelJob = await startJob(a, second, "ip");
+      const cancelJob = await uploadAndStart(a, "cancel.csv", text, "ip");
       await waitForJob(b, cancelJob.id, (j) => j.processedIPs > 0, 60_000, 20);
       const cancel = await sessionFetch(
         `${b.url}/api/jobs/${cancelJob.id}/cancel`,
@@ -225,8 +214,7 @@ Deno.test({
         },
       });
       processes.push(single);
-      const local = await uploadOk(single, "scale.csv", text);
-      const localJob = await startJob(single, local, "ip", {
+      const localJob = await uploadAndStart(single, "scale.csv", text, "ip", {
         includeDomain: 1,
       });
       await waitForJob(single, localJob.id, undefined, 180_000, 200);

@@ -10,8 +10,7 @@ import {
   getJob,
   getJson,
   postJson,
-  startJob,
-  uploadOk,
+  uploadAndStart,
   waitForJob,
 } from "../helpers/client.ts";
 import { sessionFetch } from "../helpers/cookie_jar.ts";
@@ -70,8 +69,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const uploaded = await uploadOk(server, "seeded.csv", seededCsv());
-    const created = await startJob(server, uploaded, "ip");
+    const created = await uploadAndStart(
+      server,
+      "seeded.csv",
+      seededCsv(),
+      "ip",
+    );
     const job: Job = await waitForJob(server, created.id);
     assertEquals(job.status, "completed");
     assertEquals(job.processedIPs, 32);
@@ -232,8 +235,13 @@ Deno.test({
     });
 
     await t.step("the summary grows while a job runs", async () => {
-      const slow = await uploadOk(server, "slow.csv", slowCsv(100_000));
-      const running = await startJob(server, slow, "ip", { includeDomain: 1 });
+      const running = await uploadAndStart(
+        server,
+        "slow.csv",
+        slowCsv(100_000),
+        "ip",
+        { includeDomain: 1 },
+      );
       await waitForJob(server, running.id, (j) => j.processedIPs >= 200);
       // Counts lag committed rows by at most a second.
       let first = await summaryOf(running.id);
