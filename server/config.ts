@@ -160,7 +160,7 @@ export function loadConfig(
     ),
     /** Data rows per chunk of a job, the unit of work of both modes. */
     chunkSizes: {
-      rows: numberSetting(env, "CHUNK_ROWS", 16_000, 1),
+      rows: numberSetting(env, "CHUNK_ROWS", 8_000, 1),
       dnsRows: numberSetting(env, "DNS_CHUNK_ROWS", 50_000, 1),
     },
     webDir: env.WEB_DIR ?? `${ROOT}web/dist`,

@@ -1,19 +1,22 @@
 // Bytes appended to one growing buffer: a chunk's download lines and its
 // rows' lines are built this way, a copy per piece rather than an array per
 // row.
+import { release, resized } from "../typed_arrays.ts";
+
 const encoder = new TextEncoder();
 
+const FIRST_BYTES = 1 << 16;
+
 export class ByteSink {
-  #bytes = new Uint8Array(1 << 16);
+  #bytes = new Uint8Array(FIRST_BYTES);
   length = 0;
 
   #room(n: number): void {
     if (this.length + n <= this.#bytes.length) return;
-    const bigger = new Uint8Array(
-      Math.max(this.#bytes.length * 2, this.length + n),
+    this.#bytes = resized(
+      this.#bytes,
+      Math.max(this.#bytes.length * 2, this.length + n, FIRST_BYTES),
     );
-    bigger.set(this.#bytes.subarray(0, this.length));
-    this.#bytes = bigger;
   }
 
   bytes(bytes: Uint8Array): void {
@@ -82,5 +85,20 @@ export class ByteSink {
     const bytes = this.#bytes.slice(0, this.length);
     this.length = 0;
     return bytes;
+  }
+
+  /** The bytes so far in the sink's memory, handed over; it starts over. */
+  takeAll(): Uint8Array {
+    const bytes = resized(this.#bytes, this.length);
+    this.#bytes = new Uint8Array(0);
+    this.length = 0;
+    return bytes;
+  }
+
+  /** Frees its memory now (typed_arrays.ts); the sink starts over empty. */
+  release(): void {
+    release(this.#bytes);
+    this.#bytes = new Uint8Array(0);
+    this.length = 0;
   }
 }

@@ -33,3 +33,20 @@ Deno.test("plain text goes as it is; text with a character not plain, not at all
   assertEquals(sink.plain("", plain), true);
   assertEquals(decoder.decode(sink.take()), "host.example");
 });
+
+Deno.test("takeAll hands the bytes over; release frees; either starts over", () => {
+  const sink = new ByteSink();
+  let expected = "";
+  for (let i = 0; i < 50_000; i++) {
+    sink.text(`${i},`);
+    expected += `${i},`;
+  }
+  assertEquals(decoder.decode(sink.takeAll()), expected);
+  assertEquals(sink.length, 0);
+  sink.text("again");
+  assertEquals(decoder.decode(sink.copy(0)), "again");
+  sink.release();
+  assertEquals(sink.length, 0);
+  sink.text("and again");
+  assertEquals(decoder.decode(sink.take()), "and again");
+});

@@ -4,6 +4,7 @@
 // (the others stay bytes until a page shows them).
 import { dottedQuadAt, ipv4Text } from "../enrichment/ip_input.ts";
 import { readInto } from "../read_into.ts";
+import { resized } from "../typed_arrays.ts";
 import type { Dialect } from "./dialect.ts";
 import { LineScanner } from "./line_scanner.ts";
 
@@ -46,23 +47,16 @@ export class ChunkLines {
 
   /** Room for one more record; its index. */
   next(): number {
-    if (this.count === this.start.length) {
-      this.start = doubled(this.start);
-      this.contentEnd = doubled(this.contentEnd);
-      this.end = doubled(this.end);
-      this.fields = doubled(this.fields);
-      this.v4 = doubled(this.v4);
+    const n = this.start.length;
+    if (this.count === n) {
+      this.start = resized(this.start, n * 2);
+      this.contentEnd = resized(this.contentEnd, n * 2);
+      this.end = resized(this.end, n * 2);
+      this.fields = resized(this.fields, n * 2);
+      this.v4 = resized(this.v4, n * 2);
     }
     return this.count++;
   }
-}
-
-function doubled<T extends Int32Array | Float64Array>(column: T): T {
-  const bigger = new (column.constructor as new (length: number) => T)(
-    column.length * 2,
-  );
-  bigger.set(column);
-  return bigger;
 }
 
 /** Bytes scanned between two batches of records. */

@@ -18,6 +18,7 @@ import {
   parsedIpv4,
 } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
+import { release, resized } from "../typed_arrays.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
@@ -81,12 +82,6 @@ const WRITER_BACKLOG = 16;
 /** Rows read between two turns of the event loop when DNS answers come. */
 const YIELD_ROWS = 500;
 
-function doubled(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
-}
-
 export type ChunkOutcome = "completed" | "cancelled" | "lost";
 
 export function enrichChunk(ctx: EnrichChunkContext): Promise<ChunkOutcome> {
@@ -126,6 +121,8 @@ class ChunkEnrichment {
   #hostnames: HostnameCache;
   /** Registration lookups, when the job asked and the server has RDAP on. */
   #registrations: JobRegistrations | null = null;
+  /** The chunk's bytes, which its lines are read from. */
+  #chunkBytes: Uint8Array | null = null;
 
   constructor(ctx: EnrichChunkContext) {
     this.#ctx = ctx;
@@ -138,8 +135,13 @@ class ChunkEnrichment {
   async run(): Promise<ChunkOutcome> {
     const path = await this.#openInput();
     if (path === null) return "lost";
-    if (!await this.#readRows(path)) return "cancelled";
-    return await this.#finish();
+    try {
+      if (!await this.#readRows(path)) return "cancelled";
+      return await this.#finish();
+    } finally {
+      // The rows are committed or dropped: no line is read again.
+      if (this.#chunkBytes) release(this.#chunkBytes);
+    }
   }
 
   /** The job's file, or null when it is gone. */
@@ -198,6 +200,7 @@ class ChunkEnrichment {
     const dialect = job.dialect!;
     const column = job.ipColumnIndex;
     for await (const lines of readChunkLines(path, dialect, range, column)) {
+      this.#chunkBytes = lines.buf;
       for (let i = 0; i < lines.count; i++) {
         rowIndex++;
         if (rowIndex < 0) continue; // the header
@@ -277,8 +280,8 @@ class ChunkEnrichment {
       slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
       this.#ipOfSlot[slot] = parsed.ip;
       if (slot === this.#placeOfSlot.length) {
-        this.#placeOfSlot = doubled(this.#placeOfSlot);
-        this.#networkOfSlot = doubled(this.#networkOfSlot);
+        this.#placeOfSlot = resized(this.#placeOfSlot, slot * 2);
+        this.#networkOfSlot = resized(this.#networkOfSlot, slot * 2);
       }
       const { place, network } = this.#ctx.engine.locate(
         parsed.ip,

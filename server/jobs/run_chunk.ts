@@ -80,8 +80,8 @@ export async function runChunk(
 /**
  * About this many chunks a job, of CUT_ROWS to CHUNK_ROWS rows each. Past
  * 64 x CHUNK_ROWS rows, more chunks rather than larger ones: what a job
- * thread holds grows with its chunk, so a 3M-row job's peak memory stays
- * a 1M-row job's (16,000: a 1M-row job's 64 chunks).
+ * thread holds, and so how far its heap grows, follows its chunk's size,
+ * so a large job's peak memory stays a middling one's.
  */
 const CHUNKS_A_JOB = 64;
 

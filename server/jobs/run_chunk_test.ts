@@ -38,8 +38,8 @@ Deno.test("a job's chunks: about 64 of even size, at most CHUNK_ROWS", () => {
   const large = sizes(cutsOf(4_000_000, 3907), 50_000);
   assertEquals(large.length >= 80 && large.length <= 90, true);
   assertEquals(Math.max(...large) <= 50_000, true);
-  // The default, 16,000: a 3M-row job's chunks (its upload cut about every
-  // 3,200 rows, MAX_CUTS) are no larger than a 1M-row job's.
+  // 16,000: a 3M-row job's chunks (its upload cut about every 3,200 rows,
+  // MAX_CUTS) are no larger than a 1M-row job's.
   const three = sizes(cutsOf(3_000_000, 3_210), 16_000);
   assertEquals(three.length >= 188 && three.length <= 240, true);
   assertEquals(Math.max(...three) <= 16_000, true);

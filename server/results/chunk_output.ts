@@ -23,6 +23,7 @@ import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
 import { addressOf, encodeAddresses } from "./distinct_addresses.ts";
+import { release } from "../typed_arrays.ts";
 
 /** A count of one key of a summary dimension: key, code, rows. */
 export type KeyCount = [string, string, number];
@@ -67,6 +68,15 @@ export interface ChunkParts {
   columns: ResultColumns;
   meta: ChunkMeta;
   counts: ChunkCounts;
+}
+
+/** Frees a chunk's parts' memory once they are stored (typed_arrays.ts). */
+export function releaseParts({ kept, addresses, columns }: ChunkParts): void {
+  release(
+    ...kept,
+    addresses,
+    ...Object.values(columns).filter((value) => ArrayBuffer.isView(value)),
+  );
 }
 
 const encoder = new TextEncoder();
@@ -213,9 +223,10 @@ export class ChunkOutput {
     if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
   }
 
-  #takeKept(): void {
+  /** The kept lines so far as a piece (`last`: in the sink's memory). */
+  #takeKept(last = false): void {
     if (this.#sink.length === 0) return;
-    const bytes = this.#sink.take();
+    const bytes = last ? this.#sink.takeAll() : this.#sink.take();
     this.#kept.push(bytes);
     this.#keptBytes += bytes.length;
   }
@@ -380,10 +391,13 @@ export class ChunkOutput {
 
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
-    this.#takeKept();
+    this.#takeKept(true);
     for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
     this.#byKey.clear();
-    for (const run of this.#runs) forget(run);
+    for (const run of this.#runs) {
+      forget(run);
+      run.bytes.release();
+    }
     const search = new SearchCountsBuilder();
     for (const net of this.#nets) search.add(...net);
     return {

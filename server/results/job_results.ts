@@ -27,6 +27,7 @@ import {
   type ChunkMeta,
   type ChunkParts,
   type KeyCount,
+  releaseParts,
   TOP_DIMS,
   type TopDim,
 } from "./chunk_output.ts";
@@ -46,6 +47,7 @@ import {
   encodeSearchCounts,
 } from "./search_counts.ts";
 import { countDistinct } from "./distinct_addresses.ts";
+import { release } from "../typed_arrays.ts";
 
 const PAGE_ROWS = 2000;
 
@@ -245,8 +247,8 @@ export class JobResults {
 
   /**
    * Stores a run's parts of a chunk (before its commit says they are
-   * there); its meta to commit, with the run and where its index's
-   * sections end.
+   * there) and frees their buffers (nothing reads them after); its meta to
+   * commit, with the run and where its index's sections end.
    */
   async putParts(
     jobId: number,
@@ -259,13 +261,16 @@ export class JobResults {
       streamOf(parts.kept),
     );
     const { top, tails } = storedTops(parts.counts.top);
+    const rows = encodeColumns(parts.columns);
     const index = await this.putIndex(jobId, chunk, run, {
-      rows: [encodeColumns(parts.columns)],
+      rows: [rows],
       top: [encoder.encode(JSON.stringify(top))],
       tail: tails,
       nets: [encodeSearchCounts(parts.counts.search)],
       addrs: [parts.addresses],
     });
+    release(rows);
+    releaseParts(parts);
     return { ...parts.meta, run, index };
   }
 

@@ -17,6 +17,7 @@ import { ByteSink } from "../csv/byte_sink.ts";
 import type { Dialect } from "../csv/dialect.ts";
 import { LineScanner } from "../csv/line_scanner.ts";
 import { emptyEnrichment } from "../enrichment/types.ts";
+import { resized } from "../typed_arrays.ts";
 import type { OutputRow, StoredResult } from "../storage/result_rows.ts";
 
 /** Fields of a row's own; the others follow its place and organisation. */
@@ -82,16 +83,14 @@ class NumberColumn<T extends Uint8Array | Int32Array | Float64Array> {
 
   push(value: number): void {
     if (this.length === this.#values.length) {
-      const bigger = this.make(this.length * 2);
-      bigger.set(this.#values);
-      this.#values = bigger;
+      this.#values = resized(this.#values, this.length * 2);
     }
     this.#values[this.length++] = value;
   }
 
-  /** The values, in an array their size. */
+  /** The values, in an array their size, which takes the memory over. */
   build(): T {
-    return this.#values.slice(0, this.length) as T;
+    return resized(this.#values, this.length);
   }
 }
 
@@ -199,11 +198,12 @@ export class ColumnsBuilder {
     return group;
   }
 
+  /** The columns (once: the builder's memory goes to them). */
   build(): ResultColumns {
     return {
       count: this.#rowIndex.length,
       rowIndex: this.#rowIndex.build(),
-      lines: this.#lines.take(),
+      lines: this.#lines.takeAll(),
       lineEnds: this.#lineEnds.build(),
       dialect: {
         delimiter: this.dialect.delimiter,
