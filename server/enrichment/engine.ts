@@ -8,7 +8,12 @@ import {
   type Place,
   type PlaceMemo,
 } from "./geo_provider.ts";
-import { type ParsedIp, parseIp } from "./ip_input.ts";
+import {
+  ipv4ToNumber,
+  ipv6ToWords,
+  type ParsedIp,
+  parseIp,
+} from "./ip_input.ts";
 import { loadClassifierOnThread } from "../classification/classifier_load.ts";
 import type { NetworkTableData } from "../classification/network_table.ts";
 import type { ListPaths } from "../classification/lists.ts";
@@ -131,6 +136,9 @@ export class Engine {
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
   #forJobs: boolean;
+  /** The words of the address being located (see addressWords), refilled. */
+  #v4Words = [0];
+  #v6Words = [0, 0, 0, 0];
 
   /**
    * `forJobs`: the engine of a job worker, which looks each distinct
@@ -221,12 +229,12 @@ export class Engine {
   }
 
   /** The organisation of an address, or null when no source knows it. */
-  #networkOf(ip: string, version: 4 | 6): Network | null {
-    const index = this.asn.lookupIndex(ip, version);
+  #networkOf(words: number[]): Network | null {
+    const index = this.asn.indexOf(words);
     if (index >= 0) {
       return this.#networks[index] ??= this.#tableNetwork(index);
     }
-    const info = this.asn.lookupMmdb(ip, version);
+    const info = this.asn.mmdbInfo(words);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.
     const v = info.vendor;
@@ -255,10 +263,14 @@ export class Engine {
     options: EnrichOptions,
     places?: PlaceMemo,
   ): Located {
+    // Converted once for both searches.
+    const words = version === 4 ? this.#v4Words : this.#v6Words;
+    if (version === 4) words[0] = ipv4ToNumber(ip);
+    else ipv6ToWords(ip, words);
     const place = options.geolocation || this.geo.hasTraits
-      ? this.geo.place(ip, version, places)
+      ? this.geo.placeOf(words, places)
       : null;
-    let network = this.#networkOf(ip, version);
+    let network = this.#networkOf(words);
     // An Enterprise file in GEO_DB: its traits name the company and type.
     if (place?.vendor && network) network = this.#withVendor(network, place);
     return { place: options.geolocation ? place : null, network };

@@ -1,6 +1,6 @@
 // Geolocation from MMDB city databases: the bundled DB-IP Lite files, or a
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
-import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
+import { addressWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
 import type { VendorFields } from "./asn_table.ts";
@@ -269,8 +269,6 @@ function toPlace(geo: GeoFields, key: number): Place {
   };
 }
 
-const v4Word = [0];
-
 export class GeoProvider {
   #v4: Tree | null = null;
   #v6: Tree | null = null;
@@ -299,13 +297,13 @@ export class GeoProvider {
    * `memo`: see PlaceMemo.
    */
   place(ip: string, version: 4 | 6, memo?: PlaceMemo): Place | null {
-    if (version === 4) {
-      const tree = this.#v4 ?? this.#v6;
-      if (!tree) return null;
-      v4Word[0] = ipv4ToNumber(ip);
-      return tree.lookup(v4Word, memo);
-    }
-    return this.#v6?.lookup(ipv6ToWords(ip), memo) ?? null;
+    return this.placeOf(addressWords(ip, version), memo);
+  }
+
+  /** The place of an address given as its words (see addressWords). */
+  placeOf(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
+    const tree = words.length === 1 ? this.#v4 ?? this.#v6 : this.#v6;
+    return tree?.lookup(words, memo) ?? null;
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {
