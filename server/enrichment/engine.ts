@@ -3,6 +3,7 @@
 import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
 import { loadAsnTableOnThread } from "./asn_load.ts";
 import {
+  CACHED_PLACES,
   GeoProvider,
   loadGeoDatabases,
   type Place,
@@ -135,17 +136,21 @@ export class Engine {
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
-  #forJobs: boolean;
+  #cachedPlaces: number;
   /** The words of the address being located (see addressWords), refilled. */
   #v4Words = [0];
   #v6Words = [0, 0, 0, 0];
 
   /**
-   * `forJobs`: the engine of a job worker, which looks each distinct
-   * address up once (no cache of places: see GeoProvider).
+   * `cachedPlaces`: see GeoProvider (0 for a job worker, which looks each
+   * distinct address up once).
    */
-  constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
-    this.#forJobs = forJobs;
+  constructor(
+    data: EngineData,
+    dns: DnsSettings,
+    cachedPlaces = CACHED_PLACES,
+  ) {
+    this.#cachedPlaces = cachedPlaces;
     this.dns = new ReverseDns(dns);
     this.useData(data);
   }
@@ -156,7 +161,7 @@ export class Engine {
    * data goes once nothing holds it. Host names stay cached.
    */
   useData(data: EngineData): void {
-    this.geo = new GeoProvider(data.geo, !this.#forJobs);
+    this.geo = new GeoProvider(data.geo, this.#cachedPlaces);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
     this.data = data;

@@ -96,9 +96,16 @@ export interface Place extends GeoFields {
   vendor?: VendorFields;
 }
 
-// Places by data pointer, for single lookups: decoding a record is most of
-// a lookup's time, and the same addresses come back.
-const CACHED_PLACES = 32_768;
+/**
+ * Places kept by data pointer, for single lookups: decoding a record is most
+ * of a lookup's time, and the same addresses come back.
+ */
+export const CACHED_PLACES = 32_768;
+/**
+ * The places kept by a PostgreSQL worker's job engines: a process of its
+ * own, whose later chunks of a job meet its earlier chunks' records again.
+ */
+export const JOB_CACHED_PLACES = 131_072;
 
 /**
  * Places already decoded, by key, that a caller keeps while it looks up
@@ -109,7 +116,7 @@ export type PlaceMemo = Map<number, Place | null>;
 
 /**
  * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer, unless `cachePlaces` is false: a
+ * is built once and kept by its pointer, `cachedPlaces` of them (0: none): a
  * job's chunk keeps its own places (PlaceMemo) as long as it needs them,
  * while places kept across its chunks, long enough to reach V8's old
  * generation, raised the server's peak memory far more than they saved CPU.
@@ -124,11 +131,11 @@ class Tree {
     bytes: Uint8Array,
     readonly index: number,
     readonly count: number,
-    cachePlaces: boolean,
+    readonly cachedPlaces: number,
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
-    this.#places = cachePlaces ? new Map() : null;
+    this.#places = cachedPlaces > 0 ? new Map() : null;
   }
 
   get databaseType(): string {
@@ -150,7 +157,7 @@ class Tree {
     if (place === undefined) {
       place = this.#decode(node, key);
       if (places) {
-        if (places.size >= CACHED_PLACES) places.clear();
+        if (places.size >= this.cachedPlaces) places.clear();
         places.set(node, place);
       }
     }
@@ -276,13 +283,13 @@ export class GeoProvider {
   readonly hasTraits: boolean;
 
   /**
-   * `files` are MMDB contents, typically in shared memory; `cachePlaces`:
-   * keep the places of recent records (single lookups; not for jobs).
+   * `files` are MMDB contents, typically in shared memory; `cachedPlaces`:
+   * how many places of recent records to keep (see Tree).
    */
-  constructor(files: Uint8Array[], cachePlaces = true) {
+  constructor(files: Uint8Array[], cachedPlaces = CACHED_PLACES) {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length, cachePlaces);
+      const tree = new Tree(bytes, index, files.length, cachedPlaces);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {
