@@ -290,7 +290,10 @@ function hexGroups(ip: string): number[] | null {
   if (!readGroups(ip, gap + 2, ip.length, parts)) return null;
   const missing = 8 - parts.length;
   if (missing < 1) return null;
-  parts.splice(front, 0, ...Array(missing).fill(0));
+  // The groups after "::" move to the end, zeros fill the gap (in place).
+  for (let k = 0; k < missing; k++) parts.push(0);
+  for (let i = 7; i >= front + missing; i--) parts[i] = parts[i - missing];
+  for (let i = front; i < front + missing; i++) parts[i] = 0;
   return parts;
 }
 
