@@ -21,6 +21,7 @@ import {
 import { Engine } from "./enrichment/engine.ts";
 import { logError } from "./log.ts";
 import { JOB_CACHE_ENTRIES } from "./enrichment/reverse_dns.ts";
+import { JOB_CACHED_PLACES } from "./enrichment/geo_provider.ts";
 import { PgJobEventBus } from "./events/pg_job_event_bus.ts";
 import { scheduleHousekeeping } from "./jobs/housekeeping.ts";
 import { JobEvents } from "./jobs/job_events.ts";
@@ -55,7 +56,11 @@ export async function openScaleOut(
     // A process that runs chunks meets a job's addresses again in its
     // later chunks.
     make: (data) =>
-      new Engine(data, { ...dns, cacheEntries: JOB_CACHE_ENTRIES }),
+      new Engine(
+        data,
+        { ...dns, cacheEntries: JOB_CACHE_ENTRIES },
+        JOB_CACHED_PLACES,
+      ),
     load: (versions) => loadVersions(config, versions),
   });
   return {

@@ -4,7 +4,11 @@
 //   org:/re/ -> t   org:/\bCounty\b/i -> government
 // The first matching line wins and is named in the reason ("override: line 12").
 // Also the per-job "always keep" list: AS numbers or CIDRs.
-import { ipv4ToNumber, ipv6ToWords } from "../enrichment/ip_input.ts";
+import {
+  addressWords,
+  ipv4ToNumber,
+  ipv6ToWords,
+} from "../enrichment/ip_input.ts";
 import type { NetworkKind } from "./decide.ts";
 
 const TYPES: Record<string, NetworkKind> = {
@@ -67,7 +71,7 @@ export function parseCidr(text: string): Cidr | null {
 export function cidrContains(cidr: Cidr, ip: string): boolean {
   const v6 = ip.includes(":");
   if ((cidr.version === 6) !== v6) return false;
-  const words = v6 ? ipv6ToWords(ip) : [ipv4ToNumber(ip)];
+  const words = addressWords(ip, v6 ? 6 : 4);
   let left = cidr.bits;
   for (let i = 0; i < words.length && left > 0; i++) {
     const n = Math.min(32, left);

@@ -269,7 +269,7 @@ async function checkCopy(
         );
       }
     }
-    const geo = new GeoProvider(files, false);
+    const geo = new GeoProvider(files, 0);
     for (const [ip, country] of known) {
       const parsed = parseIp(ip);
       const place = parsed.ok ? geo.place(parsed.ip, parsed.version) : null;

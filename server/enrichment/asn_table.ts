@@ -2,7 +2,7 @@
 // (RouteViews, NRO, DB-IP) or an ASN MMDB. The tables are sorted typed arrays
 // in shared memory: built once in the main thread, searched by every worker.
 import Papa from "papaparse";
-import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
+import { addressWords, ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
 import { type NetworkFields, readNetworkFields } from "./network_fields.ts";
 import { readSimple, simpleShape } from "./asn_csv.ts";
@@ -60,7 +60,11 @@ export interface Builder {
   org: number[];
 }
 
-function compareWords(a: ArrayLike<number>, ai: number, b: number[]): number {
+function compareWords(
+  a: ArrayLike<number>,
+  ai: number,
+  b: ArrayLike<number>,
+): number {
   for (let k = 0; k < 4; k++) {
     const d = a[ai + k] - b[k];
     if (d !== 0) return d;
@@ -163,24 +167,33 @@ function sortV6(b: Builder) {
   b.org = pick(b.org, 1);
 }
 
+/**
+ * For each /16 block p of addresses' first 32-bit word, the number of
+ * ranges that start before it (`starts`: one range every `stride` words): a
+ * search looks only at the ranges around the address's block.
+ */
+function blockIndex(starts: Uint32Array, stride: number): Uint32Array {
+  const index = new Uint32Array(65537);
+  const count = starts.length / stride;
+  let i = 0;
+  for (let p = 0; p <= 65536; p++) {
+    const blockStart = p * 65536;
+    while (i < count && starts[i * stride] < blockStart) i++;
+    index[p] = i;
+  }
+  return index;
+}
+
 export class AsnTable {
   #readers: MmdbDatabase[];
-  /**
-   * For each /16 block p, the number of IPv4 ranges that start before it:
-   * a search looks only at the ranges around the address's block.
-   */
+  /** See blockIndex. */
   #v4Block: Uint32Array;
+  #v6Block: Uint32Array;
 
   constructor(readonly data: AsnTableData) {
     this.#readers = data.mmdb.map((bytes) => new MmdbDatabase(bytes));
-    const starts = data.v4Start;
-    this.#v4Block = new Uint32Array(65537);
-    let i = 0;
-    for (let p = 0; p <= 65536; p++) {
-      const blockStart = p * 65536;
-      while (i < starts.length && starts[i] < blockStart) i++;
-      this.#v4Block[p] = i;
-    }
+    this.#v4Block = blockIndex(data.v4Start, 1);
+    this.#v6Block = blockIndex(data.v6Start, 4);
   }
 
   get size(): number {
@@ -201,15 +214,17 @@ export class AsnTable {
   }
 
   lookup(ip: string, version: 4 | 6): AsnInfo | null {
-    const i = this.lookupIndex(ip, version);
-    return i >= 0 ? this.info(i) : this.lookupMmdb(ip, version);
+    const words = addressWords(ip, version);
+    const i = this.indexOf(words);
+    return i >= 0 ? this.info(i) : this.mmdbInfo(words);
   }
 
-  /** The table index of an address's organisation; -1: not in the tables. */
-  lookupIndex(ip: string, version: 4 | 6): number {
-    return version === 4
-      ? this.#findV4(ipv4ToNumber(ip))
-      : this.#findV6(ipv6ToWords(ip));
+  /**
+   * The table index of an address's organisation, the address given as its
+   * words (see addressWords); -1: not in the tables.
+   */
+  indexOf(words: ArrayLike<number>): number {
+    return words.length === 1 ? this.#findV4(words[0]) : this.#findV6(words);
   }
 
   /**
@@ -218,9 +233,8 @@ export class AsnTable {
    * no answer (the file was checked when opened; this is a record the
    * check's sample did not reach).
    */
-  lookupMmdb(ip: string, version: 4 | 6): AsnInfo | null {
+  mmdbInfo(words: ArrayLike<number>): AsnInfo | null {
     if (this.#readers.length === 0) return null;
-    const words = version === 4 ? [ipv4ToNumber(ip)] : ipv6ToWords(ip);
     // The AS from the first file that has it; the richer fields from any
     // (a Connection-Type file has no AS, an ISP file no connection type).
     let info: AsnInfo | null = null;
@@ -250,10 +264,10 @@ export class AsnTable {
     return info;
   }
 
+  // The last range starting at or before an address is among those starting
+  // in its block, or the last one before it.
   #findV4(n: number): number {
     const { v4Start, v4End, v4Org } = this.data;
-    // The last range starting at or before n is among those starting in
-    // n's block, or the last one before it.
     const block = n >>> 16;
     let lo = Math.max(0, this.#v4Block[block] - 1);
     let hi = this.#v4Block[block + 1] - 1;
@@ -268,9 +282,12 @@ export class AsnTable {
     return found >= 0 && n <= v4End[found] ? v4Org[found] : -1;
   }
 
-  #findV6(words: number[]): number {
+  #findV6(words: ArrayLike<number>): number {
     const { v6Start, v6End, v6Org } = this.data;
-    let lo = 0, hi = v6Org.length - 1, found = -1;
+    const block = words[0] >>> 16;
+    let lo = Math.max(0, this.#v6Block[block] - 1);
+    let hi = this.#v6Block[block + 1] - 1;
+    let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if (compareWords(v6Start, mid * 4, words) <= 0) {

@@ -3,12 +3,18 @@
 import { type AsnInfo, AsnTable, type AsnTableData } from "./asn_table.ts";
 import { loadAsnTableOnThread } from "./asn_load.ts";
 import {
+  CACHED_PLACES,
   GeoProvider,
   loadGeoDatabases,
   type Place,
   type PlaceMemo,
 } from "./geo_provider.ts";
-import { type ParsedIp, parseIp } from "./ip_input.ts";
+import {
+  ipv4ToNumber,
+  ipv6ToWords,
+  type ParsedIp,
+  parseIp,
+} from "./ip_input.ts";
 import { loadClassifierOnThread } from "../classification/classifier_load.ts";
 import type { NetworkTableData } from "../classification/network_table.ts";
 import type { ListPaths } from "../classification/lists.ts";
@@ -130,14 +136,21 @@ export class Engine {
   #mmdbNetworks = new Map<string, Network>();
   /** Per network: its variants for addresses decided otherwise. */
   #variants = new Map<Network, Map<string, Network>>();
-  #forJobs: boolean;
+  #cachedPlaces: number;
+  /** The words of the address being located (see addressWords), refilled. */
+  #v4Words = [0];
+  #v6Words = [0, 0, 0, 0];
 
   /**
-   * `forJobs`: the engine of a job worker, which looks each distinct
-   * address up once (no cache of places: see GeoProvider).
+   * `cachedPlaces`: see GeoProvider (0 for a job worker, which looks each
+   * distinct address up once).
    */
-  constructor(data: EngineData, dns: DnsSettings, forJobs = false) {
-    this.#forJobs = forJobs;
+  constructor(
+    data: EngineData,
+    dns: DnsSettings,
+    cachedPlaces = CACHED_PLACES,
+  ) {
+    this.#cachedPlaces = cachedPlaces;
     this.dns = new ReverseDns(dns);
     this.useData(data);
   }
@@ -148,7 +161,7 @@ export class Engine {
    * data goes once nothing holds it. Host names stay cached.
    */
   useData(data: EngineData): void {
-    this.geo = new GeoProvider(data.geo, !this.#forJobs);
+    this.geo = new GeoProvider(data.geo, this.#cachedPlaces);
     this.asn = new AsnTable(data.asn);
     this.classifier = new NetworkClassifier(data.classifier);
     this.data = data;
@@ -221,12 +234,12 @@ export class Engine {
   }
 
   /** The organisation of an address, or null when no source knows it. */
-  #networkOf(ip: string, version: 4 | 6): Network | null {
-    const index = this.asn.lookupIndex(ip, version);
+  #networkOf(words: number[]): Network | null {
+    const index = this.asn.indexOf(words);
     if (index >= 0) {
       return this.#networks[index] ??= this.#tableNetwork(index);
     }
-    const info = this.asn.lookupMmdb(ip, version);
+    const info = this.asn.mmdbInfo(words);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.
     const v = info.vendor;
@@ -255,10 +268,14 @@ export class Engine {
     options: EnrichOptions,
     places?: PlaceMemo,
   ): Located {
+    // Converted once for both searches.
+    const words = version === 4 ? this.#v4Words : this.#v6Words;
+    if (version === 4) words[0] = ipv4ToNumber(ip);
+    else ipv6ToWords(ip, words);
     const place = options.geolocation || this.geo.hasTraits
-      ? this.geo.place(ip, version, places)
+      ? this.geo.placeOf(words, places)
       : null;
-    let network = this.#networkOf(ip, version);
+    let network = this.#networkOf(words);
     // An Enterprise file in GEO_DB: its traits name the company and type.
     if (place?.vendor && network) network = this.#withVendor(network, place);
     return { place: options.geolocation ? place : null, network };

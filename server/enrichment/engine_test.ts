@@ -132,7 +132,7 @@ Deno.test("a job engine decodes a record once for the addresses a memo has seen"
     servers: [],
     timeoutMs: 50,
     concurrency: 1,
-  }, true);
+  }, 0);
   const places = new Map();
   // 8.8.8.8 and 8.8.8.9 share DB-IP's record for Google's block.
   const first = jobs.locate("8.8.8.8", 4, noDns, places).place;

@@ -1,6 +1,6 @@
 // Geolocation from MMDB city databases: the bundled DB-IP Lite files, or a
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
-import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
+import { addressWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
 import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
 import type { VendorFields } from "./asn_table.ts";
@@ -96,9 +96,16 @@ export interface Place extends GeoFields {
   vendor?: VendorFields;
 }
 
-// Places by data pointer, for single lookups: decoding a record is most of
-// a lookup's time, and the same addresses come back.
-const CACHED_PLACES = 32_768;
+/**
+ * Places kept by data pointer, for single lookups: decoding a record is most
+ * of a lookup's time, and the same addresses come back.
+ */
+export const CACHED_PLACES = 32_768;
+/**
+ * The places kept by a PostgreSQL worker's job engines: a process of its
+ * own, whose later chunks of a job meet its earlier chunks' records again.
+ */
+export const JOB_CACHED_PLACES = 131_072;
 
 /**
  * Places already decoded, by key, that a caller keeps while it looks up
@@ -109,7 +116,7 @@ export type PlaceMemo = Map<number, Place | null>;
 
 /**
  * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer, unless `cachePlaces` is false: a
+ * is built once and kept by its pointer, `cachedPlaces` of them (0: none): a
  * job's chunk keeps its own places (PlaceMemo) as long as it needs them,
  * while places kept across its chunks, long enough to reach V8's old
  * generation, raised the server's peak memory far more than they saved CPU.
@@ -124,11 +131,11 @@ class Tree {
     bytes: Uint8Array,
     readonly index: number,
     readonly count: number,
-    cachePlaces: boolean,
+    readonly cachedPlaces: number,
   ) {
     this.#db = new MmdbDatabase(bytes);
     this.ipVersion = this.#db.ipVersion;
-    this.#places = cachePlaces ? new Map() : null;
+    this.#places = cachedPlaces > 0 ? new Map() : null;
   }
 
   get databaseType(): string {
@@ -150,7 +157,7 @@ class Tree {
     if (place === undefined) {
       place = this.#decode(node, key);
       if (places) {
-        if (places.size >= CACHED_PLACES) places.clear();
+        if (places.size >= this.cachedPlaces) places.clear();
         places.set(node, place);
       }
     }
@@ -269,8 +276,6 @@ function toPlace(geo: GeoFields, key: number): Place {
   };
 }
 
-const v4Word = [0];
-
 export class GeoProvider {
   #v4: Tree | null = null;
   #v6: Tree | null = null;
@@ -278,13 +283,13 @@ export class GeoProvider {
   readonly hasTraits: boolean;
 
   /**
-   * `files` are MMDB contents, typically in shared memory; `cachePlaces`:
-   * keep the places of recent records (single lookups; not for jobs).
+   * `files` are MMDB contents, typically in shared memory; `cachedPlaces`:
+   * how many places of recent records to keep (see Tree).
    */
-  constructor(files: Uint8Array[], cachePlaces = true) {
+  constructor(files: Uint8Array[], cachedPlaces = CACHED_PLACES) {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length, cachePlaces);
+      const tree = new Tree(bytes, index, files.length, cachedPlaces);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {
@@ -299,13 +304,13 @@ export class GeoProvider {
    * `memo`: see PlaceMemo.
    */
   place(ip: string, version: 4 | 6, memo?: PlaceMemo): Place | null {
-    if (version === 4) {
-      const tree = this.#v4 ?? this.#v6;
-      if (!tree) return null;
-      v4Word[0] = ipv4ToNumber(ip);
-      return tree.lookup(v4Word, memo);
-    }
-    return this.#v6?.lookup(ipv6ToWords(ip), memo) ?? null;
+    return this.placeOf(addressWords(ip, version), memo);
+  }
+
+  /** The place of an address given as its words (see addressWords). */
+  placeOf(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
+    const tree = words.length === 1 ? this.#v4 ?? this.#v6 : this.#v6;
+    return tree?.lookup(words, memo) ?? null;
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {

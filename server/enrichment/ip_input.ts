@@ -249,15 +249,25 @@ export function ipv4ToNumber(ip: string): number {
   return n * 256 + part;
 }
 
-/** IPv6 text to four unsigned 32-bit words, most significant first. */
-export function ipv6ToWords(ip: string): [number, number, number, number] {
+/**
+ * IPv6 text to four unsigned 32-bit words, most significant first, written
+ * into `words` (a new array unless given).
+ */
+export function ipv6ToWords(ip: string, words: number[] = []): number[] {
   const p = hexGroups(ip) ?? ipaddr.IPv6.parse(ip).parts;
-  return [
-    ((p[0] << 16) | p[1]) >>> 0,
-    ((p[2] << 16) | p[3]) >>> 0,
-    ((p[4] << 16) | p[5]) >>> 0,
-    ((p[6] << 16) | p[7]) >>> 0,
-  ];
+  words[0] = ((p[0] << 16) | p[1]) >>> 0;
+  words[1] = ((p[2] << 16) | p[3]) >>> 0;
+  words[2] = ((p[4] << 16) | p[5]) >>> 0;
+  words[3] = ((p[6] << 16) | p[7]) >>> 0;
+  return words;
+}
+
+/**
+ * A public address (canonical text, as parseIp gives it) as the 32-bit
+ * words the databases are searched by: one for IPv4, four for IPv6.
+ */
+export function addressWords(ip: string, version: 4 | 6): number[] {
+  return version === 4 ? [ipv4ToNumber(ip)] : ipv6ToWords(ip);
 }
 
 /**
@@ -280,7 +290,10 @@ function hexGroups(ip: string): number[] | null {
   if (!readGroups(ip, gap + 2, ip.length, parts)) return null;
   const missing = 8 - parts.length;
   if (missing < 1) return null;
-  parts.splice(front, 0, ...Array(missing).fill(0));
+  // The groups after "::" move to the end, zeros fill the gap (in place).
+  for (let k = 0; k < missing; k++) parts.push(0);
+  for (let i = 7; i >= front + missing; i--) parts[i] = parts[i - missing];
+  for (let i = front; i < front + missing; i++) parts[i] = 0;
   return parts;
 }
 

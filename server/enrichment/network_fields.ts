@@ -18,7 +18,7 @@
 //   so.
 import { MmdbDatabase, MmdbError } from "./mmdb_database.ts";
 import type { MmdbValue } from "./mmdb_format.ts";
-import { ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
+import { addressWords } from "./ip_input.ts";
 
 export interface NetworkFields {
   asn: number | null;
@@ -128,8 +128,7 @@ export class NetworkDatabase {
 
   /** The fields of a public address; null when the file has no record. */
   lookup(ip: string, version: 4 | 6): NetworkAnswer | null {
-    const words = version === 4 ? [ipv4ToNumber(ip)] : ipv6ToWords(ip);
-    const node = this.#db.recordOf(words);
+    const node = this.#db.recordOf(addressWords(ip, version));
     if (node === 0) return null;
     let answer = this.#answers.get(node);
     if (!answer) {

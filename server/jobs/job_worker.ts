@@ -46,7 +46,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       engine: new Engine(
         message.engineData,
         { ...message.dns, cacheEntries: JOB_CACHE_ENTRIES },
-        true,
+        0,
       ),
       uploadsDir: message.uploadsDir,
       progressRows: message.progressRows,
