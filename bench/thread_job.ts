@@ -42,7 +42,7 @@ export async function threadJob(
     servers: [],
     timeoutMs: 1000,
     concurrency: 1,
-  }, true);
+  }, 0);
   const { id } = store.createJob({
     fileName: "bench.csv",
     originalFileName: "bench.csv",
