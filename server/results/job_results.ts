@@ -4,12 +4,12 @@
 // the download's lines, and `.idx`, the chunk's index (SECTIONS: its rows
 // as columns, its counts by key, its distinct addresses). The database keeps,
 // with each chunk, its counts by kind, the run that stored its parts and
-// where its index's sections end (chunk_output.ts ChunkMeta). Everything a user reads of a job comes from
-// these, the same in both modes: the download is the header and the parts one
-// after another; Excel, live rows and preview pages decode the chunks they
-// need; the summary adds up the chunks' counts as they are done (once for a
-// completed job, kept as `summary.json`); a text search scans each chunk's
-// search counts. Reads see the chunks whose parts are stored: every chunk of a
+// where its index's sections end (chunk_output.ts ChunkMeta). Everything a
+// user reads of a job comes from these, the same in both modes: the download
+// is the header and the parts one after another; Excel, live rows and preview
+// pages decode the chunks they need; the summary adds up the chunks' counts as
+// they are done (once for a completed job, kept as `summary.json`); a text
+// search scans each chunk's search counts. Reads see the chunks whose parts are stored: every chunk of a
 // completed job, the finished ones of a running, failed or cancelled one.
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
