@@ -250,6 +250,7 @@ browserTest(
 
     // Swipe right by more than 50 px dismisses.
     await input.setInputFiles(txt);
+    await toasts.first().waitFor();
     const box = (await toasts.first().boundingBox())!;
     await page.mouse.move(box.x + 20, box.y + box.height / 2);
     await page.mouse.down();

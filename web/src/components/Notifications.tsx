@@ -116,11 +116,18 @@ function ToastItem(
       setOffset(Math.max(0, event.clientX - start.current));
     }
   };
-  const onPointerUp = () => {
+  // How far the pointer went is read from the event that ends the swipe:
+  // `offset` is the last rendered one, which may not have caught up yet.
+  const onPointerUp = (event: PointerEvent<HTMLLIElement>) => {
     if (start.current === null) return;
+    const moved = event.clientX - start.current;
     start.current = null;
-    if (offset >= TOAST_SWIPE_THRESHOLD_PX) onDismiss(toast.id);
+    if (moved >= TOAST_SWIPE_THRESHOLD_PX) onDismiss(toast.id);
     else setOffset(0);
+  };
+  const onPointerCancel = () => {
+    start.current = null;
+    setOffset(0);
   };
 
   const destructive = toast.variant === "destructive";
@@ -136,7 +143,7 @@ function ToastItem(
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
-      onPointerCancel={onPointerUp}
+      onPointerCancel={onPointerCancel}
     >
       {/* The live region inside the list item: a list holds only items. */}
       <div
