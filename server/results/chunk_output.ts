@@ -19,7 +19,11 @@ import {
   type OutputCell,
   outputCells,
 } from "./output_row.ts";
-import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
+import {
+  ColumnsBuilder,
+  type GroupCountFacts,
+  type ResultColumns,
+} from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
 import { addressOf, encodeAddresses } from "./distinct_addresses.ts";
@@ -124,23 +128,43 @@ function cellRuns(cells: OutputCell[]): CellRun[] {
   return runs;
 }
 
-/** What a row is counted by (the summary, the kinds, the search counts). */
-const countFacts = (e: Enrichment) => ({
-  success: e.success,
-  ispFiltered: e.ispFiltered,
-  network_type: e.network_type,
-  failure: e.failure,
-  company: e.company,
-  asn: e.asn,
-  country: e.country,
-  country_code: e.country_code,
-  city: e.city,
-});
-type CountFacts = ReturnType<typeof countFacts>;
-
 /** A row's kind's code: its failure in words, "" for none. */
-const kindCode = (e: CountFacts) =>
+const kindCode = (e: Enrichment) =>
   e.failure ? failureMessage(e.failure, "job") : "";
+
+/**
+ * Counts by key and code, listed by code first seen, then key first seen
+ * (the kinds' order: the summary lists ties in it). A key and a code are
+ * not joined into one string: the strings repeat, their hashes are kept, a
+ * join's not.
+ */
+class KeyCounts {
+  #byCode = new Map<string, Map<string, KeyCount>>();
+  /** The last code's counts (most codes repeat from one row to the next). */
+  #code = "";
+  #byKey: Map<string, KeyCount> | undefined;
+
+  add(key: string, code: string, n: number): void {
+    let byKey = code === this.#code ? this.#byKey : undefined;
+    if (!byKey) {
+      byKey = this.#byCode.get(code);
+      if (!byKey) this.#byCode.set(code, byKey = new Map());
+      this.#code = code;
+      this.#byKey = byKey;
+    }
+    const count = byKey.get(key);
+    if (count) count[2] += n;
+    else byKey.set(key, [key, code, n]);
+  }
+
+  all(): KeyCount[] {
+    const all: KeyCount[] = [];
+    for (const byKey of this.#byCode.values()) {
+      for (const count of byKey.values()) all.push(count);
+    }
+    return all;
+  }
+}
 
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
@@ -161,22 +185,22 @@ export class ChunkOutput {
   #keptBytes = 0;
   #keptRows = 0;
   #rows: ColumnsBuilder;
-  /** Counts by dimension, code and key (a key and a code not joined into
-   * one string: the strings repeat, their hashes are kept, a join's not). */
+  /** Counts by dimension. */
   #counts = Object.fromEntries(
-    [...TOP_DIMS, "kind"].map((dim) => [dim, new Map()]),
-  ) as Record<TopDim | "kind", Map<string, Map<string, KeyCount>>>;
+    [...TOP_DIMS, "kind"].map((dim) => [dim, new KeyCounts()]),
+  ) as Record<TopDim | "kind", KeyCounts>;
   /** Rows by company, ASN, network type and whether left out, in the order
    * first counted, found by company, ASN, then the few of those two. */
   #nets: NetCount[] = [];
   #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
   #addresses = new Set<string>();
   /**
-   * Rows by key (rows of one key count alike): what they are counted by,
-   * n, and their group in the columns. Kept until the chunk's end, so only
-   * those fields.
+   * Each key's group in the columns: rows of one key count alike, by their
+   * group's facts and rows, at the chunk's end.
    */
-  #byKey = new Map<number, { facts: CountFacts; n: number; group: number }>();
+  #groupOf = new Map<number, number>();
+  /** The kind's code of a key's group with a failure, by group. */
+  #codes = new Map<number, string>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -206,15 +230,14 @@ export class ChunkOutput {
     if (address !== null) this.#addresses.add(address);
     if (key < 0) {
       this.#rows.add(result);
-      this.#count(e, 1);
+      this.#count(e, kindCode(e), 1);
     } else {
-      const same = this.#byKey.get(key);
-      if (same) {
-        same.n++;
-        this.#rows.add(result, same.group);
-      } else {
-        const group = this.#rows.add(result);
-        this.#byKey.set(key, { facts: countFacts(e), n: 1, group });
+      const group = this.#groupOf.get(key);
+      if (group !== undefined) this.#rows.add(result, group);
+      else {
+        const made = this.#rows.add(result);
+        this.#groupOf.set(key, made);
+        if (e.failure) this.#codes.set(made, kindCode(e));
       }
     }
     if (e.ispFiltered) return;
@@ -305,23 +328,6 @@ export class ChunkOutput {
     sink.text(encodeField(String(cellValue(cell, e)), this.#dialect));
   }
 
-  #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
-    const byCode = this.#counts[dim];
-    let byKey = byCode.get(code);
-    if (!byKey) byCode.set(code, byKey = new Map());
-    const count = byKey.get(key);
-    if (count) count[2] += n;
-    else byKey.set(key, [key, code, n]);
-  }
-
-  #all(dim: TopDim | "kind"): KeyCount[] {
-    const all: KeyCount[] = [];
-    for (const byKey of this.#counts[dim].values()) {
-      for (const count of byKey.values()) all.push(count);
-    }
-    return all;
-  }
-
   #kindKey(success: boolean, filtered: boolean, type: string | null): string {
     let keys = this.#kindKeys.get(type);
     if (!keys) this.#kindKeys.set(type, keys = []);
@@ -329,35 +335,26 @@ export class ChunkOutput {
     return keys[at] ??= JSON.stringify([+success, +filtered, type]);
   }
 
-  /** A row's kind key and code (ChunkMeta.kinds). */
-  #kindOf(e: CountFacts): [string, string] {
-    return [
+  /** `n` rows of these facts and kind's code. */
+  #count(e: GroupCountFacts, code: string, n: number): void {
+    const counts = this.#counts;
+    counts.kind.add(
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      kindCode(e),
-    ];
-  }
-
-  #count(e: CountFacts, n: number): void {
-    this.#bump(
-      "kind",
-      this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      kindCode(e),
+      code,
       n,
     );
     if (e.company !== null && !e.ispFiltered) {
-      this.#bump("company", e.company, "", n);
+      counts.company.add(e.company, "", n);
     }
-    if (e.asn !== null) this.#bump("asn", e.asn, "", n);
+    if (e.asn !== null) counts.asn.add(e.asn, "", n);
     if (e.country !== null) {
-      this.#bump("country", e.country, e.country_code ?? "", n);
+      counts.country.add(e.country, e.country_code ?? "", n);
     }
-    if (e.city !== null) {
-      this.#bump("city", e.city, e.country_code ?? "", n);
-    }
+    if (e.city !== null) counts.city.add(e.city, e.country_code ?? "", n);
     if (e.company !== null || e.asn !== null) this.#countNet(e, n);
   }
 
-  #countNet(e: CountFacts, n: number): void {
+  #countNet(e: GroupCountFacts, n: number): void {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);
@@ -382,9 +379,15 @@ export class ChunkOutput {
       if (count) count[2] += n;
       else counts.set(id, [key, code, n]);
     };
-    for (const [key, code, n] of this.#all("kind")) add(key, code, n);
-    for (const { facts, n } of this.#byKey.values()) {
-      add(...this.#kindOf(facts), n);
+    for (const [key, code, n] of this.#counts.kind.all()) add(key, code, n);
+    const rows = this.#rows.groupRows();
+    for (const g of this.#groupOf.values()) {
+      const e = this.#rows.groupFacts(g);
+      add(
+        this.#kindKey(e.success, e.ispFiltered, e.network_type),
+        this.#codes.get(g) ?? "",
+        rows[g],
+      );
     }
     return [...counts.values()];
   }
@@ -392,8 +395,12 @@ export class ChunkOutput {
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
     this.#takeKept(true);
-    for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
-    this.#byKey.clear();
+    const rows = this.#rows.groupRows();
+    for (const g of this.#groupOf.values()) {
+      this.#count(this.#rows.groupFacts(g), this.#codes.get(g) ?? "", rows[g]);
+    }
+    this.#groupOf.clear();
+    this.#codes.clear();
     for (const run of this.#runs) {
       forget(run);
       run.bytes.release();
@@ -408,13 +415,13 @@ export class ChunkOutput {
       meta: {
         rows: this.#rows.count,
         keptRows: this.#keptRows,
-        kinds: this.#all("kind"),
+        kinds: this.#counts.kind.all(),
       },
       counts: {
         top: Object.fromEntries(
           TOP_DIMS.map((
             dim,
-          ) => [dim, splitTop(this.#all(dim))]),
+          ) => [dim, splitTop(this.#counts[dim].all())]),
         ) as ChunkCounts["top"],
         search: search.build(),
       },
