@@ -87,12 +87,11 @@ const encoder = new TextEncoder();
 
 /**
  * New cells one after another that follow one source (OutputCell), and
- * for a place's or organisation's, their recent bytes (each cell with the
- * delimiter before it) by its number: rows of one place or organisation
+ * but for a row's own, their recent bytes (each cell with the delimiter
+ * before it) by the number of what they follow (a place's, an
+ * organisation's, a key's group for the whole row's): later rows of it
  * copy them. `kept` gives a number's bytes as an index into `ends`, its
- * bytes in `bytes` ending there and starting where the one before ends; -1
- * for a number seen once: its bytes are kept when it is seen again (most
- * are seen once).
+ * bytes in `bytes` ending there and starting where the one before ends.
  */
 interface CellRun {
   source: CellSource;
@@ -169,7 +168,7 @@ class KeyCounts {
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
-/** Places' or organisations' bytes a run keeps, at most. */
+/** Places', organisations' or groups' bytes a run keeps, at most. */
 const RUNS_KEPT = 4096;
 
 export class ChunkOutput {
@@ -228,20 +227,18 @@ export class ChunkOutput {
     const e = result.enrichment;
     const address = addressOf(e);
     if (address !== null) this.#addresses.add(address);
-    if (key < 0) {
-      this.#rows.add(result);
-      this.#count(e, kindCode(e), 1);
-    } else {
-      const group = this.#groupOf.get(key);
-      if (group !== undefined) this.#rows.add(result, group);
+    let group = key < 0 ? undefined : this.#groupOf.get(key);
+    if (group !== undefined) this.#rows.add(result, group);
+    else {
+      group = this.#rows.add(result);
+      if (key < 0) this.#count(e, kindCode(e), 1);
       else {
-        const made = this.#rows.add(result);
-        this.#groupOf.set(key, made);
-        if (e.failure) this.#codes.set(made, kindCode(e));
+        this.#groupOf.set(key, group);
+        if (e.failure) this.#codes.set(group, kindCode(e));
       }
     }
     if (e.ispFiltered) return;
-    this.#line(result, key);
+    this.#line(result, key, group);
     this.#keptRows++;
     if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
   }
@@ -258,13 +255,13 @@ export class ChunkOutput {
    * A kept row's output line: its line as stored, padded to the header's
    * width, then its new cells and its line end.
    */
-  #line({ line, enrichment }: OutputRow, key: number): void {
+  #line({ line, enrichment }: OutputRow, key: number, group: number): void {
     const sink = this.#sink;
     sink.range(line.buf, line.start, line.contentEnd);
     for (let i = line.fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
-    this.#tail(enrichment, key);
+    this.#tail(enrichment, key, group);
     if (line.end > line.contentEnd) {
       sink.range(line.buf, line.contentEnd, line.end);
     } else sink.bytes(this.#newline);
@@ -273,21 +270,24 @@ export class ChunkOutput {
   /**
    * A kept row's new cells: a run of its place's or organisation's copied
    * when a row of that place or organisation wrote it (an organisation's
-   * only with a place that could be read: else compose.ts leaves it out).
+   * only with a place that could be read: else compose.ts leaves it out),
+   * a run of the whole row's when a row of its key did.
    */
-  #tail(e: Enrichment, key: number): void {
+  #tail(e: Enrichment, key: number, group: number): void {
     const sink = this.#sink;
     const located = key >= 0 && e.failure?.kind !== "corrupt_record";
     for (const run of this.#runs) {
-      const id = !located
+      const id = key < 0 || run.source === "own"
+        ? null
+        : run.source === "row"
+        ? group
+        : !located
         ? null
         : run.source === "place"
         ? keyPlace(key)
-        : run.source === "network"
-        ? keyNetwork(key)
-        : null;
+        : keyNetwork(key);
       const kept = id === null ? undefined : run.kept.get(id);
-      if (kept !== undefined && kept >= 0) {
+      if (kept !== undefined) {
         sink.rangeOf(
           run.bytes,
           kept === 0 ? 0 : run.ends[kept - 1],
@@ -301,13 +301,9 @@ export class ChunkOutput {
         this.#cell(cell, e);
       }
       if (id === null) continue;
-      if (kept === -1) {
-        run.bytes.rangeOf(sink, from, sink.length);
-        run.kept.set(id, run.ends.push(run.bytes.length) - 1);
-      } else {
-        if (run.kept.size >= RUNS_KEPT) forget(run);
-        run.kept.set(id, -1);
-      }
+      if (run.kept.size >= RUNS_KEPT) forget(run);
+      run.bytes.rangeOf(sink, from, sink.length);
+      run.kept.set(id, run.ends.push(run.bytes.length) - 1);
     }
   }
 
