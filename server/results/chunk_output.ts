@@ -62,6 +62,10 @@ export interface ChunkCounts {
 }
 
 type NetCount = [string | null, string | null, string | null, boolean, number];
+/** The counts a place's rows add to: its country's, its city's. */
+type PlaceCounts = [KeyCount | null, KeyCount | null];
+/** An organisation's: its company's, its ASN's, its search entry. */
+type NetworkCounts = [KeyCount | null, KeyCount | null, NetCount | null];
 
 export interface ChunkParts {
   /** The kept rows' lines, without the header. */
@@ -143,7 +147,8 @@ class KeyCounts {
   #code = "";
   #byKey: Map<string, KeyCount> | undefined;
 
-  add(key: string, code: string, n: number): void {
+  /** Adds `n` to a key's count, which it gives. */
+  add(key: string, code: string, n: number): KeyCount {
     let byKey = code === this.#code ? this.#byKey : undefined;
     if (!byKey) {
       byKey = this.#byCode.get(code);
@@ -151,9 +156,10 @@ class KeyCounts {
       this.#code = code;
       this.#byKey = byKey;
     }
-    const count = byKey.get(key);
+    let count = byKey.get(key);
     if (count) count[2] += n;
-    else byKey.set(key, [key, code, n]);
+    else byKey.set(key, count = [key, code, n]);
+    return count;
   }
 
   all(): KeyCount[] {
@@ -200,6 +206,15 @@ export class ChunkOutput {
   #groupOf = new Map<number, number>();
   /** The kind's code of a key's group with a failure, by group. */
   #codes = new Map<number, string>();
+  /** Keys' groups whose place could not be read (shown with no values). */
+  #unread = new Set<number>();
+  /**
+   * The counts a place's rows add to (country, city) by its number, and an
+   * organisation's (company, ASN, search entry): a place's or
+   * organisation's later groups add to them with no look-up by name.
+   */
+  #ofPlace = new Map<number, PlaceCounts>();
+  #ofNetwork = new Map<number, NetworkCounts>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -235,6 +250,7 @@ export class ChunkOutput {
       else {
         this.#groupOf.set(key, group);
         if (e.failure) this.#codes.set(group, kindCode(e));
+        if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
       }
     }
     if (e.ispFiltered) return;
@@ -333,24 +349,69 @@ export class ChunkOutput {
 
   /** `n` rows of these facts and kind's code. */
   #count(e: GroupCountFacts, code: string, n: number): void {
-    const counts = this.#counts;
-    counts.kind.add(
+    this.#countKind(e, code, n);
+    this.#countPlace(e, n);
+    this.#countNetwork(e, n);
+  }
+
+  /**
+   * The `n` rows of a key's group: the values of a place and of an
+   * organisation follow its number (of a place that could be read), so
+   * the counts its first group added to are found by number.
+   */
+  #countGroup(key: number, g: number, n: number): void {
+    const e = this.#rows.groupFacts(g);
+    this.#countKind(e, this.#codes.get(g) ?? "", n);
+    if (this.#unread.has(g)) {
+      this.#countPlace(e, n);
+      this.#countNetwork(e, n);
+      return;
+    }
+    const place = keyPlace(key);
+    const ofPlace = this.#ofPlace.get(place);
+    if (!ofPlace) this.#ofPlace.set(place, this.#countPlace(e, n));
+    else {
+      if (ofPlace[0]) ofPlace[0][2] += n;
+      if (ofPlace[1]) ofPlace[1][2] += n;
+    }
+    const network = keyNetwork(key);
+    const ofNetwork = this.#ofNetwork.get(network);
+    if (!ofNetwork) this.#ofNetwork.set(network, this.#countNetwork(e, n));
+    else {
+      if (ofNetwork[0]) ofNetwork[0][2] += n;
+      if (ofNetwork[1]) ofNetwork[1][2] += n;
+      if (ofNetwork[2]) ofNetwork[2][4] += n;
+    }
+  }
+
+  #countKind(e: GroupCountFacts, code: string, n: number): void {
+    this.#counts.kind.add(
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       code,
       n,
     );
-    if (e.company !== null && !e.ispFiltered) {
-      counts.company.add(e.company, "", n);
-    }
-    if (e.asn !== null) counts.asn.add(e.asn, "", n);
-    if (e.country !== null) {
-      counts.country.add(e.country, e.country_code ?? "", n);
-    }
-    if (e.city !== null) counts.city.add(e.city, e.country_code ?? "", n);
-    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
   }
 
-  #countNet(e: GroupCountFacts, n: number): void {
+  #countPlace(e: GroupCountFacts, n: number): PlaceCounts {
+    const code = e.country_code ?? "";
+    return [
+      e.country === null ? null : this.#counts.country.add(e.country, code, n),
+      e.city === null ? null : this.#counts.city.add(e.city, code, n),
+    ];
+  }
+
+  #countNetwork(e: GroupCountFacts, n: number): NetworkCounts {
+    const counts = this.#counts;
+    return [
+      e.company !== null && !e.ispFiltered
+        ? counts.company.add(e.company, "", n)
+        : null,
+      e.asn === null ? null : counts.asn.add(e.asn, "", n),
+      e.company !== null || e.asn !== null ? this.#countNet(e, n) : null,
+    ];
+  }
+
+  #countNet(e: GroupCountFacts, n: number): NetCount {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);
@@ -358,12 +419,13 @@ export class ChunkOutput {
     for (const net of nets) {
       if (net[2] === e.network_type && net[3] === e.ispFiltered) {
         net[4] += n;
-        return;
+        return net;
       }
     }
     const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
     nets.push(net);
     this.#nets.push(net);
+    return net;
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -392,11 +454,12 @@ export class ChunkOutput {
   finish(): ChunkParts {
     this.#takeKept(true);
     const rows = this.#rows.groupRows();
-    for (const g of this.#groupOf.values()) {
-      this.#count(this.#rows.groupFacts(g), this.#codes.get(g) ?? "", rows[g]);
-    }
+    for (const [key, g] of this.#groupOf) this.#countGroup(key, g, rows[g]);
     this.#groupOf.clear();
     this.#codes.clear();
+    this.#unread.clear();
+    this.#ofPlace.clear();
+    this.#ofNetwork.clear();
     for (const run of this.#runs) {
       forget(run);
       run.bytes.release();

@@ -31,21 +31,24 @@ const GROUP_TEXT = ENRICHMENT_FIELD_TABLE
 const GROUP_NUMBER = ENRICHMENT_FIELD_TABLE.filter((f) => f.sql === "REAL")
   .map((f) => f.name);
 
-/** A group's text fields that a chunk's counts read (chunk_output.ts). */
-const COUNTED = [
-  "network_type",
-  "company",
-  "asn",
-  "country",
-  "country_code",
-  "city",
-] as const;
-const COUNTED_AT = COUNTED.map((field) => GROUP_TEXT.indexOf(field));
+const TYPE = GROUP_TEXT.indexOf("network_type");
+const COMPANY = GROUP_TEXT.indexOf("company");
+const ASN = GROUP_TEXT.indexOf("asn");
+const COUNTRY = GROUP_TEXT.indexOf("country");
+const COUNTRY_CODE = GROUP_TEXT.indexOf("country_code");
+const CITY = GROUP_TEXT.indexOf("city");
 
 /** What a chunk counts a group's rows by, but their failure. */
-export type GroupCountFacts =
-  & { success: boolean; ispFiltered: boolean }
-  & Record<(typeof COUNTED)[number], string | null>;
+export interface GroupCountFacts {
+  success: boolean;
+  ispFiltered: boolean;
+  network_type: string | null;
+  company: string | null;
+  asn: string | null;
+  country: string | null;
+  country_code: string | null;
+  city: string | null;
+}
 
 const SUCCESS = 1;
 const FILTERED = 2;
@@ -239,15 +242,28 @@ export class ColumnsBuilder {
   groupFacts(g: number): GroupCountFacts {
     const facts = this.#facts;
     const flags = this.#flags.at(g);
+    const text = this.#text;
     facts.success = (flags & SUCCESS) !== 0;
     facts.ispFiltered = (flags & FILTERED) !== 0;
-    for (let c = 0; c < COUNTED.length; c++) {
-      facts[COUNTED[c]] = this.#text[COUNTED_AT[c]].values[g];
-    }
+    facts.network_type = text[TYPE].values[g];
+    facts.company = text[COMPANY].values[g];
+    facts.asn = text[ASN].values[g];
+    facts.country = text[COUNTRY].values[g];
+    facts.country_code = text[COUNTRY_CODE].values[g];
+    facts.city = text[CITY].values[g];
     return facts;
   }
 
-  #facts = { success: false, ispFiltered: false } as GroupCountFacts;
+  #facts: GroupCountFacts = {
+    success: false,
+    ispFiltered: false,
+    network_type: null,
+    company: null,
+    asn: null,
+    country: null,
+    country_code: null,
+    city: null,
+  };
 
   /** The columns (once: the builder's memory goes to them). */
   build(): ResultColumns {
@@ -318,10 +334,6 @@ export interface GroupFacts {
   company: string | null;
   asn: string | null;
 }
-
-const TYPE = GROUP_TEXT.indexOf("network_type");
-const COMPANY = GROUP_TEXT.indexOf("company");
-const ASN = GROUP_TEXT.indexOf("asn");
 
 /**
  * A test of rows by their group's facts, asked once per group.
