@@ -62,10 +62,11 @@ export interface ChunkCounts {
 }
 
 type NetCount = [string | null, string | null, string | null, boolean, number];
-/** The counts a place's rows add to: its country's, its city's. */
-type PlaceCounts = [KeyCount | null, KeyCount | null];
-/** An organisation's: its company's, its ASN's, its search entry. */
-type NetworkCounts = [KeyCount | null, KeyCount | null, NetCount | null];
+/**
+ * The counts a place's rows add to (its country's, its city's), or an
+ * organisation's (its company's, its ASN's, its search entry); null: none.
+ */
+type Counted = (KeyCount | NetCount | null)[];
 
 export interface ChunkParts {
   /** The kept rows' lines, without the header. */
@@ -213,8 +214,8 @@ export class ChunkOutput {
    * organisation's (company, ASN, search entry): a place's or
    * organisation's later groups add to them with no look-up by name.
    */
-  #ofPlace = new Map<number, PlaceCounts>();
-  #ofNetwork = new Map<number, NetworkCounts>();
+  #ofPlace = new Map<number, Counted>();
+  #ofNetwork = new Map<number, Counted>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -367,20 +368,29 @@ export class ChunkOutput {
       this.#countNetwork(e, n);
       return;
     }
-    const place = keyPlace(key);
-    const ofPlace = this.#ofPlace.get(place);
-    if (!ofPlace) this.#ofPlace.set(place, this.#countPlace(e, n));
-    else {
-      if (ofPlace[0]) ofPlace[0][2] += n;
-      if (ofPlace[1]) ofPlace[1][2] += n;
+    this.#countBy("place", keyPlace(key), e, n);
+    this.#countBy("network", keyNetwork(key), e, n);
+  }
+
+  /** A group's rows by its place or organisation (#countGroup). */
+  #countBy(
+    by: "place" | "network",
+    id: number,
+    e: GroupCountFacts,
+    n: number,
+  ): void {
+    const found = by === "place" ? this.#ofPlace : this.#ofNetwork;
+    const counts = found.get(id);
+    if (!counts) {
+      found.set(
+        id,
+        by === "place" ? this.#countPlace(e, n) : this.#countNetwork(e, n),
+      );
+      return;
     }
-    const network = keyNetwork(key);
-    const ofNetwork = this.#ofNetwork.get(network);
-    if (!ofNetwork) this.#ofNetwork.set(network, this.#countNetwork(e, n));
-    else {
-      if (ofNetwork[0]) ofNetwork[0][2] += n;
-      if (ofNetwork[1]) ofNetwork[1][2] += n;
-      if (ofNetwork[2]) ofNetwork[2][4] += n;
+    // Each count ends with its rows.
+    for (const count of counts) {
+      if (count) (count as number[])[count.length - 1] += n;
     }
   }
 
@@ -392,7 +402,7 @@ export class ChunkOutput {
     );
   }
 
-  #countPlace(e: GroupCountFacts, n: number): PlaceCounts {
+  #countPlace(e: GroupCountFacts, n: number): Counted {
     const code = e.country_code ?? "";
     return [
       e.country === null ? null : this.#counts.country.add(e.country, code, n),
@@ -400,7 +410,7 @@ export class ChunkOutput {
     ];
   }
 
-  #countNetwork(e: GroupCountFacts, n: number): NetworkCounts {
+  #countNetwork(e: GroupCountFacts, n: number): Counted {
     const counts = this.#counts;
     return [
       e.company !== null && !e.ispFiltered
