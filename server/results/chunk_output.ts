@@ -91,10 +91,10 @@ export function releaseParts({ kept, addresses, columns }: ChunkParts): void {
 const encoder = new TextEncoder();
 
 /**
- * New cells one after another that follow one source (OutputCell), and
+ * New cells one after another that follow one source (OutputCell) and,
  * but for a row's own, their recent bytes (each cell with the delimiter
  * before it) by the number of what they follow (a place's, an
- * organisation's, a key's group for the whole row's): later rows of it
+ * organisation's, or a key's group for the whole row's): its later rows
  * copy them. `kept` gives a number's bytes as an index into `ends`, its
  * bytes in `bytes` ending there and starting where the one before ends.
  */
