@@ -19,10 +19,9 @@ export class ByteSink {
     );
   }
 
+  /** A short piece (a delimiter, a line end), copied as `range` copies. */
   bytes(bytes: Uint8Array): void {
-    this.#room(bytes.length);
-    this.#bytes.set(bytes, this.length);
-    this.length += bytes.length;
+    this.range(bytes, 0, bytes.length);
   }
 
   /** Bytes [start, end) of `from`, copied without a view of them. */

@@ -19,7 +19,11 @@ import {
   type OutputCell,
   outputCells,
 } from "./output_row.ts";
-import { ColumnsBuilder, type ResultColumns } from "./result_columns.ts";
+import {
+  ColumnsBuilder,
+  type GroupCountFacts,
+  type ResultColumns,
+} from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
 import { addressOf, encodeAddresses } from "./distinct_addresses.ts";
@@ -58,6 +62,11 @@ export interface ChunkCounts {
 }
 
 type NetCount = [string | null, string | null, string | null, boolean, number];
+/**
+ * The counts a place's rows add to (its country's, its city's), or an
+ * organisation's (its company's, its ASN's, its search entry); null: none.
+ */
+type Counted = (KeyCount | NetCount | null)[];
 
 export interface ChunkParts {
   /** The kept rows' lines, without the header. */
@@ -82,13 +91,12 @@ export function releaseParts({ kept, addresses, columns }: ChunkParts): void {
 const encoder = new TextEncoder();
 
 /**
- * New cells one after another that follow one source (OutputCell), and
- * for a place's or organisation's, their recent bytes (each cell with the
- * delimiter before it) by its number: rows of one place or organisation
+ * New cells one after another that follow one source (OutputCell) and,
+ * but for a row's own, their recent bytes (each cell with the delimiter
+ * before it) by the number of what they follow (a place's, an
+ * organisation's, or a key's group for the whole row's): its later rows
  * copy them. `kept` gives a number's bytes as an index into `ends`, its
- * bytes in `bytes` ending there and starting where the one before ends; -1
- * for a number seen once: its bytes are kept when it is seen again (most
- * are seen once).
+ * bytes in `bytes` ending there and starting where the one before ends.
  */
 interface CellRun {
   source: CellSource;
@@ -124,28 +132,50 @@ function cellRuns(cells: OutputCell[]): CellRun[] {
   return runs;
 }
 
-/** What a row is counted by (the summary, the kinds, the search counts). */
-const countFacts = (e: Enrichment) => ({
-  success: e.success,
-  ispFiltered: e.ispFiltered,
-  network_type: e.network_type,
-  failure: e.failure,
-  company: e.company,
-  asn: e.asn,
-  country: e.country,
-  country_code: e.country_code,
-  city: e.city,
-});
-type CountFacts = ReturnType<typeof countFacts>;
-
 /** A row's kind's code: its failure in words, "" for none. */
-const kindCode = (e: CountFacts) =>
+const kindCode = (e: Enrichment) =>
   e.failure ? failureMessage(e.failure, "job") : "";
+
+/**
+ * Counts by key and code, listed by code first seen, then key first seen
+ * (the kinds' order: the summary lists ties in it). A key and a code are
+ * not joined into one string: the strings repeat, their hashes are kept, a
+ * join's not.
+ */
+class KeyCounts {
+  #byCode = new Map<string, Map<string, KeyCount>>();
+  /** The last code's counts (most codes repeat from one row to the next). */
+  #code = "";
+  #byKey: Map<string, KeyCount> | undefined;
+
+  /** Adds `n` to a key's count, which it gives. */
+  add(key: string, code: string, n: number): KeyCount {
+    let byKey = code === this.#code ? this.#byKey : undefined;
+    if (!byKey) {
+      byKey = this.#byCode.get(code);
+      if (!byKey) this.#byCode.set(code, byKey = new Map());
+      this.#code = code;
+      this.#byKey = byKey;
+    }
+    let count = byKey.get(key);
+    if (count) count[2] += n;
+    else byKey.set(key, count = [key, code, n]);
+    return count;
+  }
+
+  all(): KeyCount[] {
+    const all: KeyCount[] = [];
+    for (const byKey of this.#byCode.values()) {
+      for (const count of byKey.values()) all.push(count);
+    }
+    return all;
+  }
+}
 
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
-/** Places' or organisations' bytes a run keeps, at most. */
+/** Places', organisations' or groups' bytes a run keeps, at most. */
 const RUNS_KEPT = 4096;
 
 export class ChunkOutput {
@@ -161,22 +191,31 @@ export class ChunkOutput {
   #keptBytes = 0;
   #keptRows = 0;
   #rows: ColumnsBuilder;
-  /** Counts by dimension, code and key (a key and a code not joined into
-   * one string: the strings repeat, their hashes are kept, a join's not). */
+  /** Counts by dimension. */
   #counts = Object.fromEntries(
-    [...TOP_DIMS, "kind"].map((dim) => [dim, new Map()]),
-  ) as Record<TopDim | "kind", Map<string, Map<string, KeyCount>>>;
+    [...TOP_DIMS, "kind"].map((dim) => [dim, new KeyCounts()]),
+  ) as Record<TopDim | "kind", KeyCounts>;
   /** Rows by company, ASN, network type and whether left out, in the order
    * first counted, found by company, ASN, then the few of those two. */
   #nets: NetCount[] = [];
   #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
   #addresses = new Set<string>();
   /**
-   * Rows by key (rows of one key count alike): what they are counted by,
-   * n, and their group in the columns. Kept until the chunk's end, so only
-   * those fields.
+   * Each key's group in the columns: rows of one key count alike, by their
+   * group's facts and rows, at the chunk's end.
    */
-  #byKey = new Map<number, { facts: CountFacts; n: number; group: number }>();
+  #groupOf = new Map<number, number>();
+  /** The kind's code of a key's group with a failure, by group. */
+  #codes = new Map<number, string>();
+  /** Keys' groups whose place could not be read (shown with no values). */
+  #unread = new Set<number>();
+  /**
+   * The counts a place's rows add to (country, city) by its number, and an
+   * organisation's (company, ASN, search entry): a place's or
+   * organisation's later groups add to them with no look-up by name.
+   */
+  #ofPlace = new Map<number, Counted>();
+  #ofNetwork = new Map<number, Counted>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -204,21 +243,19 @@ export class ChunkOutput {
     const e = result.enrichment;
     const address = addressOf(e);
     if (address !== null) this.#addresses.add(address);
-    if (key < 0) {
-      this.#rows.add(result);
-      this.#count(e, 1);
-    } else {
-      const same = this.#byKey.get(key);
-      if (same) {
-        same.n++;
-        this.#rows.add(result, same.group);
-      } else {
-        const group = this.#rows.add(result);
-        this.#byKey.set(key, { facts: countFacts(e), n: 1, group });
+    let group = key < 0 ? undefined : this.#groupOf.get(key);
+    if (group !== undefined) this.#rows.add(result, group);
+    else {
+      group = this.#rows.add(result);
+      if (key < 0) this.#count(e, kindCode(e), 1);
+      else {
+        this.#groupOf.set(key, group);
+        if (e.failure) this.#codes.set(group, kindCode(e));
+        if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
       }
     }
     if (e.ispFiltered) return;
-    this.#line(result, key);
+    this.#line(result, key, group);
     this.#keptRows++;
     if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
   }
@@ -235,13 +272,13 @@ export class ChunkOutput {
    * A kept row's output line: its line as stored, padded to the header's
    * width, then its new cells and its line end.
    */
-  #line({ line, enrichment }: OutputRow, key: number): void {
+  #line({ line, enrichment }: OutputRow, key: number, group: number): void {
     const sink = this.#sink;
     sink.range(line.buf, line.start, line.contentEnd);
     for (let i = line.fields; i < this.#headerCount; i++) {
       sink.bytes(this.#delimiter);
     }
-    this.#tail(enrichment, key);
+    this.#tail(enrichment, key, group);
     if (line.end > line.contentEnd) {
       sink.range(line.buf, line.contentEnd, line.end);
     } else sink.bytes(this.#newline);
@@ -250,21 +287,24 @@ export class ChunkOutput {
   /**
    * A kept row's new cells: a run of its place's or organisation's copied
    * when a row of that place or organisation wrote it (an organisation's
-   * only with a place that could be read: else compose.ts leaves it out).
+   * only with a place that could be read: else compose.ts leaves it out),
+   * a run of the whole row's when a row of its key did.
    */
-  #tail(e: Enrichment, key: number): void {
+  #tail(e: Enrichment, key: number, group: number): void {
     const sink = this.#sink;
     const located = key >= 0 && e.failure?.kind !== "corrupt_record";
     for (const run of this.#runs) {
-      const id = !located
+      const id = key < 0 || run.source === "own"
+        ? null
+        : run.source === "row"
+        ? group
+        : !located
         ? null
         : run.source === "place"
         ? keyPlace(key)
-        : run.source === "network"
-        ? keyNetwork(key)
-        : null;
+        : keyNetwork(key);
       const kept = id === null ? undefined : run.kept.get(id);
-      if (kept !== undefined && kept >= 0) {
+      if (kept !== undefined) {
         sink.rangeOf(
           run.bytes,
           kept === 0 ? 0 : run.ends[kept - 1],
@@ -278,13 +318,9 @@ export class ChunkOutput {
         this.#cell(cell, e);
       }
       if (id === null) continue;
-      if (kept === -1) {
-        run.bytes.rangeOf(sink, from, sink.length);
-        run.kept.set(id, run.ends.push(run.bytes.length) - 1);
-      } else {
-        if (run.kept.size >= RUNS_KEPT) forget(run);
-        run.kept.set(id, -1);
-      }
+      if (run.kept.size >= RUNS_KEPT) forget(run);
+      run.bytes.rangeOf(sink, from, sink.length);
+      run.kept.set(id, run.ends.push(run.bytes.length) - 1);
     }
   }
 
@@ -305,23 +341,6 @@ export class ChunkOutput {
     sink.text(encodeField(String(cellValue(cell, e)), this.#dialect));
   }
 
-  #bump(dim: TopDim | "kind", key: string, code: string, n: number): void {
-    const byCode = this.#counts[dim];
-    let byKey = byCode.get(code);
-    if (!byKey) byCode.set(code, byKey = new Map());
-    const count = byKey.get(key);
-    if (count) count[2] += n;
-    else byKey.set(key, [key, code, n]);
-  }
-
-  #all(dim: TopDim | "kind"): KeyCount[] {
-    const all: KeyCount[] = [];
-    for (const byKey of this.#counts[dim].values()) {
-      for (const count of byKey.values()) all.push(count);
-    }
-    return all;
-  }
-
   #kindKey(success: boolean, filtered: boolean, type: string | null): string {
     let keys = this.#kindKeys.get(type);
     if (!keys) this.#kindKeys.set(type, keys = []);
@@ -329,35 +348,80 @@ export class ChunkOutput {
     return keys[at] ??= JSON.stringify([+success, +filtered, type]);
   }
 
-  /** A row's kind key and code (ChunkMeta.kinds). */
-  #kindOf(e: CountFacts): [string, string] {
-    return [
+  /** `n` rows of these facts and kind's code. */
+  #count(e: GroupCountFacts, code: string, n: number): void {
+    this.#countKind(e, code, n);
+    this.#countPlace(e, n);
+    this.#countNetwork(e, n);
+  }
+
+  /**
+   * The `n` rows of a key's group: the values of a place and of an
+   * organisation follow its number (of a place that could be read), so
+   * the counts its first group added to are found by number.
+   */
+  #countGroup(key: number, g: number, n: number): void {
+    const e = this.#rows.groupFacts(g);
+    this.#countKind(e, this.#codes.get(g) ?? "", n);
+    if (this.#unread.has(g)) {
+      this.#countPlace(e, n);
+      this.#countNetwork(e, n);
+      return;
+    }
+    this.#countBy("place", keyPlace(key), e, n);
+    this.#countBy("network", keyNetwork(key), e, n);
+  }
+
+  /** A group's rows by its place or organisation (#countGroup). */
+  #countBy(
+    by: "place" | "network",
+    id: number,
+    e: GroupCountFacts,
+    n: number,
+  ): void {
+    const found = by === "place" ? this.#ofPlace : this.#ofNetwork;
+    const counts = found.get(id);
+    if (!counts) {
+      found.set(
+        id,
+        by === "place" ? this.#countPlace(e, n) : this.#countNetwork(e, n),
+      );
+      return;
+    }
+    // Each count ends with its rows.
+    for (const count of counts) {
+      if (count) (count as number[])[count.length - 1] += n;
+    }
+  }
+
+  #countKind(e: GroupCountFacts, code: string, n: number): void {
+    this.#counts.kind.add(
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      kindCode(e),
+      code,
+      n,
+    );
+  }
+
+  #countPlace(e: GroupCountFacts, n: number): Counted {
+    const code = e.country_code ?? "";
+    return [
+      e.country === null ? null : this.#counts.country.add(e.country, code, n),
+      e.city === null ? null : this.#counts.city.add(e.city, code, n),
     ];
   }
 
-  #count(e: CountFacts, n: number): void {
-    this.#bump(
-      "kind",
-      this.#kindKey(e.success, e.ispFiltered, e.network_type),
-      kindCode(e),
-      n,
-    );
-    if (e.company !== null && !e.ispFiltered) {
-      this.#bump("company", e.company, "", n);
-    }
-    if (e.asn !== null) this.#bump("asn", e.asn, "", n);
-    if (e.country !== null) {
-      this.#bump("country", e.country, e.country_code ?? "", n);
-    }
-    if (e.city !== null) {
-      this.#bump("city", e.city, e.country_code ?? "", n);
-    }
-    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
+  #countNetwork(e: GroupCountFacts, n: number): Counted {
+    const counts = this.#counts;
+    return [
+      e.company !== null && !e.ispFiltered
+        ? counts.company.add(e.company, "", n)
+        : null,
+      e.asn === null ? null : counts.asn.add(e.asn, "", n),
+      e.company !== null || e.asn !== null ? this.#countNet(e, n) : null,
+    ];
   }
 
-  #countNet(e: CountFacts, n: number): void {
+  #countNet(e: GroupCountFacts, n: number): NetCount {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);
@@ -365,12 +429,13 @@ export class ChunkOutput {
     for (const net of nets) {
       if (net[2] === e.network_type && net[3] === e.ispFiltered) {
         net[4] += n;
-        return;
+        return net;
       }
     }
     const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
     nets.push(net);
     this.#nets.push(net);
+    return net;
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -382,9 +447,15 @@ export class ChunkOutput {
       if (count) count[2] += n;
       else counts.set(id, [key, code, n]);
     };
-    for (const [key, code, n] of this.#all("kind")) add(key, code, n);
-    for (const { facts, n } of this.#byKey.values()) {
-      add(...this.#kindOf(facts), n);
+    for (const [key, code, n] of this.#counts.kind.all()) add(key, code, n);
+    const rows = this.#rows.groupRows();
+    for (const g of this.#groupOf.values()) {
+      const e = this.#rows.groupFacts(g);
+      add(
+        this.#kindKey(e.success, e.ispFiltered, e.network_type),
+        this.#codes.get(g) ?? "",
+        rows[g],
+      );
     }
     return [...counts.values()];
   }
@@ -392,8 +463,13 @@ export class ChunkOutput {
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
     this.#takeKept(true);
-    for (const { facts, n } of this.#byKey.values()) this.#count(facts, n);
-    this.#byKey.clear();
+    const rows = this.#rows.groupRows();
+    for (const [key, g] of this.#groupOf) this.#countGroup(key, g, rows[g]);
+    this.#groupOf.clear();
+    this.#codes.clear();
+    this.#unread.clear();
+    this.#ofPlace.clear();
+    this.#ofNetwork.clear();
     for (const run of this.#runs) {
       forget(run);
       run.bytes.release();
@@ -408,13 +484,13 @@ export class ChunkOutput {
       meta: {
         rows: this.#rows.count,
         keptRows: this.#keptRows,
-        kinds: this.#all("kind"),
+        kinds: this.#counts.kind.all(),
       },
       counts: {
         top: Object.fromEntries(
           TOP_DIMS.map((
             dim,
-          ) => [dim, splitTop(this.#all(dim))]),
+          ) => [dim, splitTop(this.#counts[dim].all())]),
         ) as ChunkCounts["top"],
         search: search.build(),
       },

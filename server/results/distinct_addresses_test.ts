@@ -31,3 +31,31 @@ Deno.test("distinct addresses: a merge agrees with a set", () => {
   }
   assertEquals(countDistinct(lists), all.size);
 });
+
+Deno.test("a chunk's addresses are sorted lines in byte order", () => {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const pick = (n: number) => Math.floor(random() * n);
+  const addresses = new Set<string>([
+    "1.2",
+    "1.2.3.4",
+    "10.0.0.1",
+    "fe80::1%eth0",
+    "2001:DB8::1",
+  ]);
+  for (let i = 0; i < 2000; i++) {
+    addresses.add(
+      i % 3 === 0
+        ? `2a02:${pick(40).toString(16)}::${pick(9)}`
+        : `${pick(3) * 100 + pick(3)}.${pick(256)}.${pick(256)}.${pick(256)}`,
+    );
+  }
+  const lines = (set: Set<string>) =>
+    new TextDecoder().decode(encodeAddresses(set));
+  const expected = (set: Set<string>) => [...set].sort().join("\n") + "\n";
+  assertEquals(lines(addresses), expected(addresses));
+  // Text other than an address's characters: sorted all the same.
+  const odd = new Set([...addresses, "é1", "a b", "1.2\u0000"]);
+  assertEquals(lines(odd), expected(odd));
+  assertEquals(lines(new Set()), "");
+});

@@ -122,12 +122,14 @@ export function csvHeader(job: JobRecord): Uint8Array {
   return bytes;
 }
 
-// Enrichment values that a spreadsheet would run as a formula.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** Whether a spreadsheet would read a cell as a formula. */
-export const formulaShaped = (value: string): boolean =>
-  FORMULA_START.test(value);
+/**
+ * Whether a spreadsheet would read a cell as a formula: it starts with
+ * = + - @, a tab or a carriage return (a test of one code, run per cell).
+ */
+export function formulaShaped(value: string): boolean {
+  const c = value.charCodeAt(0);
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;
+}
 
 /** Prefixes a quote to a cell a spreadsheet would read as a formula. */
 export function neutraliseFormula(value: string): string {

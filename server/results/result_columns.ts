@@ -31,6 +31,25 @@ const GROUP_TEXT = ENRICHMENT_FIELD_TABLE
 const GROUP_NUMBER = ENRICHMENT_FIELD_TABLE.filter((f) => f.sql === "REAL")
   .map((f) => f.name);
 
+const TYPE = GROUP_TEXT.indexOf("network_type");
+const COMPANY = GROUP_TEXT.indexOf("company");
+const ASN = GROUP_TEXT.indexOf("asn");
+const COUNTRY = GROUP_TEXT.indexOf("country");
+const COUNTRY_CODE = GROUP_TEXT.indexOf("country_code");
+const CITY = GROUP_TEXT.indexOf("city");
+
+/** What a chunk counts a group's rows by, but their failure. */
+export interface GroupCountFacts {
+  success: boolean;
+  ispFiltered: boolean;
+  network_type: string | null;
+  company: string | null;
+  asn: string | null;
+  country: string | null;
+  country_code: string | null;
+  city: string | null;
+}
+
 const SUCCESS = 1;
 const FILTERED = 2;
 
@@ -88,6 +107,15 @@ class NumberColumn<T extends Uint8Array | Int32Array | Float64Array> {
     this.#values[this.length++] = value;
   }
 
+  at(i: number): number {
+    return this.#values[i];
+  }
+
+  /** The values so far (a view: read it before the next push). */
+  get values(): T {
+    return this.#values.subarray(0, this.length) as T;
+  }
+
   /** The values, in an array their size, which takes the memory over. */
   build(): T {
     return resized(this.#values, this.length);
@@ -96,24 +124,26 @@ class NumberColumn<T extends Uint8Array | Int32Array | Float64Array> {
 
 const int32s = () => new NumberColumn((n) => new Int32Array(n));
 
-/** Collects values into a JoinedText. */
+/** Collects values into a JoinedText, each readable until it is built. */
 class TextJoiner {
-  #pieces: string[] = [];
-  #ends = int32s();
-  #end = 0;
+  values: (string | null)[] = [];
 
   push(value: string | null | undefined): void {
-    if (value === null || value === undefined) {
-      this.#ends.push(~this.#end);
-      return;
-    }
-    this.#pieces.push(value);
-    this.#end += value.length;
-    this.#ends.push(this.#end);
+    this.values.push(value ?? null);
   }
 
   build(): JoinedText {
-    return { text: this.#pieces.join(""), ends: this.#ends.build() };
+    const { values } = this;
+    const ends = new Int32Array(values.length);
+    let end = 0;
+    for (let k = 0; k < values.length; k++) {
+      const value = values[k];
+      if (value === null) ends[k] = ~end;
+      else ends[k] = end += value.length;
+    }
+    this.values = [];
+    // join writes a null as nothing.
+    return { text: values.join(""), ends };
   }
 }
 
@@ -198,6 +228,43 @@ export class ColumnsBuilder {
     return group;
   }
 
+  /** How many rows each group has so far, by group. */
+  groupRows(): Int32Array {
+    const rows = new Int32Array(this.#flags.length);
+    for (const group of this.#group.values) rows[group]++;
+    return rows;
+  }
+
+  /**
+   * Group `g`'s facts that a chunk's counts read, in one object reused by
+   * each call (read it before the next).
+   */
+  groupFacts(g: number): GroupCountFacts {
+    const facts = this.#facts;
+    const flags = this.#flags.at(g);
+    const text = this.#text;
+    facts.success = (flags & SUCCESS) !== 0;
+    facts.ispFiltered = (flags & FILTERED) !== 0;
+    facts.network_type = text[TYPE].values[g];
+    facts.company = text[COMPANY].values[g];
+    facts.asn = text[ASN].values[g];
+    facts.country = text[COUNTRY].values[g];
+    facts.country_code = text[COUNTRY_CODE].values[g];
+    facts.city = text[CITY].values[g];
+    return facts;
+  }
+
+  #facts: GroupCountFacts = {
+    success: false,
+    ispFiltered: false,
+    network_type: null,
+    company: null,
+    asn: null,
+    country: null,
+    country_code: null,
+    city: null,
+  };
+
   /** The columns (once: the builder's memory goes to them). */
   build(): ResultColumns {
     return {
@@ -267,10 +334,6 @@ export interface GroupFacts {
   company: string | null;
   asn: string | null;
 }
-
-const TYPE = GROUP_TEXT.indexOf("network_type");
-const COMPANY = GROUP_TEXT.indexOf("company");
-const ASN = GROUP_TEXT.indexOf("asn");
 
 /**
  * A test of rows by their group's facts, asked once per group.
