@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type { EngineData } from "../enrichment/engine.ts";
 import type { DnsSettings } from "../enrichment/reverse_dns.ts";
 import { logError } from "../log.ts";
+import { trimMalloc } from "../malloc_trim.ts";
 import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
 import type { RateLimiter } from "../rdap/rate_limiter.ts";
 import { servePacer } from "../rdap/shared_pacer.ts";
@@ -199,6 +200,9 @@ export class ThreadPool {
   /** A thread's chunk ended (whatever the ending): the thread is free. */
   #ended(thread: Thread, crashed = false): void {
     thread.chunk = undefined;
+    // What the chunk's buffers left free in malloc's arenas goes back now:
+    // otherwise each thread's arena keeps its own high-water mark.
+    trimMalloc();
     const retireRows = this.options.retireRows ?? DEFAULT_RETIRE_ROWS;
     if (
       crashed || this.#closed ||
