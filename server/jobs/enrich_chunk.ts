@@ -10,19 +10,19 @@ import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
 import type { Engine } from "../enrichment/engine.ts";
-import type { PlaceMemo } from "../enrichment/geo_provider.ts";
 import {
   ipv4Text,
   ipv4ToNumber,
+  ipv6ToWords,
   type ParsedIp,
-  parsedIpv4,
+  reservedIpv4,
 } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import { release, resized } from "../typed_arrays.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
-import { RowResults } from "./row_results.ts";
+import { NONE, RowResults } from "./row_results.ts";
 import { emptyLookups } from "../storage/result_rows.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
@@ -107,12 +107,13 @@ class ChunkEnrichment {
   // job's heap), and its host name.
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
-  /** The places decoded so far, for the next addresses of their records. */
-  #places: PlaceMemo = new Map();
   #networkOfSlot = new Int32Array(1024);
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
   #ipOfSlot: string[] = [];
+  /** The words of the address being looked up (Engine.placeKey), refilled. */
+  #v4Words = [0];
+  #v6Words = [0, 0, 0, 0];
   #window = new RowWindow((slot) => this.#pendingOf(slot));
   /** Host-name lookups the rows of the batch being committed counted. */
   #lookups: HostnameLookups | null = null;
@@ -236,9 +237,20 @@ class ChunkEnrichment {
    * address takes its slot, with no text made or parsed.
    */
   #lookUpV4(rowIndex: number, v4: number): void {
-    const slot = this.#slots.getV4(v4);
-    if (slot >= 0) this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
-    else this.#lookUpAddress(rowIndex, parsedIpv4(v4, ipv4Text(v4)), null, v4);
+    let slot = this.#slots.getV4(v4);
+    if (slot >= 0) {
+      this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
+      return;
+    }
+    const ip = ipv4Text(v4);
+    const range = reservedIpv4(v4);
+    if (range !== null) {
+      this.#window.fail(rowIndex, ip, { kind: "reserved", range }, null);
+      return;
+    }
+    this.#v4Words[0] = v4;
+    slot = this.#newSlot(this.#slots.addV4(v4), ip, this.#v4Words);
+    this.#window.set(rowIndex, ip, null, slot);
   }
 
   /** A row's cell read as logs hold it (readCell) and looked up. */
@@ -254,65 +266,79 @@ class ChunkEnrichment {
     if (waiting) window.wait(rowIndex, waiting);
   }
 
-  /**
-   * An address looked up (its host name maybe pending); `known`: an IPv4
-   * address's number when the caller has it.
-   */
+  /** An address read from a cell looked up (its host name maybe pending). */
   #lookUpAddress(
     rowIndex: number,
     parsed: ParsedIp,
     ipUsed: string | null,
-    known = -1,
   ): void {
-    const { options } = this.#job;
     if (!parsed.ok) {
       this.#window.fail(rowIndex, parsed.ip, parsed.failure, ipUsed);
       return;
     }
     const slots = this.#slots;
-    const v4 = parsed.version !== 4
-      ? -1
-      : known >= 0
-      ? known
-      : ipv4ToNumber(parsed.ip);
-    let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
+    const { ip } = parsed;
+    const v4 = parsed.version === 4 ? ipv4ToNumber(ip) : -1;
+    let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(ip);
     if (slot < 0) {
-      slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
-      this.#ipOfSlot[slot] = parsed.ip;
-      if (slot === this.#placeOfSlot.length) {
-        this.#placeOfSlot = resized(this.#placeOfSlot, slot * 2);
-        this.#networkOfSlot = resized(this.#networkOfSlot, slot * 2);
-      }
-      const { place, network } = this.#ctx.engine.locate(
-        parsed.ip,
-        parsed.version,
-        options,
-        this.#places,
-      );
-      this.#placeOfSlot[slot] = this.#rows.placeId(place);
-      // Without host names (which come first) the job's choice for doubted
-      // networks is the address's own: made once here, not per row.
-      this.#networkOfSlot[slot] = this.#rows.networkId(
-        network && !this.#hostEvidence
-          ? this.#lowConfidence.apply(network)
-          : network,
-      );
-      this.#registrations?.start(slot, parsed.ip, network);
-      if (options.domain) {
-        const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
-          { host, outcome },
-        ): HostAnswer => ({
-          hostname: host,
-          domain: registrableDomain(host),
-          outcome,
-          counted: false,
-        }));
-        const list = this.#hostNameOfSlot; // a fresh list after a start-over
-        list[slot] = pending;
-        pending.then((value) => list[slot] = value);
-      }
+      if (v4 >= 0) this.#v4Words[0] = v4;
+      slot = v4 >= 0
+        ? this.#newSlot(slots.addV4(v4), ip, this.#v4Words)
+        : this.#newSlot(slots.add(ip), ip, ipv6ToWords(ip, this.#v6Words));
     }
-    this.#window.set(rowIndex, parsed.ip, ipUsed, slot);
+    this.#window.set(rowIndex, ip, ipUsed, slot);
+  }
+
+  /**
+   * A new address's slot filled: its place and organisation numbers (the
+   * address given as its words), and its host name and registration asked
+   * for when the job wants them.
+   */
+  #newSlot(slot: number, ip: string, words: number[]): number {
+    const { options } = this.#job;
+    const { engine } = this.#ctx;
+    const rows = this.#rows;
+    this.#ipOfSlot[slot] = ip;
+    if (slot === this.#placeOfSlot.length) {
+      this.#placeOfSlot = resized(this.#placeOfSlot, slot * 2);
+      this.#networkOfSlot = resized(this.#networkOfSlot, slot * 2);
+    }
+    // Each record's place is decoded once a chunk: the addresses of a town
+    // share it.
+    const key = engine.placeKey(words, options);
+    let place = options.geolocation ? rows.placeIdOf(key) : NONE;
+    place ??= rows.addPlace(key, engine.geo.placeAt(key));
+    this.#placeOfSlot[slot] = place;
+    const network = engine.networkAt(
+      words,
+      !engine.geo.hasTraits
+        ? null
+        : options.geolocation
+        ? rows.place(place)
+        : engine.geo.placeAt(key),
+    );
+    // Without host names (which come first) the job's choice for doubted
+    // networks is the address's own: made once here, not per row.
+    this.#networkOfSlot[slot] = rows.networkId(
+      network && !this.#hostEvidence
+        ? this.#lowConfidence.apply(network)
+        : network,
+    );
+    this.#registrations?.start(slot, ip, network);
+    if (options.domain) {
+      const pending = engine.dns.resolve(ip).then((
+        { host, outcome },
+      ): HostAnswer => ({
+        hostname: host,
+        domain: registrableDomain(host),
+        outcome,
+        counted: false,
+      }));
+      const list = this.#hostNameOfSlot; // a fresh list after a start-over
+      list[slot] = pending;
+      pending.then((value) => list[slot] = value);
+    }
+    return slot;
   }
 
   /** A slot's host name or registration still on its way, or null. */
@@ -334,7 +360,6 @@ class ChunkEnrichment {
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
     this.#ipOfSlot = [];
-    this.#places.clear();
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
