@@ -169,13 +169,25 @@ export class Engine {
     this.#variants = new Map();
   }
 
-  /** An ASN table organisation, with its decision from the shared table. */
-  #tableNetwork(index: number): Network {
+  /**
+   * An ASN table organisation (an index of the tables, as organisationKey
+   * gives it), with its decision from the shared table.
+   */
+  tableNetwork(index: number): Network {
     const { decisionOf, decisions } = this.data.networks;
-    return this.#networkFrom(
+    return this.#networks[index] ??= this.#networkFrom(
       this.asn.info(index),
       decisions[decisionOf[index]],
     );
+  }
+
+  /**
+   * The ASN table organisation of an address given as its words: its
+   * network is tableNetwork's unless its place has traits (networkAt); a
+   * job's chunk numbers its networks by it. -1: not in the tables.
+   */
+  organisationKey(words: ArrayLike<number>): number {
+    return this.asn.indexOf(words);
   }
 
   #networkFrom(
@@ -235,9 +247,7 @@ export class Engine {
   /** The organisation of an address, or null when no source knows it. */
   #networkOf(words: number[]): Network | null {
     const index = this.asn.indexOf(words);
-    if (index >= 0) {
-      return this.#networks[index] ??= this.#tableNetwork(index);
-    }
+    if (index >= 0) return this.tableNetwork(index);
     const info = this.asn.mmdbInfo(words);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.

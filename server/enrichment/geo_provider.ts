@@ -55,28 +55,6 @@ export function countryName(code: string | null): string | null {
   return name;
 }
 
-function toGeo(record: GeoRecord): GeoFields {
-  if (typeof record.city === "object" || record.country || record.location) {
-    const city = typeof record.city === "object"
-      ? record.city.names?.en
-      : record.city;
-    return {
-      country_code: record.country?.iso_code ?? record.country_code ?? null,
-      region: record.subdivisions?.[0]?.names?.en ?? null,
-      city: city || null,
-      latitude: record.location?.latitude ?? null,
-      longitude: record.location?.longitude ?? null,
-    };
-  }
-  return {
-    country_code: record.country_code || null,
-    region: record.state1 || null,
-    city: (record.city as string) || null,
-    latitude: round(record.latitude),
-    longitude: round(record.longitude),
-  };
-}
-
 // DB-IP stores float32 coordinates: 37.422000885009766 is 37.422.
 function round(value: number | undefined): number | null {
   return value === undefined ? null : Math.round(value * 1e4) / 1e4;
@@ -172,7 +150,7 @@ class Tree {
     try {
       const record = this.#db.decodeRecord(node);
       if (record === null || typeof record !== "object") return null;
-      const place = toPlace(toGeo(record as GeoRecord), key);
+      const place = toPlace(record as GeoRecord, key);
       const vendor = vendorOf(record);
       if (vendor) place.vendor = vendor;
       return place;
@@ -181,7 +159,7 @@ class Tree {
         throw error;
       }
       return {
-        ...toPlace(EMPTY_GEO, key),
+        ...toPlace({}, key),
         error: `${CORRUPT_RECORD} (${error.message})`,
       };
     }
@@ -208,14 +186,6 @@ function vendorOf(record: object): VendorFields | undefined {
     return undefined; // traits of the wrong types: the place still stands
   }
 }
-
-const EMPTY_GEO: GeoFields = {
-  country_code: null,
-  region: null,
-  city: null,
-  latitude: null,
-  longitude: null,
-};
 
 function text(value: unknown, field: string): string | null {
   if (value === null || value === undefined || value === "") return null;
@@ -260,17 +230,33 @@ export function loadGeoDatabases(
 }
 
 /**
- * The place of a record's fields, checked for the types and ranges they
- * must have (throws MmdbError): one object, as every record read makes one.
+ * The place of a record, in either shape, its fields checked for the types
+ * and ranges they must have (throws MmdbError): one object, as every record
+ * read makes one.
  */
-function toPlace(geo: GeoFields, key: number): Place {
-  const code = countryCode(geo.country_code);
+function toPlace(record: GeoRecord, key: number): Place {
+  if (typeof record.city === "object" || record.country || record.location) {
+    const city = typeof record.city === "object"
+      ? record.city.names?.en
+      : record.city;
+    const code = countryCode(record.country?.iso_code ?? record.country_code);
+    return {
+      country_code: code,
+      region: text(record.subdivisions?.[0]?.names?.en, "region"),
+      city: text(city || null, "city"),
+      latitude: coordinate(record.location?.latitude, 90, "latitude"),
+      longitude: coordinate(record.location?.longitude, 180, "longitude"),
+      country: countryName(code),
+      key,
+    };
+  }
+  const code = countryCode(record.country_code || null);
   return {
     country_code: code,
-    region: text(geo.region, "region"),
-    city: text(geo.city, "city"),
-    latitude: coordinate(geo.latitude, 90, "latitude"),
-    longitude: coordinate(geo.longitude, 180, "longitude"),
+    region: text(record.state1 || null, "region"),
+    city: text(record.city || null, "city"),
+    latitude: coordinate(round(record.latitude), 90, "latitude"),
+    longitude: coordinate(round(record.longitude), 180, "longitude"),
     country: countryName(code),
     key,
   };

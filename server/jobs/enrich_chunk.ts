@@ -9,7 +9,7 @@ import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
-import type { Engine } from "../enrichment/engine.ts";
+import type { Engine, EngineData } from "../enrichment/engine.ts";
 import {
   ipv4Text,
   ipv4ToNumber,
@@ -108,6 +108,8 @@ class ChunkEnrichment {
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
+  /** See #networkOfOrg. */
+  #orgNumbers: { data: EngineData; numbers: Int32Array } | null = null;
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
   #ipOfSlot: string[] = [];
@@ -309,22 +311,34 @@ class ChunkEnrichment {
     let place = options.geolocation ? rows.placeIdOf(key) : NONE;
     place ??= rows.addPlace(key, engine.geo.placeAt(key));
     this.#placeOfSlot[slot] = place;
-    const network = engine.networkAt(
-      words,
-      !engine.geo.hasTraits
-        ? null
-        : options.geolocation
-        ? rows.place(place)
-        : engine.geo.placeAt(key),
-    );
-    // Without host names (which come first) the job's choice for doubted
-    // networks is the address's own: made once here, not per row.
-    this.#networkOfSlot[slot] = rows.networkId(
-      network && !this.#hostEvidence
-        ? this.#lowConfidence.apply(network)
-        : network,
-    );
-    this.#registrations?.start(slot, ip, network);
+    // The place's traits (Enterprise) may name the company and type.
+    const traits = options.geolocation
+      ? rows.place(place)
+      : engine.geo.hasTraits
+      ? engine.geo.placeAt(key)
+      : null;
+    // Else an organisation's network is numbered once a chunk, by its table
+    // index (registrations start from the network itself).
+    const org = this.#registrations || traits?.vendor
+      ? -1
+      : engine.organisationKey(words);
+    const numbers = this.#networkOfOrg(engine);
+    let id = org >= 0 ? numbers[org] - 1 : -1;
+    if (id < 0) {
+      const network = org >= 0
+        ? engine.tableNetwork(org)
+        : engine.networkAt(words, traits);
+      // Without host names (which come first) the job's choice for doubted
+      // networks is the address's own: made once here, not per row.
+      id = rows.networkId(
+        network && !this.#hostEvidence
+          ? this.#lowConfidence.apply(network)
+          : network,
+      );
+      if (org >= 0) numbers[org] = id + 1;
+      this.#registrations?.start(slot, ip, network);
+    }
+    this.#networkOfSlot[slot] = id;
     if (options.domain) {
       const pending = engine.dns.resolve(ip).then((
         { host, outcome },
@@ -339,6 +353,20 @@ class ChunkEnrichment {
       pending.then((value) => list[slot] = value);
     }
     return slot;
+  }
+
+  /**
+   * By ASN table organisation of `engine`'s data, its network's number + 1
+   * (0: not met yet); a fresh table when the engine switched data.
+   */
+  #networkOfOrg(engine: Engine): Int32Array {
+    if (this.#orgNumbers?.data !== engine.data) {
+      this.#orgNumbers = {
+        data: engine.data,
+        numbers: new Int32Array(engine.asn.orgCount),
+      };
+    }
+    return this.#orgNumbers.numbers;
   }
 
   /** A slot's host name or registration still on its way, or null. */
@@ -360,6 +388,7 @@ class ChunkEnrichment {
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
     this.#ipOfSlot = [];
+    this.#orgNumbers = null;
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
