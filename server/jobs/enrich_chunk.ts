@@ -84,6 +84,12 @@ const YIELD_ROWS = 500;
 
 export type ChunkOutcome = "completed" | "cancelled" | "lost";
 
+/** A cell's address slot, and which address of it was used (readCell). */
+interface CellRead {
+  slot: number;
+  note: string | null;
+}
+
 export function enrichChunk(ctx: EnrichChunkContext): Promise<ChunkOutcome> {
   return new ChunkEnrichment(ctx).run();
 }
@@ -113,6 +119,11 @@ class ChunkEnrichment {
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
   #ipOfSlot: string[] = [];
+  /**
+   * Cells other than plain IPv4 addresses (chunk_lines.ts) read at once as
+   * an address, by their text: read once each.
+   */
+  #cellReads = new Map<string, CellRead>();
   /** The words of the address being looked up (Engine.placeKey), refilled. */
   #v4Words = [0];
   #v6Words = [0, 0, 0, 0];
@@ -255,28 +266,44 @@ class ChunkEnrichment {
     this.#window.set(rowIndex, ip, null, slot);
   }
 
-  /** A row's cell read as logs hold it (readCell) and looked up. */
+  /**
+   * A row's cell read as logs hold it (readCell) and looked up; a cell read
+   * before as an address takes its slot and note.
+   */
   #lookUp(rowIndex: number, cell: string): void {
-    const { options } = this.#job;
     const window = this.#window;
+    const known = this.#cellReads.get(cell);
+    if (known) {
+      window.set(rowIndex, this.#ipOfSlot[known.slot], known.note, known.slot);
+      return;
+    }
+    const { options } = this.#job;
+    let read: CellRead | null = null;
     const waiting = readCell(
       cell,
       options.resolveHostnames ? this.#hostnames : null,
-      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, parsed, ipUsed),
+      (parsed, note) => {
+        const slot = this.#lookUpAddress(rowIndex, parsed, note);
+        if (slot >= 0) read = { slot, note };
+      },
       (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
     );
     if (waiting) window.wait(rowIndex, waiting);
+    else if (read) this.#cellReads.set(cell, read);
   }
 
-  /** An address read from a cell looked up (its host name maybe pending). */
+  /**
+   * An address read from a cell looked up (its host name maybe pending);
+   * its slot, or -1 when it failed.
+   */
   #lookUpAddress(
     rowIndex: number,
     parsed: ParsedIp,
     ipUsed: string | null,
-  ): void {
+  ): number {
     if (!parsed.ok) {
       this.#window.fail(rowIndex, parsed.ip, parsed.failure, ipUsed);
-      return;
+      return -1;
     }
     const slots = this.#slots;
     const { ip } = parsed;
@@ -289,6 +316,7 @@ class ChunkEnrichment {
         : this.#newSlot(slots.add(ip), ip, ipv6ToWords(ip, this.#v6Words));
     }
     this.#window.set(rowIndex, ip, ipUsed, slot);
+    return slot;
   }
 
   /**
@@ -388,6 +416,7 @@ class ChunkEnrichment {
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
     this.#ipOfSlot = [];
+    this.#cellReads.clear();
     this.#orgNumbers = null;
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
