@@ -84,6 +84,21 @@ const YIELD_ROWS = 500;
 
 export type ChunkOutcome = "completed" | "cancelled" | "lost";
 
+/**
+ * By ASN table organisation of one engine data, the number a chunk's run
+ * gave its network (RowResults.networkId), valid for the run whose number
+ * is in `runs`: one table per thread and data, as an array of the tables'
+ * size made per chunk made the collector run more often.
+ */
+interface NetworkNumbers {
+  data: EngineData;
+  ids: Int32Array;
+  runs: Int32Array;
+}
+const networkNumbers = new WeakMap<EngineData, NetworkNumbers>();
+/** The last number given to a run (a start-over takes a new one). */
+let lastRun = 0;
+
 /** A cell's address slot, and which address of it was used (readCell). */
 interface CellRead {
   slot: number;
@@ -114,8 +129,9 @@ class ChunkEnrichment {
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
-  /** See #networkOfOrg. */
-  #orgNumbers: { data: EngineData; numbers: Int32Array } | null = null;
+  /** See NetworkNumbers: this run's number, and its engine data's table. */
+  #run = ++lastRun;
+  #numbers: NetworkNumbers | null = null;
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
   #ipOfSlot: string[] = [];
@@ -350,8 +366,9 @@ class ChunkEnrichment {
     const org = this.#registrations || traits?.vendor
       ? -1
       : engine.organisationKey(words);
-    const numbers = this.#networkOfOrg(engine);
-    let id = org >= 0 ? numbers[org] - 1 : -1;
+    const numbers = this.#networkNumbers(engine);
+    const run = this.#run;
+    let id = org >= 0 && numbers.runs[org] === run ? numbers.ids[org] : -1;
     if (id < 0) {
       const network = org >= 0
         ? engine.tableNetwork(org)
@@ -363,7 +380,10 @@ class ChunkEnrichment {
           ? this.#lowConfidence.apply(network)
           : network,
       );
-      if (org >= 0) numbers[org] = id + 1;
+      if (org >= 0) {
+        numbers.ids[org] = id;
+        numbers.runs[org] = run;
+      }
       this.#registrations?.start(slot, ip, network);
     }
     this.#networkOfSlot[slot] = id;
@@ -383,18 +403,22 @@ class ChunkEnrichment {
     return slot;
   }
 
-  /**
-   * By ASN table organisation of `engine`'s data, its network's number + 1
-   * (0: not met yet); a fresh table when the engine switched data.
-   */
-  #networkOfOrg(engine: Engine): Int32Array {
-    if (this.#orgNumbers?.data !== engine.data) {
-      this.#orgNumbers = {
-        data: engine.data,
-        numbers: new Int32Array(engine.asn.orgCount),
-      };
+  /** The organisation numbers of `engine`'s data (see NetworkNumbers). */
+  #networkNumbers(engine: Engine): NetworkNumbers {
+    if (this.#numbers?.data !== engine.data) {
+      let numbers = networkNumbers.get(engine.data);
+      if (!numbers) {
+        const { orgCount } = engine.asn;
+        numbers = {
+          data: engine.data,
+          ids: new Int32Array(orgCount),
+          runs: new Int32Array(orgCount),
+        };
+        networkNumbers.set(engine.data, numbers);
+      }
+      this.#numbers = numbers;
     }
-    return this.#orgNumbers.numbers;
+    return this.#numbers;
   }
 
   /** A slot's host name or registration still on its way, or null. */
@@ -417,7 +441,7 @@ class ChunkEnrichment {
     this.#slots.clear();
     this.#ipOfSlot = [];
     this.#cellReads.clear();
-    this.#orgNumbers = null;
+    this.#run = ++lastRun;
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();
