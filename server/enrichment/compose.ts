@@ -6,6 +6,7 @@
 import type { Decision } from "../classification/decide.ts";
 import type { Place } from "./geo_provider.ts";
 import {
+  clearEnrichment,
   emptyEnrichment,
   type Enrichment,
   type EnrichOptions,
@@ -49,13 +50,17 @@ export interface HostName {
   domain: string | null;
 }
 
-/** The enrichment of a public address from its place and organisation. */
+/**
+ * The enrichment of a public address from its place and organisation
+ * (`into`: a record to reuse, else a new one).
+ */
 export function composeEnrichment(
   ip: string,
   { place, network }: Located,
   options: EnrichOptions,
+  into?: Enrichment,
 ): Enrichment {
-  const result = emptyEnrichment(ip);
+  const result = into ? clearEnrichment(into, ip) : emptyEnrichment(ip);
   result.success = true;
   if (place?.error) {
     // A record the database reader could not decode: say so, show nothing.
@@ -125,8 +130,9 @@ export function composeFinished(
   located: Located,
   name: HostName | null,
   options: EnrichOptions,
+  into?: Enrichment,
 ): Enrichment {
-  const result = composeEnrichment(ip, located, options);
+  const result = composeEnrichment(ip, located, options, into);
   if (name) addHostName(result, name);
   return markNoData(result);
 }
@@ -151,8 +157,12 @@ export function reuseFinished(
 }
 
 /** The enrichment of an address that failed before any lookup. */
-export function failedEnrichment(ip: string, failure: Enrichment["failure"]) {
-  const result = emptyEnrichment(ip);
+export function failedEnrichment(
+  ip: string,
+  failure: Enrichment["failure"],
+  into?: Enrichment,
+): Enrichment {
+  const result = into ? clearEnrichment(into, ip) : emptyEnrichment(ip);
   result.failure = failure;
   return result;
 }
