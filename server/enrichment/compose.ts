@@ -6,7 +6,6 @@
 import type { Decision } from "../classification/decide.ts";
 import type { Place } from "./geo_provider.ts";
 import {
-  clearEnrichment,
   emptyEnrichment,
   type Enrichment,
   type EnrichOptions,
@@ -50,17 +49,13 @@ export interface HostName {
   domain: string | null;
 }
 
-/**
- * The enrichment of a public address from its place and organisation
- * (`into`: a record to reuse, else a new one).
- */
+/** The enrichment of a public address from its place and organisation. */
 export function composeEnrichment(
   ip: string,
   { place, network }: Located,
   options: EnrichOptions,
-  into?: Enrichment,
 ): Enrichment {
-  const result = into ? clearEnrichment(into, ip) : emptyEnrichment(ip);
+  const result = emptyEnrichment(ip);
   result.success = true;
   if (place?.error) {
     // A record the database reader could not decode: say so, show nothing.
@@ -130,9 +125,8 @@ export function composeFinished(
   located: Located,
   name: HostName | null,
   options: EnrichOptions,
-  into?: Enrichment,
 ): Enrichment {
-  const result = composeEnrichment(ip, located, options, into);
+  const result = composeEnrichment(ip, located, options);
   if (name) addHostName(result, name);
   return markNoData(result);
 }
@@ -157,12 +151,8 @@ export function reuseFinished(
 }
 
 /** The enrichment of an address that failed before any lookup. */
-export function failedEnrichment(
-  ip: string,
-  failure: Enrichment["failure"],
-  into?: Enrichment,
-): Enrichment {
-  const result = into ? clearEnrichment(into, ip) : emptyEnrichment(ip);
+export function failedEnrichment(ip: string, failure: Enrichment["failure"]) {
+  const result = emptyEnrichment(ip);
   result.failure = failure;
   return result;
 }

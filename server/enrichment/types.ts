@@ -62,18 +62,6 @@ export function emptyEnrichment(ip: string): Enrichment {
   return newEmptyEnrichment(ip);
 }
 
-/** `e` made as emptyEnrichment(ip) makes one: a record reused row after row. */
-export const clearEnrichment = compileOverFields<
-  (e: Enrichment, ip: string) => Enrichment
->(
-  ENRICHMENT_FIELDS,
-  ["e", "ip"],
-  (list) =>
-    `e.ip = ip; e.success = false; e.failure = null; e.ispFiltered = false; ${
-      list((name) => `e.${name} = null`)
-    }; return e;`,
-);
-
 /**
  * The error text a user reads for a result: null on success. `audience`
  * picks the words (a lookup answer or a job's rows; see failureMessage).

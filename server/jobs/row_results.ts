@@ -12,7 +12,6 @@ import {
   composeFinished,
   failedEnrichment,
   type HostName,
-  type Located,
   type Network,
   reuseFinished,
 } from "../enrichment/compose.ts";
@@ -58,13 +57,6 @@ export type RowSink = (row: OutputRow, key: number) => void;
 /** Keys whose composed enrichment is kept for their next rows, at most. */
 const KEYS_KEPT = 1024;
 
-/** Where a row key's enrichment is kept (of KEYS_KEPT places). */
-function keptAt(key: number): number {
-  // Its low and high 32 bits mixed (a key has up to 53).
-  const mixed = (key | 0) ^ ((key / 2 ** 32) | 0);
-  return Math.imul(mixed, 0x9e3779b1) >>> 22;
-}
-
 export class RowResults {
   /** The chunk's counters, with every row added so far. */
   readonly counters: Counters = zeroCounters();
@@ -76,17 +68,8 @@ export class RowResults {
   /** The numbers of #places[0] and #networks[0] (see startOver). */
   #placeBase = 0;
   #networkBase = 0;
-  /**
-   * Recent keys' enrichment, reused for their next rows: one record at each
-   * of KEYS_KEPT places (keptAt), recomposed for another key (no record
-   * made per row), and its key there (-1: none).
-   */
-  #byKey: (Enrichment | undefined)[] = new Array(KEYS_KEPT);
-  #keyAt = new Float64Array(KEYS_KEPT).fill(-1);
-  /** The record of failed rows and keys too large, recomposed each row. */
-  #spare: Enrichment | undefined;
-  /** The pieces handed to compose.ts, reused (read, not kept). */
-  #located: Located = { place: null, network: null };
+  /** Recent keys' enrichment, reused for their next rows. */
+  #byKey = new Map<number, Enrichment>();
   /** The one row object handed on, reused. */
   #row: OutputRow | null = null;
   /** The one host name handed to compose.ts, reused (its fields are copied). */
@@ -146,20 +129,21 @@ export class RowResults {
     const name = this.#name;
     name.hostname = hostname;
     name.domain = domain;
-    const at = key < 0 ? -1 : keptAt(key);
-    const kept = at < 0 ? this.#spare : this.#byKey[at];
-    let enrichment: Enrichment;
-    if (kept && at >= 0 && this.#keyAt[at] === key) {
-      enrichment = reuseFinished(kept, ip, name);
-    } else {
-      const located = this.#located;
-      located.place = this.place(place);
-      located.network = this.network(network);
-      enrichment = composeFinished(ip, located, name, this.options, kept);
-      if (at < 0) this.#spare = enrichment;
-      else {
-        this.#byKey[at] = enrichment;
-        this.#keyAt[at] = key;
+    let enrichment = key < 0 ? undefined : this.#byKey.get(key);
+    if (enrichment) reuseFinished(enrichment, ip, name);
+    else {
+      enrichment = composeFinished(
+        ip,
+        {
+          place: this.place(place),
+          network: this.network(network),
+        },
+        name,
+        this.options,
+      );
+      if (key >= 0) {
+        if (this.#byKey.size >= KEYS_KEPT) this.#byKey.clear();
+        this.#byKey.set(key, enrichment);
       }
     }
     enrichment.ip_used = ipUsed;
@@ -179,7 +163,7 @@ export class RowResults {
     failure: Failure,
     ipUsed: string | null = null,
   ): void {
-    const enrichment = this.#spare = failedEnrichment(ip, failure, this.#spare);
+    const enrichment = failedEnrichment(ip, failure);
     enrichment.ip_used = ipUsed;
     this.counters.processed++;
     this.counters.failed++;
@@ -221,6 +205,6 @@ export class RowResults {
     this.#places = [];
     this.#networkIds.clear();
     this.#networks = [];
-    this.#keyAt.fill(-1);
+    this.#byKey.clear();
   }
 }
