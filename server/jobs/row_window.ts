@@ -68,8 +68,8 @@ export const WINDOW_LIMITS: WindowLimits = {
   queuedLookups: 20_000,
 };
 /**
- * The rows in flight as columns (no object per row), kept from batch to
- * batch so that reading a row allocates nothing: a row is pushed when read,
+ * The rows in flight as columns (no object per row), the numeric ones
+ * typed arrays kept from batch to batch: a row is pushed when read,
  * then set once its cell is read (a host-name cell may take a while:
  * `wait`), and ready once its slot's answers are in (`pendingOf`).
  */
@@ -220,6 +220,9 @@ export class RowWindow {
     // taken (the common case), or once most of it is taken.
     if (this.#head === this.#length) {
       this.#readyEnd = this.#head = this.#length = 0;
+      // Fresh text columns: an array the collector promoted would take a
+      // row's text at the cost of a write barrier.
+      this.#ips.length = this.#ipUsed.length = 0;
     } else if (this.#head > 4096 && this.#head * 2 > this.#length) {
       const head = this.#head;
       const length = this.#length;
@@ -236,6 +239,7 @@ export class RowWindow {
       ) column.copyWithin(0, head, length);
       this.#first += head;
       this.#length -= head;
+      this.#ips.length = this.#ipUsed.length = this.#length;
       this.#readyEnd -= head;
       this.#head = 0;
     }
