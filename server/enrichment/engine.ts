@@ -7,7 +7,6 @@ import {
   GeoProvider,
   loadGeoDatabases,
   type Place,
-  type PlaceMemo,
 } from "./geo_provider.ts";
 import {
   ipv4ToNumber,
@@ -170,13 +169,25 @@ export class Engine {
     this.#variants = new Map();
   }
 
-  /** An ASN table organisation, with its decision from the shared table. */
-  #tableNetwork(index: number): Network {
+  /**
+   * An ASN table organisation (an index of the tables, as organisationKey
+   * gives it), with its decision from the shared table.
+   */
+  tableNetwork(index: number): Network {
     const { decisionOf, decisions } = this.data.networks;
-    return this.#networkFrom(
+    return this.#networks[index] ??= this.#networkFrom(
       this.asn.info(index),
       decisions[decisionOf[index]],
     );
+  }
+
+  /**
+   * The ASN table organisation of an address given as its words: its
+   * network is tableNetwork's unless its place has traits (networkAt); a
+   * job's chunk numbers its networks by it. -1: not in the tables.
+   */
+  organisationKey(words: ArrayLike<number>): number {
+    return this.asn.indexOf(words);
   }
 
   #networkFrom(
@@ -236,9 +247,7 @@ export class Engine {
   /** The organisation of an address, or null when no source knows it. */
   #networkOf(words: number[]): Network | null {
     const index = this.asn.indexOf(words);
-    if (index >= 0) {
-      return this.#networks[index] ??= this.#tableNetwork(index);
-    }
+    if (index >= 0) return this.tableNetwork(index);
     const info = this.asn.mmdbInfo(words);
     if (!info) return null;
     // ASN MMDB answers: one object per organisation too, within a bound.
@@ -260,25 +269,41 @@ export class Engine {
    * What an address's enrichment is made of, before the host name: its
    * place and its organisation (objects shared by every address that has
    * them). composeEnrichment (compose.ts) turns them into the enrichment.
-   * `places`: see PlaceMemo.
    */
-  locate(
-    ip: string,
-    version: 4 | 6,
-    options: EnrichOptions,
-    places?: PlaceMemo,
-  ): Located {
+  locate(ip: string, version: 4 | 6, options: EnrichOptions): Located {
     // Converted once for both searches.
     const words = version === 4 ? this.#v4Words : this.#v6Words;
     if (version === 4) words[0] = ipv4ToNumber(ip);
     else ipv6ToWords(ip, words);
-    const place = options.geolocation || this.geo.hasTraits
-      ? this.geo.placeOf(words, places)
-      : null;
-    let network = this.#networkOf(words);
-    // An Enterprise file in GEO_DB: its traits name the company and type.
-    if (place?.vendor && network) network = this.#withVendor(network, place);
-    return { place: options.geolocation ? place : null, network };
+    const place = this.geo.placeAt(this.placeKey(words, options));
+    return {
+      place: options.geolocation ? place : null,
+      network: this.networkAt(words, place),
+    };
+  }
+
+  /**
+   * The key of the record an address's place is read from (GeoProvider
+   * recordKey), the address given as its words: a job's chunk numbers its
+   * places by key and decodes each once (geo.placeAt). -1: none, or no
+   * place asked for and no traits to read.
+   */
+  placeKey(words: ArrayLike<number>, options: EnrichOptions): number {
+    return options.geolocation || this.geo.hasTraits
+      ? this.geo.recordKey(words)
+      : -1;
+  }
+
+  /**
+   * An address's organisation, given as its words, as its place's record
+   * shows it (an Enterprise file in GEO_DB: its traits name the company and
+   * type); null when no source knows it.
+   */
+  networkAt(words: number[], place: Place | null): Network | null {
+    const network = this.#networkOf(words);
+    return place?.vendor && network
+      ? this.#withVendor(network, place)
+      : network;
   }
 
   /** The network as a GEO_DB record's traits show it (one object each). */

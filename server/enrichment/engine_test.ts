@@ -3,6 +3,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadConfig } from "../config.ts";
 import { Engine, loadEngineData } from "./engine.ts";
 import { ALL_OPTIONS, errorText } from "./types.ts";
+import { addressWords } from "./ip_input.ts";
 
 const config = loadConfig({});
 const engine = new Engine(await loadEngineData(config), {
@@ -127,20 +128,23 @@ Deno.test("enrichMany keeps order and looks each address up once", async () => {
   assertEquals(engine.dns.stats.queries - before, 2);
 });
 
-Deno.test("a job engine decodes a record once for the addresses a memo has seen", () => {
+Deno.test("a job engine gives addresses of one record one place key, and decodes a key each time it is asked", () => {
   const jobs = new Engine(engine.data, {
     servers: [],
     timeoutMs: 50,
     concurrency: 1,
   }, 0);
-  const places = new Map();
   // 8.8.8.8 and 8.8.8.9 share DB-IP's record for Google's block.
-  const first = jobs.locate("8.8.8.8", 4, noDns, places).place;
-  const second = jobs.locate("8.8.8.9", 4, noDns, places).place;
+  const key = jobs.placeKey(addressWords("8.8.8.8", 4), noDns);
+  assertEquals(jobs.placeKey(addressWords("8.8.8.9", 4), noDns), key);
+  assertEquals(jobs.placeKey(addressWords("1.1.1.1", 4), noDns) === key, false);
+  const first = jobs.geo.placeAt(key);
   assertEquals(first?.city, "Mountain View");
-  assertEquals(places.size, 1);
-  assertEquals(second === first, true, "the memo's place, not a new one");
-  // Without a memo a job engine decodes each time (it keeps no places).
-  assertEquals(jobs.locate("8.8.8.8", 4, noDns).place === first, false);
-  assertEquals(jobs.locate("8.8.8.8", 4, noDns).place, first);
+  assertEquals(jobs.locate("8.8.8.9", 4, noDns).place, first);
+  // A job engine keeps no places: its chunks number them by key.
+  assertEquals(jobs.geo.placeAt(key) === first, false);
+  assertEquals(
+    jobs.placeKey(addressWords("8.8.8.8", 4), { ...noDns, geolocation: false }),
+    -1,
+  );
 });

@@ -32,43 +32,27 @@ interface GeoRecord {
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
 
-const names = new Map<string, string>();
+/** Country names by their code's two character codes (< 128 each), as met. */
+const names: (string | undefined)[] = new Array(128 * 128).fill(undefined);
 
-/** "US" -> "United States"; memoised because Intl lookups are slow per row. */
+/** "US" -> "United States"; kept because Intl lookups are slow per row. */
 export function countryName(code: string | null): string | null {
   if (!code) return null;
-  let name = names.get(code);
+  const first = code.charCodeAt(0);
+  const second = code.charCodeAt(1);
+  const at = code.length === 2 && first < 128 && second < 128
+    ? first * 128 + second
+    : -1;
+  let name = at >= 0 ? names[at] : undefined;
   if (name === undefined) {
     try {
       name = regionNames.of(code.toUpperCase()) ?? code;
     } catch {
       name = code;
     }
-    names.set(code, name);
+    if (at >= 0) names[at] = name;
   }
   return name;
-}
-
-function toGeo(record: GeoRecord): GeoFields {
-  if (typeof record.city === "object" || record.country || record.location) {
-    const city = typeof record.city === "object"
-      ? record.city.names?.en
-      : record.city;
-    return {
-      country_code: record.country?.iso_code ?? record.country_code ?? null,
-      region: record.subdivisions?.[0]?.names?.en ?? null,
-      city: city || null,
-      latitude: record.location?.latitude ?? null,
-      longitude: record.location?.longitude ?? null,
-    };
-  }
-  return {
-    country_code: record.country_code || null,
-    region: record.state1 || null,
-    city: (record.city as string) || null,
-    latitude: round(record.latitude),
-    longitude: round(record.longitude),
-  };
 }
 
 // DB-IP stores float32 coordinates: 37.422000885009766 is 37.422.
@@ -108,17 +92,10 @@ export const CACHED_PLACES = 32_768;
 export const JOB_CACHED_PLACES = 131_072;
 
 /**
- * Places already decoded, by key, that a caller keeps while it looks up
- * addresses of the same records (a chunk of a job: the addresses of a town
- * share its record).
- */
-export type PlaceMemo = Map<number, Place | null>;
-
-/**
  * One MMDB file's search tree and records. The place of each data record
  * is built once and kept by its pointer, `cachedPlaces` of them (0: none): a
- * job's chunk keeps its own places (PlaceMemo) as long as it needs them,
- * while places kept across its chunks, long enough to reach V8's old
+ * job's chunk numbers its own places by record key as long as it needs
+ * them (RowResults), while places kept across its chunks, long enough to reach V8's old
  * generation, raised the server's peak memory far more than they saved CPU.
  */
 class Tree {
@@ -143,17 +120,19 @@ class Tree {
   }
 
   /**
-   * The place of an address given as 32-bit words (1 for IPv4, 4 for IPv6);
-   * `memo`: the places of its caller's earlier lookups, by key.
+   * The key of the data record of an address given as 32-bit words (1 for
+   * IPv4, 4 for IPv6); -1: none.
    */
-  lookup(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
+  recordKey(words: ArrayLike<number>): number {
     const node = this.#db.recordOf(words);
-    if (node === 0) return null;
-    const key = node * this.count + this.index;
-    let place = memo?.get(key);
-    if (place !== undefined) return place;
+    return node === 0 ? -1 : node * this.count + this.index;
+  }
+
+  /** The place of a record key of this file (decoded, or kept). */
+  place(key: number): Place | null {
+    const node = (key - this.index) / this.count;
     const places = this.#places;
-    place = places?.get(node);
+    let place = places?.get(node);
     if (place === undefined) {
       place = this.#decode(node, key);
       if (places) {
@@ -161,7 +140,6 @@ class Tree {
         places.set(node, place);
       }
     }
-    memo?.set(key, place);
     return place;
   }
 
@@ -172,7 +150,7 @@ class Tree {
     try {
       const record = this.#db.decodeRecord(node);
       if (record === null || typeof record !== "object") return null;
-      const place = toPlace(toGeo(record as GeoRecord), key);
+      const place = toPlace(record as GeoRecord, key);
       const vendor = vendorOf(record);
       if (vendor) place.vendor = vendor;
       return place;
@@ -181,7 +159,7 @@ class Tree {
         throw error;
       }
       return {
-        ...toPlace(EMPTY_GEO, key),
+        ...toPlace({}, key),
         error: `${CORRUPT_RECORD} (${error.message})`,
       };
     }
@@ -208,14 +186,6 @@ function vendorOf(record: object): VendorFields | undefined {
     return undefined; // traits of the wrong types: the place still stands
   }
 }
-
-const EMPTY_GEO: GeoFields = {
-  country_code: null,
-  region: null,
-  city: null,
-  latitude: null,
-  longitude: null,
-};
 
 function text(value: unknown, field: string): string | null {
   if (value === null || value === undefined || value === "") return null;
@@ -260,17 +230,33 @@ export function loadGeoDatabases(
 }
 
 /**
- * The place of a record's fields, checked for the types and ranges they
- * must have (throws MmdbError): one object, as every record read makes one.
+ * The place of a record, in either shape, its fields checked for the types
+ * and ranges they must have (throws MmdbError): one object, as every record
+ * read makes one.
  */
-function toPlace(geo: GeoFields, key: number): Place {
-  const code = countryCode(geo.country_code);
+function toPlace(record: GeoRecord, key: number): Place {
+  if (typeof record.city === "object" || record.country || record.location) {
+    const city = typeof record.city === "object"
+      ? record.city.names?.en
+      : record.city;
+    const code = countryCode(record.country?.iso_code ?? record.country_code);
+    return {
+      country_code: code,
+      region: text(record.subdivisions?.[0]?.names?.en, "region"),
+      city: text(city || null, "city"),
+      latitude: coordinate(record.location?.latitude, 90, "latitude"),
+      longitude: coordinate(record.location?.longitude, 180, "longitude"),
+      country: countryName(code),
+      key,
+    };
+  }
+  const code = countryCode(record.country_code || null);
   return {
     country_code: code,
-    region: text(geo.region, "region"),
-    city: text(geo.city, "city"),
-    latitude: coordinate(geo.latitude, 90, "latitude"),
-    longitude: coordinate(geo.longitude, 180, "longitude"),
+    region: text(record.state1 || null, "region"),
+    city: text(record.city || null, "city"),
+    latitude: coordinate(round(record.latitude), 90, "latitude"),
+    longitude: coordinate(round(record.longitude), 180, "longitude"),
     country: countryName(code),
     key,
   };
@@ -279,6 +265,8 @@ function toPlace(geo: GeoFields, key: number): Place {
 export class GeoProvider {
   #v4: Tree | null = null;
   #v6: Tree | null = null;
+  /** By file index: a record key's file (see Tree.recordKey). */
+  #trees: Tree[] = [];
   /** True when a file may carry traits (Enterprise): read even without geolocation. */
   readonly hasTraits: boolean;
 
@@ -290,6 +278,7 @@ export class GeoProvider {
     let traits = false;
     for (const [index, bytes] of files.entries()) {
       const tree = new Tree(bytes, index, files.length, cachedPlaces);
+      this.#trees.push(tree);
       traits ||= /enterprise/i.test(tree.databaseType);
       if (tree.ipVersion === 4) this.#v4 ??= tree;
       else {
@@ -299,18 +288,23 @@ export class GeoProvider {
     this.hasTraits = traits;
   }
 
-  /**
-   * The place of a public address (canonical text, as parseIp gives it);
-   * `memo`: see PlaceMemo.
-   */
-  place(ip: string, version: 4 | 6, memo?: PlaceMemo): Place | null {
-    return this.placeOf(addressWords(ip, version), memo);
+  /** The place of a public address (canonical text, as parseIp gives it). */
+  place(ip: string, version: 4 | 6): Place | null {
+    return this.placeAt(this.recordKey(addressWords(ip, version)));
   }
 
-  /** The place of an address given as its words (see addressWords). */
-  placeOf(words: ArrayLike<number>, memo?: PlaceMemo): Place | null {
+  /**
+   * The key of an address's record, the address given as its words (see
+   * addressWords): the same key, the same place; -1: none.
+   */
+  recordKey(words: ArrayLike<number>): number {
     const tree = words.length === 1 ? this.#v4 ?? this.#v6 : this.#v6;
-    return tree?.lookup(words, memo) ?? null;
+    return tree?.recordKey(words) ?? -1;
+  }
+
+  /** The place of a record key (-1: null). */
+  placeAt(key: number): Place | null {
+    return key < 0 ? null : this.#trees[key % this.#trees.length].place(key);
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {

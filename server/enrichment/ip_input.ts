@@ -73,17 +73,29 @@ function parseFourPartDecimal(text: string): ParsedIp | null {
  * (dottedQuadAt), as parseIp reads that text.
  */
 export function parsedIpv4(n: number, text: string): ParsedIp {
+  const range = reservedIpv4(n);
+  return range === null
+    ? { ok: true, ip: text, version: 4 }
+    : { ok: false, ip: text, failure: { kind: "reserved", range } };
+}
+
+/** Whether any of V4_RANGES has addresses in a /8, by its first byte. */
+const SPECIAL_FIRST_BYTES = new Uint8Array(256);
+for (const { start, end } of V4_RANGES) {
+  SPECIAL_FIRST_BYTES.fill(1, start >>> 24, (end >>> 24) + 1);
+}
+
+/**
+ * The special range (ipaddr.js's name) of an IPv4 address given as its
+ * number, when it is not routed on the public internet; else null.
+ */
+export function reservedIpv4(n: number): string | null {
+  // Most addresses are in a /8 with no special range: no search.
+  if (SPECIAL_FIRST_BYTES[n >>> 24] === 0) return null;
   for (const { start, end, name } of V4_RANGES) {
-    if (n >= start && n <= end) {
-      if (PUBLIC_RANGES.has(name)) break;
-      return {
-        ok: false,
-        ip: text,
-        failure: { kind: "reserved", range: name },
-      };
-    }
+    if (n >= start && n <= end) return PUBLIC_RANGES.has(name) ? null : name;
   }
-  return { ok: true, ip: text, version: 4 };
+  return null;
 }
 
 // ipaddr.js's own IPv6 special ranges, in its order: a range is one

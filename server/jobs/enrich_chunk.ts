@@ -9,20 +9,20 @@ import { AddressSlots } from "../enrichment/address_slots.ts";
 import { JobHostEvidence } from "../classification/job_host_evidence.ts";
 import { LowConfidenceRows } from "../classification/low_confidence.ts";
 import { type KeepList, parseKeepList } from "../classification/overrides.ts";
-import type { Engine } from "../enrichment/engine.ts";
-import type { PlaceMemo } from "../enrichment/geo_provider.ts";
+import type { Engine, EngineData } from "../enrichment/engine.ts";
 import {
   ipv4Text,
   ipv4ToNumber,
+  ipv6ToWords,
   type ParsedIp,
-  parsedIpv4,
+  reservedIpv4,
 } from "../enrichment/ip_input.ts";
 import { registrableDomain } from "../enrichment/reverse_dns.ts";
 import { release, resized } from "../typed_arrays.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import type { ChunkWriter } from "./chunk_writer.ts";
-import { RowResults } from "./row_results.ts";
+import { NONE, RowResults } from "./row_results.ts";
 import { emptyLookups } from "../storage/result_rows.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
 import { JobRegistrations } from "./registration_slots.ts";
@@ -84,6 +84,27 @@ const YIELD_ROWS = 500;
 
 export type ChunkOutcome = "completed" | "cancelled" | "lost";
 
+/**
+ * By ASN table organisation of one engine data, the number a chunk's run
+ * gave its network (RowResults.networkId), valid for the run whose number
+ * is in `runs`: one table per thread and data, as an array of the tables'
+ * size made per chunk made the collector run more often.
+ */
+interface NetworkNumbers {
+  data: EngineData;
+  ids: Int32Array;
+  runs: Int32Array;
+}
+const networkNumbers = new WeakMap<EngineData, NetworkNumbers>();
+/** The last number given to a run (a start-over takes a new one). */
+let lastRun = 0;
+
+/** A cell's address slot, and which address of it was used (readCell). */
+interface CellRead {
+  slot: number;
+  note: string | null;
+}
+
 export function enrichChunk(ctx: EnrichChunkContext): Promise<ChunkOutcome> {
   return new ChunkEnrichment(ctx).run();
 }
@@ -107,12 +128,21 @@ class ChunkEnrichment {
   // job's heap), and its host name.
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
-  /** The places decoded so far, for the next addresses of their records. */
-  #places: PlaceMemo = new Map();
   #networkOfSlot = new Int32Array(1024);
+  /** See NetworkNumbers: this run's number, and its engine data's table. */
+  #run = ++lastRun;
+  #numbers: NetworkNumbers | null = null;
   #hostNameOfSlot: HostSlots = [];
   /** Each slot's address text, shared by the rows that have it. */
   #ipOfSlot: string[] = [];
+  /**
+   * Cells other than plain IPv4 addresses (chunk_lines.ts) read at once as
+   * an address, by their text: read once each.
+   */
+  #cellReads = new Map<string, CellRead>();
+  /** The words of the address being looked up (Engine.placeKey), refilled. */
+  #v4Words = [0];
+  #v6Words = [0, 0, 0, 0];
   #window = new RowWindow((slot) => this.#pendingOf(slot));
   /** Host-name lookups the rows of the batch being committed counted. */
   #lookups: HostnameLookups | null = null;
@@ -236,83 +266,159 @@ class ChunkEnrichment {
    * address takes its slot, with no text made or parsed.
    */
   #lookUpV4(rowIndex: number, v4: number): void {
-    const slot = this.#slots.getV4(v4);
-    if (slot >= 0) this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
-    else this.#lookUpAddress(rowIndex, parsedIpv4(v4, ipv4Text(v4)), null, v4);
-  }
-
-  /** A row's cell read as logs hold it (readCell) and looked up. */
-  #lookUp(rowIndex: number, cell: string): void {
-    const { options } = this.#job;
-    const window = this.#window;
-    const waiting = readCell(
-      cell,
-      options.resolveHostnames ? this.#hostnames : null,
-      (parsed, ipUsed) => this.#lookUpAddress(rowIndex, parsed, ipUsed),
-      (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
-    );
-    if (waiting) window.wait(rowIndex, waiting);
+    let slot = this.#slots.getV4(v4);
+    if (slot >= 0) {
+      this.#window.set(rowIndex, this.#ipOfSlot[slot], null, slot);
+      return;
+    }
+    const ip = ipv4Text(v4);
+    const range = reservedIpv4(v4);
+    if (range !== null) {
+      this.#window.fail(rowIndex, ip, { kind: "reserved", range }, null);
+      return;
+    }
+    this.#v4Words[0] = v4;
+    slot = this.#newSlot(this.#slots.addV4(v4), ip, this.#v4Words);
+    this.#window.set(rowIndex, ip, null, slot);
   }
 
   /**
-   * An address looked up (its host name maybe pending); `known`: an IPv4
-   * address's number when the caller has it.
+   * A row's cell read as logs hold it (readCell) and looked up; a cell read
+   * before as an address takes its slot and note.
+   */
+  #lookUp(rowIndex: number, cell: string): void {
+    const window = this.#window;
+    const known = this.#cellReads.get(cell);
+    if (known) {
+      window.set(rowIndex, this.#ipOfSlot[known.slot], known.note, known.slot);
+      return;
+    }
+    const { options } = this.#job;
+    let read: CellRead | null = null;
+    const waiting = readCell(
+      cell,
+      options.resolveHostnames ? this.#hostnames : null,
+      (parsed, note) => {
+        const slot = this.#lookUpAddress(rowIndex, parsed, note);
+        if (slot >= 0) read = { slot, note };
+      },
+      (ip, failure, ipUsed) => window.fail(rowIndex, ip, failure, ipUsed),
+    );
+    if (waiting) window.wait(rowIndex, waiting);
+    else if (read) this.#cellReads.set(cell, read);
+  }
+
+  /**
+   * An address read from a cell looked up (its host name maybe pending);
+   * its slot, or -1 when it failed.
    */
   #lookUpAddress(
     rowIndex: number,
     parsed: ParsedIp,
     ipUsed: string | null,
-    known = -1,
-  ): void {
-    const { options } = this.#job;
+  ): number {
     if (!parsed.ok) {
       this.#window.fail(rowIndex, parsed.ip, parsed.failure, ipUsed);
-      return;
+      return -1;
     }
     const slots = this.#slots;
-    const v4 = parsed.version !== 4
-      ? -1
-      : known >= 0
-      ? known
-      : ipv4ToNumber(parsed.ip);
-    let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(parsed.ip);
+    const { ip } = parsed;
+    const v4 = parsed.version === 4 ? ipv4ToNumber(ip) : -1;
+    let slot = v4 >= 0 ? slots.getV4(v4) : slots.get(ip);
     if (slot < 0) {
-      slot = v4 >= 0 ? slots.addV4(v4) : slots.add(parsed.ip);
-      this.#ipOfSlot[slot] = parsed.ip;
-      if (slot === this.#placeOfSlot.length) {
-        this.#placeOfSlot = resized(this.#placeOfSlot, slot * 2);
-        this.#networkOfSlot = resized(this.#networkOfSlot, slot * 2);
-      }
-      const { place, network } = this.#ctx.engine.locate(
-        parsed.ip,
-        parsed.version,
-        options,
-        this.#places,
-      );
-      this.#placeOfSlot[slot] = this.#rows.placeId(place);
+      if (v4 >= 0) this.#v4Words[0] = v4;
+      slot = v4 >= 0
+        ? this.#newSlot(slots.addV4(v4), ip, this.#v4Words)
+        : this.#newSlot(slots.add(ip), ip, ipv6ToWords(ip, this.#v6Words));
+    }
+    this.#window.set(rowIndex, ip, ipUsed, slot);
+    return slot;
+  }
+
+  /**
+   * A new address's slot filled: its place and organisation numbers (the
+   * address given as its words), and its host name and registration asked
+   * for when the job wants them.
+   */
+  #newSlot(slot: number, ip: string, words: number[]): number {
+    const { options } = this.#job;
+    const { engine } = this.#ctx;
+    const rows = this.#rows;
+    this.#ipOfSlot[slot] = ip;
+    if (slot === this.#placeOfSlot.length) {
+      this.#placeOfSlot = resized(this.#placeOfSlot, slot * 2);
+      this.#networkOfSlot = resized(this.#networkOfSlot, slot * 2);
+    }
+    // Each record's place is decoded once a chunk: the addresses of a town
+    // share it.
+    const key = engine.placeKey(words, options);
+    let place = options.geolocation ? rows.placeIdOf(key) : NONE;
+    place ??= rows.addPlace(key, engine.geo.placeAt(key));
+    this.#placeOfSlot[slot] = place;
+    // The place's traits (Enterprise) may name the company and type.
+    const traits = options.geolocation
+      ? rows.place(place)
+      : engine.geo.hasTraits
+      ? engine.geo.placeAt(key)
+      : null;
+    // Else an organisation's network is numbered once a chunk, by its table
+    // index (registrations start from the network itself).
+    const org = this.#registrations || traits?.vendor
+      ? -1
+      : engine.organisationKey(words);
+    const numbers = this.#networkNumbers(engine);
+    const run = this.#run;
+    let id = org >= 0 && numbers.runs[org] === run ? numbers.ids[org] : -1;
+    if (id < 0) {
+      const network = org >= 0
+        ? engine.tableNetwork(org)
+        : engine.networkAt(words, traits);
       // Without host names (which come first) the job's choice for doubted
       // networks is the address's own: made once here, not per row.
-      this.#networkOfSlot[slot] = this.#rows.networkId(
+      id = rows.networkId(
         network && !this.#hostEvidence
           ? this.#lowConfidence.apply(network)
           : network,
       );
-      this.#registrations?.start(slot, parsed.ip, network);
-      if (options.domain) {
-        const pending = this.#ctx.engine.dns.resolve(parsed.ip).then((
-          { host, outcome },
-        ): HostAnswer => ({
-          hostname: host,
-          domain: registrableDomain(host),
-          outcome,
-          counted: false,
-        }));
-        const list = this.#hostNameOfSlot; // a fresh list after a start-over
-        list[slot] = pending;
-        pending.then((value) => list[slot] = value);
+      if (org >= 0) {
+        numbers.ids[org] = id;
+        numbers.runs[org] = run;
       }
+      this.#registrations?.start(slot, ip, network);
     }
-    this.#window.set(rowIndex, parsed.ip, ipUsed, slot);
+    this.#networkOfSlot[slot] = id;
+    if (options.domain) {
+      const pending = engine.dns.resolve(ip).then((
+        { host, outcome },
+      ): HostAnswer => ({
+        hostname: host,
+        domain: registrableDomain(host),
+        outcome,
+        counted: false,
+      }));
+      const list = this.#hostNameOfSlot; // a fresh list after a start-over
+      list[slot] = pending;
+      pending.then((value) => list[slot] = value);
+    }
+    return slot;
+  }
+
+  /** The organisation numbers of `engine`'s data (see NetworkNumbers). */
+  #networkNumbers(engine: Engine): NetworkNumbers {
+    if (this.#numbers?.data !== engine.data) {
+      let numbers = networkNumbers.get(engine.data);
+      if (!numbers) {
+        const { orgCount } = engine.asn;
+        numbers = {
+          data: engine.data,
+          ids: new Int32Array(orgCount),
+          runs: new Int32Array(orgCount),
+        };
+        networkNumbers.set(engine.data, numbers);
+      }
+      this.#numbers = numbers;
+    }
+    return this.#numbers;
   }
 
   /** A slot's host name or registration still on its way, or null. */
@@ -334,7 +440,8 @@ class ChunkEnrichment {
     if (this.#window.size > 0) return; // cancelled
     this.#slots.clear();
     this.#ipOfSlot = [];
-    this.#places.clear();
+    this.#cellReads.clear();
+    this.#run = ++lastRun;
     this.#hostNameOfSlot = [];
     if (this.#registrations) this.#registrations.slots = [];
     this.#rows.startOver();

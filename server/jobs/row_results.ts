@@ -60,6 +60,7 @@ const KEYS_KEPT = 1024;
 export class RowResults {
   /** The chunk's counters, with every row added so far. */
   readonly counters: Counters = zeroCounters();
+  /** By record key, its place's number (NONE: a record with no place). */
   #placeIds = new Map<number, number>();
   #places: Place[] = [];
   #networkIds = new Map<Network, number>();
@@ -76,15 +77,24 @@ export class RowResults {
 
   constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
-  /** A number for a place, or NONE. */
-  placeId(place: Place | null): number {
-    if (!place) return NONE;
-    let id = this.#placeIds.get(place.key);
-    if (id === undefined) {
-      id = this.#placeBase + this.#places.push(place) - 1;
-      this.#placeIds.set(place.key, id);
-    }
+  /**
+   * The number of the place of a record key (Engine.placeKey; -1: none),
+   * or undefined when the key is new: addPlace numbers it.
+   */
+  placeIdOf(key: number): number | undefined {
+    return key < 0 ? NONE : this.#placeIds.get(key);
+  }
+
+  /** Numbers the place of a new record key (NONE when there is none). */
+  addPlace(key: number, place: Place | null): number {
+    const id = place ? this.#placeBase + this.#places.push(place) - 1 : NONE;
+    this.#placeIds.set(key, id);
     return id;
+  }
+
+  /** The place a number stands for (NONE: null). */
+  place(id: number): Place | null {
+    return id === NONE ? null : this.#places[id - this.#placeBase];
   }
 
   /** A number for an organisation (by identity), or NONE. */
@@ -125,7 +135,7 @@ export class RowResults {
       enrichment = composeFinished(
         ip,
         {
-          place: place === NONE ? null : this.#places[place - this.#placeBase],
+          place: this.place(place),
           network: this.network(network),
         },
         name,

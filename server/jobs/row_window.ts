@@ -9,6 +9,7 @@ import type { Failure } from "../../shared/failures.ts";
 import type { HostName } from "../enrichment/compose.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import type { LookupOutcome } from "../enrichment/reverse_dns.ts";
+import { resized } from "../typed_arrays.ts";
 
 /** Where each lookup outcome is counted in a job's HostnameLookups. */
 export const LOOKUP_KEY: Record<LookupOutcome, keyof HostnameLookups> = {
@@ -67,27 +68,30 @@ export const WINDOW_LIMITS: WindowLimits = {
   queuedLookups: 20_000,
 };
 /**
- * The rows in flight as columns (no object per row): a row is pushed when
- * read, then set once its cell is read (a host-name cell may take a while:
+ * The rows in flight as columns (no object per row), the numeric ones
+ * typed arrays kept from batch to batch: a row is pushed when read,
+ * then set once its cell is read (a host-name cell may take a while:
  * `wait`), and ready once its slot's answers are in (`pendingOf`).
  */
 export class RowWindow {
   /** The chunk's bytes, which every row's line is in. */
   #buf: Uint8Array = new Uint8Array(0);
-  #start: number[] = [];
-  #contentEnd: number[] = [];
-  #end: number[] = [];
-  #fields: number[] = [];
+  #start = new Int32Array(1024);
+  #contentEnd = new Int32Array(1024);
+  #end = new Int32Array(1024);
+  #fields = new Int32Array(1024);
+  /** The address's slot, or -1: failed (#failures) or not set yet. */
+  #slots = new Int32Array(1024);
   #ips: string[] = [];
   #ipUsed: (string | null)[] = [];
-  /** The address's slot, or -1: failed (#failures) or not set yet. */
-  #slots: number[] = [];
   /** By row index: why a row failed, and rows whose cell is on its way. */
   #failures = new Map<number, Failure>();
   #waiting = new Map<number, Promise<void>>();
   /** The row index at position 0 (rows are consecutive). */
   #first = 0;
   #head = 0;
+  /** Positions in use: rows from `#head` up to here are in the window. */
+  #length = 0;
   /** Rows from `#head` up to here are known to be ready. */
   #readyEnd = 0;
   #bytes = 0;
@@ -107,7 +111,7 @@ export class RowWindow {
 
   /** Rows in the window. */
   get size(): number {
-    return this.#start.length - this.#head;
+    return this.#length - this.#head;
   }
 
   /** Bytes the window's rows hold, roughly (rowBytes). */
@@ -123,17 +127,26 @@ export class RowWindow {
 
   /** Adds record i of `lines` as the row read next, to be set (or failed). */
   push(rowIndex: number, lines: ChunkLines, i: number): void {
-    if (this.#start.length === 0) this.#first = rowIndex;
+    const at = this.#length++;
+    if (at === 0) this.#first = rowIndex;
+    if (at === this.#start.length) {
+      const n = at * 2;
+      this.#start = resized(this.#start, n);
+      this.#contentEnd = resized(this.#contentEnd, n);
+      this.#end = resized(this.#end, n);
+      this.#fields = resized(this.#fields, n);
+      this.#slots = resized(this.#slots, n);
+    }
     this.#buf = lines.buf;
     const start = lines.start[i];
     const end = lines.end[i];
-    this.#start.push(start);
-    this.#contentEnd.push(lines.contentEnd[i]);
-    this.#end.push(end);
-    this.#fields.push(lines.fields[i]);
-    this.#ips.push("");
-    this.#ipUsed.push(null);
-    this.#slots.push(-1);
+    this.#start[at] = start;
+    this.#contentEnd[at] = lines.contentEnd[i];
+    this.#end[at] = end;
+    this.#fields[at] = lines.fields[i];
+    this.#slots[at] = -1;
+    this.#ips[at] = "";
+    this.#ipUsed[at] = null;
     this.#bytes += rowBytes(start, end);
   }
 
@@ -169,7 +182,7 @@ export class RowWindow {
 
   /** Rows at the front whose answers are all in. */
   readyCount(): number {
-    const end = this.#start.length;
+    const end = this.#length;
     while (this.#readyEnd < end && this.#pending(this.#readyEnd) === null) {
       this.#readyEnd++;
     }
@@ -179,7 +192,7 @@ export class RowWindow {
   /** Reads `count` ready rows off the front (readyCount first). */
   take(count: number, read: RowReader): void {
     const from = this.#head;
-    const to = Math.min(from + count, this.#start.length);
+    const to = Math.min(from + count, this.#length);
     const line = this.#line;
     line.buf = this.#buf;
     for (let at = from; at < to; at++) {
@@ -203,24 +216,31 @@ export class RowWindow {
       );
     }
     this.#head = to;
-    // Let committed rows go soon: young objects are cheap to collect, while
-    // rows kept around get promoted and grow the heap.
-    const columns = [
-      this.#start,
-      this.#contentEnd,
-      this.#end,
-      this.#fields,
-      this.#ips,
-      this.#ipUsed,
-      this.#slots,
-    ];
-    if (this.#head === this.#start.length) {
-      for (const column of columns) column.length = 0;
-      this.#readyEnd = this.#head = 0;
-    } else if (this.#head > 4096 && this.#head * 2 > this.#start.length) {
-      for (const column of columns) column.splice(0, this.#head);
-      this.#first += this.#head;
-      this.#readyEnd -= this.#head;
+    // The columns' room is used again from position 0 once every row is
+    // taken (the common case), or once most of it is taken.
+    if (this.#head === this.#length) {
+      this.#readyEnd = this.#head = this.#length = 0;
+      // Fresh text columns: an array the collector promoted would take a
+      // row's text at the cost of a write barrier.
+      this.#ips.length = this.#ipUsed.length = 0;
+    } else if (this.#head > 4096 && this.#head * 2 > this.#length) {
+      const head = this.#head;
+      const length = this.#length;
+      for (
+        const column of [
+          this.#start,
+          this.#contentEnd,
+          this.#end,
+          this.#fields,
+          this.#slots,
+          this.#ips,
+          this.#ipUsed,
+        ]
+      ) column.copyWithin(0, head, length);
+      this.#first += head;
+      this.#length -= head;
+      this.#ips.length = this.#ipUsed.length = this.#length;
+      this.#readyEnd -= head;
       this.#head = 0;
     }
   }
