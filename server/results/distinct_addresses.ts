@@ -42,8 +42,9 @@ const INDEXES = 2 ** INDEX_BITS;
 /**
  * `texts` in the order of `sort()`: by their first characters as one
  * number (a typed array's sort, no comparison called per pair), then each
- * run of one prefix as `sort()` does it. Texts with other characters than
- * an address's in their prefix are sorted by `sort()` alone.
+ * run of one prefix by `sort()` (a file of one network's addresses makes
+ * long runs). Texts with other characters than an address's in their
+ * prefix are sorted by `sort()` alone.
  */
 function sortedText(texts: string[]): string[] {
   const n = texts.length;
@@ -60,20 +61,18 @@ function sortedText(texts: string[]): string[] {
     keys[i] = prefix * INDEXES + i;
   }
   keys.sort();
-  const sorted = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
-    const text = texts[keys[i] % INDEXES];
-    // A run of one prefix in order by insertion (runs are short).
-    const prefix = Math.floor(keys[i] / INDEXES);
-    let at = i;
-    while (
-      at > 0 && Math.floor(keys[at - 1] / INDEXES) === prefix &&
-      sorted[at - 1] > text
-    ) {
-      sorted[at] = sorted[at - 1];
-      at--;
+  const sorted: string[] = [];
+  for (let start = 0; start < n;) {
+    const prefix = Math.floor(keys[start] / INDEXES);
+    let end = start + 1;
+    while (end < n && Math.floor(keys[end] / INDEXES) === prefix) end++;
+    if (end - start === 1) sorted.push(texts[keys[start] % INDEXES]);
+    else {
+      const run: string[] = [];
+      for (let i = start; i < end; i++) run.push(texts[keys[i] % INDEXES]);
+      for (const text of run.sort()) sorted.push(text);
     }
-    sorted[at] = text;
+    start = end;
   }
   return sorted;
 }

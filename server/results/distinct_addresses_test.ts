@@ -58,4 +58,10 @@ Deno.test("a chunk's addresses are sorted lines in byte order", () => {
   const odd = new Set([...addresses, "é1", "a b", "1.2\u0000"]);
   assertEquals(lines(odd), expected(odd));
   assertEquals(lines(new Set()), "");
+  // One network's addresses: long runs of one prefix.
+  const oneNetwork = new Set<string>();
+  for (let i = 0; i < 2000; i++) {
+    oneNetwork.add(`2a02:8108:${pick(65536).toString(16)}::${pick(4096)}`);
+  }
+  assertEquals(lines(oneNetwork), expected(oneNetwork));
 });
