@@ -9,8 +9,9 @@
 // is the header and the parts one after another; Excel, live rows and preview
 // pages decode the chunks they need; the summary adds up the chunks' counts as
 // they are done (once for a completed job, kept as `summary.json`); a text
-// search scans each chunk's search counts. Reads see the chunks whose parts are stored: every chunk of a
-// completed job, the finished ones of a running, failed or cancelled one.
+// search scans each chunk's search counts. Reads see the chunks whose parts
+// are stored: every chunk of a completed job, the finished ones of a running,
+// failed or cancelled one.
 import type { JobSummary } from "../../shared/summary.ts";
 import { SUMMARY_TOP_N } from "../../shared/summary.ts";
 import type { BlobStore } from "../blobs/blob_store.ts";
