@@ -16,7 +16,7 @@
 //   asn, asOrg from as_name, asType from as_type.
 // - IPinfo joined files: company_name and company_type where they are named
 //   so.
-import { MmdbDatabase, MmdbError } from "./mmdb_database.ts";
+import { MmdbDatabase, MmdbError, type MmdbFile } from "./mmdb_database.ts";
 import type { MmdbValue } from "./mmdb_format.ts";
 import { addressWords } from "./ip_input.ts";
 
@@ -118,8 +118,8 @@ export class NetworkDatabase {
   #db: MmdbDatabase;
   #answers = new Map<number, NetworkAnswer>();
 
-  constructor(bytes: Uint8Array) {
-    this.#db = new MmdbDatabase(bytes);
+  constructor(file: MmdbFile) {
+    this.#db = new MmdbDatabase(file);
   }
 
   get databaseType(): string {
@@ -128,18 +128,18 @@ export class NetworkDatabase {
 
   /** The fields of a public address; null when the file has no record. */
   lookup(ip: string, version: 4 | 6): NetworkAnswer | null {
-    const node = this.#db.recordOf(addressWords(ip, version));
-    if (node === 0) return null;
-    let answer = this.#answers.get(node);
+    const record = this.#db.recordOf(addressWords(ip, version));
+    if (record === 0) return null;
+    let answer = this.#answers.get(record);
     if (!answer) {
       try {
-        answer = { fields: readNetworkFields(this.#db.decodeRecord(node)) };
+        answer = { fields: readNetworkFields(this.#db.decodeRecord(record)) };
       } catch (error) {
         if (!(error instanceof MmdbError)) throw error;
         answer = { error: `${CORRUPT_NETWORK_RECORD} (${error.message})` };
       }
       if (this.#answers.size >= 50_000) this.#answers.clear();
-      this.#answers.set(node, answer);
+      this.#answers.set(record, answer);
     }
     return answer;
   }
