@@ -118,10 +118,17 @@ function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** What a preview's filter tests of a row. */
+type FilterFacts = Pick<
+  GroupFacts,
+  "success" | "ispFiltered" | "network_type" | "company" | "asn"
+>;
+
 /** Whether a row's fields match a preview filter. */
 function matches(
   filter: PreviewFilter,
-  { success, filtered, type, company, asn }: GroupFacts,
+  { success, ispFiltered: filtered, network_type: type, company, asn }:
+    FilterFacts,
 ): boolean {
   if (filter.status === "failed" && success) return false;
   if (
@@ -149,8 +156,14 @@ function kindFacts(
   success: boolean,
   filtered: boolean,
   type: string | null,
-): GroupFacts {
-  return { success, filtered, type, company: null, asn: null };
+): FilterFacts {
+  return {
+    success,
+    ispFiltered: filtered,
+    network_type: type,
+    company: null,
+    asn: null,
+  };
 }
 
 /** Rows of a chunk matching a filter without text, from its counts. */
