@@ -23,7 +23,7 @@ import type {
 import type { JobRecord } from "../storage/job_rows.ts";
 import { COUNT_CAP, type PreviewFilter } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
+import { summaryFromCounts } from "./summary_counts.ts";
 import {
   type ChunkMeta,
   type ChunkParts,
@@ -41,7 +41,12 @@ import {
   type ResultColumns,
   rowTest,
 } from "./result_columns.ts";
-import { type StoredTop, storedTops, TopMerge } from "./top_counts.ts";
+import {
+  type StoredTop,
+  storedTops,
+  type TopCount,
+  TopMerge,
+} from "./top_counts.ts";
 import {
   countMatches,
   decodeSearchCounts,
@@ -188,13 +193,13 @@ function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
  * add up the chunks' heads (top_counts.ts); `readTail` reads the bytes of
  * a chunk's `.tail` that hold a list's tail, when it is needed.
  */
-export class SummaryCounts {
+export class TopCounts {
   #seen = new Set<string>();
-  #kinds = new Map<string, SummaryCount>();
+  #kinds = new Map<string, TopCount>();
   #top = new Map<TopDim, TopMerge>(
     TOP_DIMS.map((dim) => [dim, new TopMerge()]),
   );
-  #tops: Map<TopDim, SummaryCount[]> | null = null;
+  #tops: Map<TopDim, TopCount[]> | null = null;
 
   constructor(readonly jobId: number) {}
 
@@ -213,7 +218,7 @@ export class SummaryCounts {
     for (const [key, code, n] of meta.kinds) {
       const kind = `${key}\u0000${code}`;
       const count = this.#kinds.get(kind);
-      if (count) (count.n as number) += n;
+      if (count) count.n += n;
       else this.#kinds.set(kind, { key, code, n });
     }
     for (const dim of TOP_DIMS) {
@@ -231,7 +236,7 @@ export class SummaryCounts {
    */
   async summary(running: KeyCount[] = []): Promise<JobSummary> {
     if (!this.#tops) {
-      const tops = new Map<TopDim, SummaryCount[]>();
+      const tops = new Map<TopDim, TopCount[]>();
       for (const dim of TOP_DIMS) {
         tops.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
       }
@@ -252,7 +257,7 @@ export class SummaryCounts {
 export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
   /** Running jobs' summary counts so far (a few jobs). */
-  #summaries = new Map<number, SummaryCounts>();
+  #summaries = new Map<number, TopCounts>();
 
   constructor(
     readonly blobs: BlobStore,
@@ -505,7 +510,7 @@ export class JobResults {
     }
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);
-    else counts = new SummaryCounts(job.id);
+    else counts = new TopCounts(job.id);
     // Running chunks read first: one done meanwhile is among the outputs,
     // and counted there only.
     const running = completed ? [] : await this.chunks.runningKinds(job.id);
