@@ -4,6 +4,7 @@ import { readChunkLines } from "../server/csv/chunk_lines.ts";
 import { countStoredCsv } from "../server/routes/csv_upload_reader.ts";
 import { loadConfig } from "../server/config.ts";
 import { Engine, loadEngineData } from "../server/enrichment/engine.ts";
+import { markNoData } from "../server/enrichment/compose.ts";
 import { parseIp } from "../server/enrichment/ip_input.ts";
 import type { EnrichOptions } from "../server/enrichment/types.ts";
 import { HEADER, IP_COLUMN, readIpCells } from "./generate.ts";
@@ -42,12 +43,12 @@ export async function rawLookupLoop(path: string): Promise<Baseline> {
   const engine = await benchEngine();
   // Warm up the JIT on a slice, as a long job would be warm.
   for (let i = 0; i < Math.min(20_000, cells.length); i++) {
-    Engine.checkFound(engine.enrichParsed(parseIp(cells[i]), JOB_OPTIONS));
+    markNoData(engine.enrichParsed(parseIp(cells[i]), JOB_OPTIONS));
   }
   let found = 0;
   const started = performance.now();
   for (const cell of cells) {
-    const result = Engine.checkFound(
+    const result = markNoData(
       engine.enrichParsed(parseIp(cell.trim()), JOB_OPTIONS),
     );
     if (result.success) found++;

@@ -4,6 +4,7 @@
 // name) on each request. The public lookup API is not behind this lock.
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
+import { timingSafeEqual } from "hono/utils/buffer";
 import { clientAddress, clientKey } from "../middleware/client_address.ts";
 import { RateLimiter } from "../middleware/rate_limit.ts";
 import type { VisitorSessions } from "./session.ts";
@@ -12,20 +13,6 @@ import { signInPage } from "./sign_in_page.ts";
 export const LOCKED_MESSAGE =
   "This server is locked: sign in at /signin, or send the access password " +
   "with HTTP Basic authentication (any user name)";
-
-const encoder = new TextEncoder();
-
-/** Equality of two secrets that takes the same time wherever they differ. */
-export async function sameSecret(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all(
-    [a, b].map(async (s) =>
-      new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(s)))
-    ),
-  );
-  let difference = 0;
-  for (let i = 0; i < x.length; i++) difference |= x[i] ^ y[i];
-  return difference === 0;
-}
 
 /** The 429 text when a client has used up its wrong passwords. */
 export function tooManyPasswordsMessage(waitSeconds: number): string {
@@ -59,7 +46,10 @@ export class PasswordAttempts {
     if (!decision.allowed) {
       return { kind: "wait", seconds: decision.retryAfterSeconds };
     }
-    if (!(await sameSecret(given, this.password))) return { kind: "wrong" };
+    // Compared in the same time wherever they differ.
+    if (!(await timingSafeEqual(given, this.password))) {
+      return { kind: "wrong" };
+    }
     this.#limiter.refund(key);
     return { kind: "right" };
   }

@@ -99,11 +99,6 @@ export class NetworkClassifier {
     this.#hasCidrRules = this.#networkRules.length < data.overrides.length;
   }
 
-  /** AS numbers in the curated consumer and mobile lists. */
-  get filteredListSize(): number {
-    return this.#lists.consumer.size + this.#lists.mobile.size;
-  }
-
   /** A transit/carrier AS (curated list): it may rent blocks to customers. */
   isCarrier(asn: number): boolean {
     return this.#lists.transit.has(asn);

@@ -74,11 +74,6 @@ export class ByteSink {
     return true;
   }
 
-  /** A copy of the bytes from `start` on. */
-  copy(start: number): Uint8Array {
-    return this.#bytes.slice(start, this.length);
-  }
-
   /** The bytes so far (a copy the size of them); the sink starts over. */
   take(): Uint8Array {
     const bytes = this.#bytes.slice(0, this.length);

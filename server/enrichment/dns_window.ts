@@ -79,11 +79,6 @@ export class AdaptiveWindow {
     return Math.max(1, Math.floor(this.#cwnd));
   }
 
-  /** Smoothed round trip of answers, ms (null before the first). */
-  get srttMs(): number | null {
-    return this.#srttMs;
-  }
-
   /** How long a first attempt waits before it is sent again. */
   firstTimeoutMs(timeoutMs: number): number {
     const rto = this.#srttMs === null

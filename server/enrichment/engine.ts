@@ -234,14 +234,22 @@ export class Engine {
       keep,
     );
     if (kind === network.kind) return network;
+    return this.#variant(
+      network,
+      `${kind.type}\t${kind.filtered}\t${kind.reason}`,
+      () => ({ ...network, kind }),
+    );
+  }
+
+  /** The variant of a network by `key`, made once (see networkFor). */
+  #variant(network: Network, key: string, make: () => Network): Network {
     let variants = this.#variants.get(network);
     if (!variants) {
       if (this.#variants.size >= 50_000) this.#variants.clear();
       this.#variants.set(network, variants = new Map());
     }
-    const key = `${kind.type}\t${kind.filtered}\t${kind.reason}`;
     let variant = variants.get(key);
-    if (!variant) variants.set(key, variant = { ...network, kind });
+    if (!variant) variants.set(key, variant = make());
     return variant;
   }
 
@@ -314,22 +322,15 @@ export class Engine {
       ? null
       : vendorDecision(vendor);
     if (!byVendor && !vendor.company) return network;
-    let variants = this.#variants.get(network);
-    if (!variants) {
-      if (this.#variants.size >= 50_000) this.#variants.clear();
-      this.#variants.set(network, variants = new Map());
-    }
-    const key = `vendor\t${vendor.company}\t${byVendor?.reason}`;
-    let variant = variants.get(key);
-    if (!variant) {
-      variant = {
+    return this.#variant(
+      network,
+      `vendor\t${vendor.company}\t${byVendor?.reason}`,
+      () => ({
         ...network,
         kind: byVendor ?? network.kind,
         ...(vendor.company && { company: vendor.company }),
-      };
-      variants.set(key, variant);
-    }
-    return variant;
+      }),
+    );
   }
 
   /** Every field but the host name: synchronous, no I/O. */
@@ -340,11 +341,6 @@ export class Engine {
       this.locate(parsed.ip, parsed.version, options),
       options,
     );
-  }
-
-  /** Marks a valid address for which no requested field had any value. */
-  static checkFound(result: Enrichment): Enrichment {
-    return markNoData(result);
   }
 
   /**
@@ -358,7 +354,7 @@ export class Engine {
   ): Promise<Enrichment> {
     const parsed = parseIp(cell);
     if ((!options.domain && !adjust) || !parsed.ok) {
-      return Engine.checkFound(this.enrichParsed(parsed, options));
+      return markNoData(this.enrichParsed(parsed, options));
     }
     // With the host name known, its PTR evidence joins the classification.
     const located = this.locate(parsed.ip, parsed.version, options);

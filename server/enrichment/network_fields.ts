@@ -16,9 +16,8 @@
 //   asn, asOrg from as_name, asType from as_type.
 // - IPinfo joined files: company_name and company_type where they are named
 //   so.
-import { MmdbDatabase, MmdbError, type MmdbFile } from "./mmdb_database.ts";
+import { MmdbError } from "./mmdb_database.ts";
 import type { MmdbValue } from "./mmdb_format.ts";
-import { addressWords } from "./ip_input.ts";
 
 export interface NetworkFields {
   asn: number | null;
@@ -35,14 +34,6 @@ export interface NetworkFields {
   companyType: string | null;
   asType: string | null;
 }
-
-/** A lookup's answer: the fields, or why the record could not be read. */
-export type NetworkAnswer =
-  | { fields: NetworkFields; error?: undefined }
-  | { fields?: undefined; error: string };
-
-export const CORRUPT_NETWORK_RECORD =
-  "the database record for this address is corrupt";
 
 type Fields = Record<string, MmdbValue>;
 
@@ -111,36 +102,4 @@ export function readNetworkFields(record: MmdbValue): NetworkFields {
       (companyFile ? text(record, "type") : null),
     asType: companyFile ? text(record, "as_type") : text(record, "type"),
   };
-}
-
-/** One network database file (checked when opened, see mmdb_database.ts). */
-export class NetworkDatabase {
-  #db: MmdbDatabase;
-  #answers = new Map<number, NetworkAnswer>();
-
-  constructor(file: MmdbFile) {
-    this.#db = new MmdbDatabase(file);
-  }
-
-  get databaseType(): string {
-    return this.#db.metadata.databaseType;
-  }
-
-  /** The fields of a public address; null when the file has no record. */
-  lookup(ip: string, version: 4 | 6): NetworkAnswer | null {
-    const record = this.#db.recordOf(addressWords(ip, version));
-    if (record === 0) return null;
-    let answer = this.#answers.get(record);
-    if (!answer) {
-      try {
-        answer = { fields: readNetworkFields(this.#db.decodeRecord(record)) };
-      } catch (error) {
-        if (!(error instanceof MmdbError)) throw error;
-        answer = { error: `${CORRUPT_NETWORK_RECORD} (${error.message})` };
-      }
-      if (this.#answers.size >= 50_000) this.#answers.clear();
-      this.#answers.set(record, answer);
-    }
-    return answer;
-  }
 }

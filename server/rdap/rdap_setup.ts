@@ -11,7 +11,6 @@ import { RegistrationLookup } from "./registration_lookup.ts";
 export interface RdapSetupOptions {
   timeoutMs?: number;
   failureLimit?: number;
-  concurrency?: number;
 }
 
 /** A lookup for one job (its outcomes are that job's), or null when off. */
@@ -30,7 +29,6 @@ export function registrationLookupFor(
     }),
     cache,
     failureLimit: options.failureLimit,
-    concurrency: options.concurrency,
   });
 }
 

@@ -38,8 +38,6 @@ export interface RegistrationLookupOptions {
   cache: RdapCache;
   /** Failures (time-outs, errors) in a row after which asking stops. */
   failureLimit?: number;
-  /** lookupMany: lookups in flight at once (the rate limit still rules). */
-  concurrency?: number;
 }
 
 export class RegistrationLookup {
@@ -56,7 +54,6 @@ export class RegistrationLookup {
   readonly #client: RdapQuerier;
   readonly #cache: RdapCache;
   readonly #failureLimit: number;
-  readonly #concurrency: number;
   #failuresInARow = 0;
   /** Per block: its query on the way, resolving to "it was answered". */
   #inFlight = new Map<string, Promise<boolean>>();
@@ -67,7 +64,6 @@ export class RegistrationLookup {
     this.#client = options.client;
     this.#cache = options.cache;
     this.#failureLimit = options.failureLimit ?? 5;
-    this.#concurrency = options.concurrency ?? 8;
   }
 
   /** True once failures in a row have stopped further queries. */
@@ -127,24 +123,6 @@ export class RegistrationLookup {
       this.#inFlight.delete(blockKey);
     }
     return result;
-  }
-
-  /** Each distinct address once; the answers by address as given. */
-  async lookupMany(
-    ips: Iterable<string>,
-  ): Promise<Map<string, Registration | null>> {
-    const queue = [...new Set(ips)];
-    const answers = new Map<string, Registration | null>();
-    let next = 0;
-    const worker = async () => {
-      while (next < queue.length) {
-        const ip = queue[next++];
-        answers.set(ip, await this.lookup(ip));
-      }
-    };
-    const workers = Math.min(this.#concurrency, queue.length);
-    await Promise.all(Array.from({ length: workers }, worker));
-    return answers;
   }
 
   #failureCount(): number {

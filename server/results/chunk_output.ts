@@ -21,7 +21,7 @@ import {
 } from "./output_row.ts";
 import {
   ColumnsBuilder,
-  type GroupCountFacts,
+  type GroupFacts,
   type ResultColumns,
 } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
@@ -349,7 +349,7 @@ export class ChunkOutput {
   }
 
   /** `n` rows of these facts and kind's code. */
-  #count(e: GroupCountFacts, code: string, n: number): void {
+  #count(e: GroupFacts, code: string, n: number): void {
     this.#countKind(e, code, n);
     this.#countPlace(e, n);
     this.#countNetwork(e, n);
@@ -376,7 +376,7 @@ export class ChunkOutput {
   #countBy(
     by: "place" | "network",
     id: number,
-    e: GroupCountFacts,
+    e: GroupFacts,
     n: number,
   ): void {
     const found = by === "place" ? this.#ofPlace : this.#ofNetwork;
@@ -394,7 +394,7 @@ export class ChunkOutput {
     }
   }
 
-  #countKind(e: GroupCountFacts, code: string, n: number): void {
+  #countKind(e: GroupFacts, code: string, n: number): void {
     this.#counts.kind.add(
       this.#kindKey(e.success, e.ispFiltered, e.network_type),
       code,
@@ -402,7 +402,7 @@ export class ChunkOutput {
     );
   }
 
-  #countPlace(e: GroupCountFacts, n: number): Counted {
+  #countPlace(e: GroupFacts, n: number): Counted {
     const code = e.country_code ?? "";
     return [
       e.country === null ? null : this.#counts.country.add(e.country, code, n),
@@ -410,7 +410,7 @@ export class ChunkOutput {
     ];
   }
 
-  #countNetwork(e: GroupCountFacts, n: number): Counted {
+  #countNetwork(e: GroupFacts, n: number): Counted {
     const counts = this.#counts;
     return [
       e.company !== null && !e.ispFiltered
@@ -421,7 +421,7 @@ export class ChunkOutput {
     ];
   }
 
-  #countNet(e: GroupCountFacts, n: number): NetCount {
+  #countNet(e: GroupFacts, n: number): NetCount {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);

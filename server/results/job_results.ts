@@ -23,7 +23,7 @@ import type {
 import type { JobRecord } from "../storage/job_rows.ts";
 import { COUNT_CAP, type PreviewFilter } from "../storage/preview_filters.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { type SummaryCount, summaryFromCounts } from "./summary_counts.ts";
+import { summaryFromCounts } from "./summary_counts.ts";
 import {
   type ChunkMeta,
   type ChunkParts,
@@ -41,7 +41,12 @@ import {
   type ResultColumns,
   rowTest,
 } from "./result_columns.ts";
-import { type StoredTop, storedTops, TopMerge } from "./top_counts.ts";
+import {
+  type StoredTop,
+  storedTops,
+  type TopCount,
+  TopMerge,
+} from "./top_counts.ts";
 import {
   countMatches,
   decodeSearchCounts,
@@ -118,10 +123,17 @@ function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
+/** What a preview's filter tests of a row. */
+type FilterFacts = Pick<
+  GroupFacts,
+  "success" | "ispFiltered" | "network_type" | "company" | "asn"
+>;
+
 /** Whether a row's fields match a preview filter. */
 function matches(
   filter: PreviewFilter,
-  { success, filtered, type, company, asn }: GroupFacts,
+  { success, ispFiltered: filtered, network_type: type, company, asn }:
+    FilterFacts,
 ): boolean {
   if (filter.status === "failed" && success) return false;
   if (
@@ -149,8 +161,14 @@ function kindFacts(
   success: boolean,
   filtered: boolean,
   type: string | null,
-): GroupFacts {
-  return { success, filtered, type, company: null, asn: null };
+): FilterFacts {
+  return {
+    success,
+    ispFiltered: filtered,
+    network_type: type,
+    company: null,
+    asn: null,
+  };
 }
 
 /** Rows of a chunk matching a filter without text, from its counts. */
@@ -175,13 +193,13 @@ function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
  * add up the chunks' heads (top_counts.ts); `readTail` reads the bytes of
  * a chunk's `.tail` that hold a list's tail, when it is needed.
  */
-export class SummaryCounts {
+export class TopCounts {
   #seen = new Set<string>();
-  #kinds = new Map<string, SummaryCount>();
+  #kinds = new Map<string, TopCount>();
   #top = new Map<TopDim, TopMerge>(
     TOP_DIMS.map((dim) => [dim, new TopMerge()]),
   );
-  #tops: Map<TopDim, SummaryCount[]> | null = null;
+  #tops: Map<TopDim, TopCount[]> | null = null;
 
   constructor(readonly jobId: number) {}
 
@@ -200,7 +218,7 @@ export class SummaryCounts {
     for (const [key, code, n] of meta.kinds) {
       const kind = `${key}\u0000${code}`;
       const count = this.#kinds.get(kind);
-      if (count) (count.n as number) += n;
+      if (count) count.n += n;
       else this.#kinds.set(kind, { key, code, n });
     }
     for (const dim of TOP_DIMS) {
@@ -218,7 +236,7 @@ export class SummaryCounts {
    */
   async summary(running: KeyCount[] = []): Promise<JobSummary> {
     if (!this.#tops) {
-      const tops = new Map<TopDim, SummaryCount[]>();
+      const tops = new Map<TopDim, TopCount[]>();
       for (const dim of TOP_DIMS) {
         tops.set(dim, await this.#top.get(dim)!.top(SUMMARY_TOP_N));
       }
@@ -239,7 +257,7 @@ export class SummaryCounts {
 export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
   /** Running jobs' summary counts so far (a few jobs). */
-  #summaries = new Map<number, SummaryCounts>();
+  #summaries = new Map<number, TopCounts>();
 
   constructor(
     readonly blobs: BlobStore,
@@ -492,7 +510,7 @@ export class JobResults {
     }
     let counts = this.#summaries.get(job.id);
     if (counts) this.#summaries.delete(job.id);
-    else counts = new SummaryCounts(job.id);
+    else counts = new TopCounts(job.id);
     // Running chunks read first: one done meanwhile is among the outputs,
     // and counted there only.
     const running = completed ? [] : await this.chunks.runningKinds(job.id);

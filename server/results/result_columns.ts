@@ -16,7 +16,7 @@ import type { FailureKind } from "../../shared/failures.ts";
 import { ByteSink } from "../csv/byte_sink.ts";
 import type { Dialect } from "../csv/dialect.ts";
 import { LineScanner } from "../csv/line_scanner.ts";
-import { emptyEnrichment } from "../enrichment/types.ts";
+import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import { resized } from "../typed_arrays.ts";
 import type { OutputRow, StoredResult } from "../storage/result_rows.ts";
 
@@ -38,20 +38,41 @@ const COUNTRY = GROUP_TEXT.indexOf("country");
 const COUNTRY_CODE = GROUP_TEXT.indexOf("country_code");
 const CITY = GROUP_TEXT.indexOf("city");
 
-/** What a chunk counts a group's rows by, but their failure. */
-export interface GroupCountFacts {
-  success: boolean;
-  ispFiltered: boolean;
-  network_type: string | null;
-  company: string | null;
-  asn: string | null;
-  country: string | null;
-  country_code: string | null;
-  city: string | null;
-}
+/**
+ * What a group's rows are, but their failure: what a chunk counts them by
+ * and what a preview's filter tests of them (an enrichment has them too).
+ */
+export type GroupFacts = Pick<
+  Enrichment,
+  | "success"
+  | "ispFiltered"
+  | "network_type"
+  | "company"
+  | "asn"
+  | "country"
+  | "country_code"
+  | "city"
+>;
 
 const SUCCESS = 1;
 const FILTERED = 2;
+
+/** A group's facts from its flags and its GROUP_TEXT values (`at`). */
+function factsOf(
+  flags: number,
+  at: (f: number) => string | null,
+  facts = {} as GroupFacts,
+): GroupFacts {
+  facts.success = (flags & SUCCESS) !== 0;
+  facts.ispFiltered = (flags & FILTERED) !== 0;
+  facts.network_type = at(TYPE);
+  facts.company = at(COMPANY);
+  facts.asn = at(ASN);
+  facts.country = at(COUNTRY);
+  facts.country_code = at(COUNTRY_CODE);
+  facts.city = at(CITY);
+  return facts;
+}
 
 type Values = Record<string, string | number | null>;
 
@@ -239,31 +260,15 @@ export class ColumnsBuilder {
    * Group `g`'s facts that a chunk's counts read, in one object reused by
    * each call (read it before the next).
    */
-  groupFacts(g: number): GroupCountFacts {
-    const facts = this.#facts;
-    const flags = this.#flags.at(g);
-    const text = this.#text;
-    facts.success = (flags & SUCCESS) !== 0;
-    facts.ispFiltered = (flags & FILTERED) !== 0;
-    facts.network_type = text[TYPE].values[g];
-    facts.company = text[COMPANY].values[g];
-    facts.asn = text[ASN].values[g];
-    facts.country = text[COUNTRY].values[g];
-    facts.country_code = text[COUNTRY_CODE].values[g];
-    facts.city = text[CITY].values[g];
-    return facts;
+  groupFacts(g: number): GroupFacts {
+    return factsOf(
+      this.#flags.at(g),
+      (f) => this.#text[f].values[g],
+      this.#facts,
+    );
   }
 
-  #facts: GroupCountFacts = {
-    success: false,
-    ispFiltered: false,
-    network_type: null,
-    company: null,
-    asn: null,
-    country: null,
-    country_code: null,
-    city: null,
-  };
+  #facts = {} as GroupFacts;
 
   /** The columns (once: the builder's memory goes to them). */
   build(): ResultColumns {
@@ -326,15 +331,6 @@ export function isFiltered(columns: ResultColumns, i: number): boolean {
   return (columns.flags[columns.group[i]] & FILTERED) !== 0;
 }
 
-/** What a filter tests of a row: all of it follows the row's group. */
-export interface GroupFacts {
-  success: boolean;
-  filtered: boolean;
-  type: string | null;
-  company: string | null;
-  asn: string | null;
-}
-
 /**
  * A test of rows by their group's facts, asked once per group.
  */
@@ -347,15 +343,11 @@ export function rowTest(
   return (i) => {
     const g = columns.group[i];
     if (verdicts[g] === 0) {
-      verdicts[g] = test({
-          success: (columns.flags[g] & SUCCESS) !== 0,
-          filtered: (columns.flags[g] & FILTERED) !== 0,
-          type: joinedAt(columns.text[TYPE], g),
-          company: joinedAt(columns.text[COMPANY], g),
-          asn: joinedAt(columns.text[ASN], g),
-        })
-        ? 1
-        : 2;
+      const facts = factsOf(
+        columns.flags[g],
+        (f) => joinedAt(columns.text[f], g),
+      );
+      verdicts[g] = test(facts) ? 1 : 2;
     }
     return verdicts[g] === 1;
   };

@@ -5,12 +5,8 @@ import {
   type JobSummary,
   type NetworkTypeCount,
 } from "../../shared/summary.ts";
-
-/** A count of one key: `n` may come back as text (PostgreSQL's bigint). */
-export type SummaryCount = { key: string; code: string; n: number | string };
-
-/** The dimensions kept as top-N lists. */
-export type TopDimension = "company" | "asn" | "country" | "city";
+import type { TopDim } from "./chunk_output.ts";
+import type { TopCount } from "./top_counts.ts";
 
 /**
  * A summary from its counts: `kinds` keyed by
@@ -19,14 +15,13 @@ export type TopDimension = "company" | "asn" | "country" | "city";
  */
 export function summaryFromCounts(
   jobId: number,
-  kinds: SummaryCount[],
-  top: (dim: TopDimension) => SummaryCount[],
+  kinds: TopCount[],
+  top: (dim: TopDim) => TopCount[],
 ): JobSummary {
   const rows = { total: 0, successful: 0, failed: 0, filtered: 0, kept: 0 };
   const types = new Map<string | null, NetworkTypeCount>();
   const failures = new Map<string, number>();
-  for (const { key, code, n: count } of kinds) {
-    const n = Number(count);
+  for (const { key, code, n } of kinds) {
     const [success, filtered, type] = JSON.parse(key) as [
       number,
       number,
@@ -60,18 +55,18 @@ export function summaryFromCounts(
       .sort(byCount),
     topCompanies: top("company").map((r) => ({
       company: r.key,
-      count: Number(r.n),
+      count: r.n,
     })),
-    topAsns: top("asn").map((r) => ({ asn: r.key, count: Number(r.n) })),
+    topAsns: top("asn").map((r) => ({ asn: r.key, count: r.n })),
     topCountries: top("country").map((r) => ({
       country: r.key,
       country_code: orNull(r.code),
-      count: Number(r.n),
+      count: r.n,
     })),
     topCities: top("city").map((r) => ({
       city: r.key,
       country_code: orNull(r.code),
-      count: Number(r.n),
+      count: r.n,
     })),
   };
 }

@@ -1,5 +1,5 @@
-// The words the HTTP answers give for a failed enrichment: the only place
-// the HTTP edge reads why an enrichment failed.
+// The words a lookup answers for a failed enrichment (a result row's are
+// errorText's, enrichment/types.ts).
 import { errorText } from "../enrichment/types.ts";
 import type { Enrichment } from "../enrichment/types.ts";
 
@@ -16,9 +16,4 @@ export function lookupErrorText(e: Enrichment): string {
   return isRefusedAsNotAnAddress(e)
     ? NOT_AN_IP_ADDRESS
     : errorText(e, "lookup") ?? "";
-}
-
-/** The words a result row (preview feed) shows in `error`. */
-export function rowErrorText(e: Enrichment): string | null {
-  return errorText(e, "job");
 }

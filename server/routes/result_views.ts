@@ -6,13 +6,13 @@ import type {
   ResultRow,
 } from "../../shared/wire.ts";
 import type { StoredResult } from "../storage/result_rows.ts";
-import { rowErrorText } from "./failure_text.ts";
+import { errorText } from "../enrichment/types.ts";
 
 export function toPreviewRow({ enrichment: e }: StoredResult): PreviewRow {
   return {
     ip: e.ip,
     success: e.success,
-    error: rowErrorText(e),
+    error: errorText(e, "job"),
     domain: e.domain,
     company: e.company,
     city: e.city,
@@ -39,7 +39,7 @@ export function toResultRow(row: StoredResult, headers: string[]): ResultRow {
     id: row.rowIndex + 1,
     rowIndex: row.rowIndex,
     success: e.success,
-    error: rowErrorText(e),
+    error: errorText(e, "job"),
     originalData,
     enrichmentData,
   };

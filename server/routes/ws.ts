@@ -29,14 +29,6 @@ export class JobUpdateHub {
     });
   }
 
-  get socketCount(): number {
-    const all = new Set<WSContext>();
-    for (const set of this.#subscribers.values()) {
-      set.forEach((s) => all.add(s));
-    }
-    return all.size;
-  }
-
   async subscribe(
     ws: WSContext,
     jobId: number,

@@ -1,77 +1,17 @@
 // Schema migrations, applied in order at start; user_version records progress.
 // Kept as code so `deno compile` embeds them with the program.
 import type { DatabaseSync } from "node:sqlite";
-import { ENRICHMENT_FIELD_TABLE } from "../../shared/enrichment_fields.ts";
-import {
-  type Failure,
-  failureMessage,
-  NAMED_RANGES,
-} from "../../shared/failures.ts";
 import { RDAP_CACHE_SCHEMA } from "./rdap_cache.ts";
 import { DIALECT_MIGRATION } from "../csv/dialect.ts";
 
-const FIELD_COLUMNS = ENRICHMENT_FIELD_TABLE.map((field) =>
-  `    ${field.name} ${field.sql},`
-).join("\n");
-
-const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
-/** A CASE over the stored error text, giving each known failure's `part`. */
-function failureFromText(part: (failure: Failure) => string | null): string {
-  const known: Failure[] = [
-    { kind: "invalid" },
-    { kind: "no_data" },
-    ...NAMED_RANGES.map((range): Failure => ({ kind: "reserved", range })),
-  ];
-  const cases = known.map((failure) => {
-    const value = part(failure);
-    return `WHEN ${sqlText(failureMessage(failure, "job"))} THEN ${
-      value === null ? "NULL" : sqlText(value)
-    }`;
-  });
-  return `CASE error ${cases.join(" ")} ELSE NULL END`;
-}
-
-const GENERIC_RESERVED = "Reserved address (%), not on the public internet";
-
-// Per-job summary counts of an earlier version (a table no longer read: a
-// job's counts are kept with its chunks, results/chunk_output.ts), kept so
-// that every database goes through the same steps.
-const SUMMARY_MIGRATION = `
-  CREATE TABLE result_summary (
-    job_id INTEGER NOT NULL,
-    dim TEXT NOT NULL,
-    key TEXT NOT NULL,
-    code TEXT NOT NULL DEFAULT '',
-    n INTEGER NOT NULL,
-    PRIMARY KEY (job_id, dim, key, code)
-  ) WITHOUT ROWID;
-  ${backfillSql("")}
-`;
-
-function backfillSql(where: string): string {
-  const from = `FROM results ${where}`;
-  return `
-  INSERT INTO result_summary (job_id, dim, key, code, n)
-    SELECT job_id, 'kind', json_array(success, isp_filtered, network_type),
-      coalesce(error, ''), COUNT(*) ${from} GROUP BY 1, 3, 4;
-  INSERT INTO result_summary (job_id, dim, key, code, n)
-    SELECT job_id, 'company', company, '', COUNT(*) ${from}
-    ${where ? "AND" : "WHERE"} company IS NOT NULL AND isp_filtered = 0
-    GROUP BY 1, 3;
-  INSERT INTO result_summary (job_id, dim, key, code, n)
-    SELECT job_id, 'asn', asn, '', COUNT(*) ${from}
-    ${where ? "AND" : "WHERE"} asn IS NOT NULL GROUP BY 1, 3;
-  INSERT INTO result_summary (job_id, dim, key, code, n)
-    SELECT job_id, 'country', country, coalesce(country_code, ''), COUNT(*)
-    ${from} ${where ? "AND" : "WHERE"} country IS NOT NULL GROUP BY 1, 3, 4;
-  INSERT INTO result_summary (job_id, dim, key, code, n)
-    SELECT job_id, 'city', city, coalesce(country_code, ''), COUNT(*)
-    ${from} ${where ? "AND" : "WHERE"} city IS NOT NULL GROUP BY 1, 3, 4;`;
-}
-
-export const MIGRATIONS: string[] = [
-  `
+/**
+ * The schema as the oldest data directory this version reads has it
+ * (user_version BASE_VERSION), made at once in a new database; MIGRATIONS
+ * follow it. A database between (an early development version's) is
+ * refused.
+ */
+export const BASE_VERSION = 12;
+export const BASE_SCHEMA = `
   CREATE TABLE uploads (
     file_name TEXT PRIMARY KEY,
     original_file_name TEXT NOT NULL,
@@ -79,7 +19,11 @@ export const MIGRATIONS: string[] = [
     headers TEXT NOT NULL,
     row_count INTEGER NOT NULL,
     delimiter TEXT NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    -- The visitor session that made it (none: visible in shared mode only).
+    owner TEXT,
+    -- Where the upload's reader cut it into a job's chunks (JSON).
+    row_chunks TEXT
   );
   CREATE TABLE jobs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -102,78 +46,30 @@ export const MIGRATIONS: string[] = [
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     completed_at TEXT,
-    error TEXT
+    error TEXT,
+    owner TEXT,
+    resolve_hostnames INTEGER NOT NULL DEFAULT 0,
+    -- How its host-name lookups ended, committed with its other counters.
+    hostnames_answered INTEGER NOT NULL DEFAULT 0,
+    hostnames_no_name INTEGER NOT NULL DEFAULT 0,
+    hostnames_timed_out INTEGER NOT NULL DEFAULT 0,
+    hostnames_skipped INTEGER NOT NULL DEFAULT 0,
+    -- The "always keep" list (AS numbers and CIDRs), as the user typed it.
+    always_keep TEXT,
+    -- Registration data (online), and how its RDAP lookups ended.
+    include_registration INTEGER NOT NULL DEFAULT 0,
+    registrations_answered INTEGER NOT NULL DEFAULT 0,
+    registrations_cached INTEGER NOT NULL DEFAULT 0,
+    registrations_failed INTEGER NOT NULL DEFAULT 0,
+    -- The choice for rows the classifier is unsure of (keep, filter).
+    low_confidence TEXT NOT NULL DEFAULT 'keep'
   );
   CREATE INDEX jobs_status ON jobs(status);
-  CREATE TABLE results (
-    job_id INTEGER NOT NULL,
-    row_index INTEGER NOT NULL,
-    original TEXT NOT NULL,
-    ip TEXT NOT NULL,
-    success INTEGER NOT NULL,
-    error TEXT,
-    isp_filtered INTEGER NOT NULL,
-${FIELD_COLUMNS}
-    PRIMARY KEY (job_id, row_index)
-  ) WITHOUT ROWID;
-  `,
-  // A failed row's kind (and reserved range) beside its words; rows stored
-  // before this carry only the words, which name their kind one to one.
-  `
-  ALTER TABLE results ADD COLUMN failure_kind TEXT;
-  ALTER TABLE results ADD COLUMN failure_range TEXT;
-  UPDATE results SET
-    failure_kind = coalesce(${failureFromText((f) => f.kind)},
-      CASE WHEN error LIKE ${sqlText(GENERIC_RESERVED)} THEN 'reserved' END),
-    failure_range = coalesce(${failureFromText((f) => f.range ?? null)},
-      CASE WHEN error LIKE ${sqlText(GENERIC_RESERVED)}
-        THEN substr(error, 19, instr(error, '), not') - 19) END)
-    WHERE error IS NOT NULL;
-  `,
-  // Registration data (RDAP) answers by address range.
-  RDAP_CACHE_SCHEMA,
-  // Per-job counts behind GET /api/jobs/{id}/summary, kept by the result
-  // writer; rows stored before this step are counted once here.
-  SUMMARY_MIGRATION,
-  // The visitor session that made a job or upload. Rows from before have
-  // none: visible only in shared mode (README, "Jobs from before sessions").
-  `
-  ALTER TABLE uploads ADD COLUMN owner TEXT;
-  ALTER TABLE jobs ADD COLUMN owner TEXT;
   CREATE INDEX jobs_owner ON jobs(owner);
-  `,
-  // The "Resolve host names" job option (host-name cells looked up forward).
-  `ALTER TABLE jobs ADD COLUMN resolve_hostnames INTEGER NOT NULL DEFAULT 0;`,
-  // How a job's host-name lookups ended, committed with its other counters
-  // at each progress commit so they survive a resume.
-  `
-  ALTER TABLE jobs ADD COLUMN hostnames_answered INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN hostnames_no_name INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN hostnames_timed_out INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN hostnames_skipped INTEGER NOT NULL DEFAULT 0;
-  `,
-  // A job's "always keep" list (AS numbers and CIDRs), as the user typed it.
-  `
-  ALTER TABLE jobs ADD COLUMN always_keep TEXT;
-  `,
-  // The "Registration data (online)" job option and how its RDAP lookups
-  // ended (answered by a registry, from the cache, failed or skipped).
-  `
-  ALTER TABLE jobs ADD COLUMN include_registration INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN registrations_answered INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN registrations_cached INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE jobs ADD COLUMN registrations_failed INTEGER NOT NULL DEFAULT 0;
-  `,
-  // Where an upload's reader cut it into a job's chunks (JSON); uploads
-  // from before are cut at their job's start (chunksOfStoredCsv).
-  `ALTER TABLE uploads ADD COLUMN row_chunks TEXT;`,
-  // The job's choice for rows the classifier is unsure of (keep, filter).
-  `ALTER TABLE jobs ADD COLUMN low_confidence TEXT NOT NULL DEFAULT 'keep';`,
-  // A job's chunks, their progress and what each left (storage/
-  // sqlite_chunks.ts), as in PostgreSQL mode: a job is run a chunk at a time
-  // on a pool of threads, and a chunk's rows are kept as files beside it
-  // (results/job_results.ts).
-  `
+  ${RDAP_CACHE_SCHEMA}
+  -- A job's chunks, their progress and what each left (sqlite_chunks.ts),
+  -- as in PostgreSQL mode; a chunk's rows are kept as files beside it
+  -- (results/job_results.ts).
   CREATE TABLE job_chunks (
     job_id INTEGER NOT NULL,
     chunk INTEGER NOT NULL,
@@ -197,7 +93,10 @@ ${FIELD_COLUMNS}
     meta TEXT,
     PRIMARY KEY (job_id, chunk)
   ) WITHOUT ROWID;
-  `,
+`;
+
+/** The steps after BASE_VERSION, in order. */
+export const MIGRATIONS: string[] = [
   // A running chunk's rows by kind so far (JSON), so a running job's
   // summary counts the rows its progress counts.
   `ALTER TABLE job_chunks ADD COLUMN kinds TEXT;`,
@@ -216,20 +115,30 @@ export function checkIntegrity(db: DatabaseSync): void {
   }
 }
 
-/** Applies the migrations the database has not had, then new field columns. */
+/** Applies the migrations the database has not had. */
 export function migrate(db: DatabaseSync): void {
   const version = Number(
     (db.prepare("PRAGMA user_version").get() as Row).user_version,
   );
-  for (let v = version; v < MIGRATIONS.length; v++) {
+  if (version > 0 && version < BASE_VERSION) {
+    throw new Error(
+      `it was written by an early development version (schema ${version}) that this one does not read`,
+    );
+  }
+  const step = (sql: string, to: number) => {
     db.exec("BEGIN");
     try {
-      db.exec(MIGRATIONS[v]);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec(sql);
+      db.exec(`PRAGMA user_version = ${to}`);
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");
       throw error;
     }
+  };
+  if (version === 0) step(BASE_SCHEMA, BASE_VERSION);
+  const last = BASE_VERSION + MIGRATIONS.length;
+  for (let v = Math.max(version, BASE_VERSION); v < last; v++) {
+    step(MIGRATIONS[v - BASE_VERSION], v + 1);
   }
 }
