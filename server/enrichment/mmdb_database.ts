@@ -77,8 +77,8 @@ export class MmdbDatabase {
  * records), its data section in shared memory. A file that fails is refused
  * with one line naming it. `verified`: a bundled package's file, whose hash
  * the lockfile or update-databases checked (and update-databases the tree):
- * walking its millions of nodes again at every load would prove again what
- * the hash proves; its metadata is read.
+ * checking its millions of nodes again at every load would prove again what
+ * the hash proves; its ranges are made without the check.
  */
 export async function openCheckedMmdb(
   path: string,
