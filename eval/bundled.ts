@@ -1,8 +1,10 @@
 // The bundled databases, loaded as the server loads them (read-only reuse of
 // its loaders), for the evaluation scripts.
 import { AsnTable, loadAsnTable } from "../server/enrichment/asn_table.ts";
-import { GeoProvider } from "../server/enrichment/geo_provider.ts";
-import { readShared } from "../server/enrichment/shared_file.ts";
+import {
+  GeoProvider,
+  loadGeoDatabases,
+} from "../server/enrichment/geo_provider.ts";
 
 const root = new URL("../node_modules/@ip-location-db/", import.meta.url)
   .pathname;
@@ -17,6 +19,6 @@ export const GEO_PATHS = [
 
 export async function loadBundled() {
   const data = await loadAsnTable(ASN_PATHS);
-  const geo = new GeoProvider(await Promise.all(GEO_PATHS.map(readShared)));
+  const geo = new GeoProvider(await loadGeoDatabases(GEO_PATHS, true));
   return { data, table: new AsnTable(data), geo };
 }

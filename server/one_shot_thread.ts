@@ -9,18 +9,19 @@ export type ThreadAnswer<O> = { value: O } | { error: string };
 /**
  * Posts `input` to a new worker running `url` (whose module calls
  * answerOnThread) and resolves to its answer; an error's message is
- * prefixed with `what` ("reading the ASN tables").
+ * prefixed with `what` ("reading the ASN tables"), or kept as it is when
+ * null (a message that names what failed already).
  */
 export function runOnThread<I, O>(
   url: URL,
   name: string,
   input: I,
-  what: string,
+  what: string | null,
 ): Promise<O> {
   const worker = new Worker(url.href, { type: "module", name });
   const { promise, resolve, reject } = Promise.withResolvers<O>();
   const failed = (message: string) =>
-    reject(new Error(`${what} failed: ${message}`));
+    reject(new Error(what === null ? message : `${what} failed: ${message}`));
   worker.onmessage = (event: MessageEvent<ThreadAnswer<O>>) => {
     const answer = event.data;
     if ("value" in answer) resolve(answer.value);

@@ -5,7 +5,12 @@
 // job thread. A transfer moves the memory into the resized buffer, or frees
 // it, at once.
 
-type Resizable = Uint8Array | Int32Array | Float64Array;
+type Resizable =
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | Int32Array
+  | Float64Array;
 
 /**
  * `array`'s first `length` values (zeros past its end) in an array of its

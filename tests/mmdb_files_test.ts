@@ -17,13 +17,19 @@ import {
 } from "../server/enrichment/geo_provider.ts";
 import { composeEnrichment } from "../server/enrichment/compose.ts";
 import { ALL_OPTIONS, errorText } from "../server/enrichment/types.ts";
-import { MmdbDatabase, MmdbError } from "../server/enrichment/mmdb_database.ts";
+import {
+  MmdbDatabase,
+  MmdbError,
+  readMmdb,
+} from "../server/enrichment/mmdb_database.ts";
 import { fromBig, networks } from "./helpers/mmdb_source.ts";
 import { writeMmdb } from "./helpers/mmdb_writer.ts";
 import { serverCommand } from "./helpers/server.ts";
 
 const FIXTURES = new URL("./fixtures/mmdb/", import.meta.url).pathname;
 const read = (name: string) => Deno.readFileSync(FIXTURES + name);
+/** A file as the providers read it, without the open check. */
+const unchecked = (name: string) => readMmdb(read(name), false);
 
 /** Each corrupt file and what the one line must say is wrong with it. */
 const CORRUPT: Record<string, RegExp> = {
@@ -110,13 +116,13 @@ for (const [name, reason] of Object.entries(CORRUPT)) {
 
 for (const name of WELL_FORMED) {
   Deno.test(`accepted, answers what it holds: ${name}`, async () => {
-    const [bytes] = await loadGeoDatabases([FIXTURES + name]);
-    const database = new MmdbDatabase(bytes);
+    const [file] = await loadGeoDatabases([FIXTURES + name]);
+    const database = new MmdbDatabase(file);
     assertEquals(database.decodeRecord(database.recordOf([0x01010101])), {
       ip: "test",
     });
     // {"ip": "test"} has no place fields: a place of nothing, no error.
-    const place = new GeoProvider([bytes]).place("1.1.1.1", 4);
+    const place = new GeoProvider([file]).place("1.1.1.1", 4);
     assertEquals(place?.error, undefined);
     assertEquals(place?.city, null);
   });
@@ -126,7 +132,7 @@ for (const name of WELL_FORMED) {
 // corrupt files given to the providers without the check.
 Deno.test("a record that cannot be decoded is a row error, not a value", () => {
   const geo = new GeoProvider([
-    read("test-data/GeoIP2-City-Test-Broken-Double-Format.mmdb"),
+    unchecked("test-data/GeoIP2-City-Test-Broken-Double-Format.mmdb"),
   ]);
   const london = geo.place("81.2.69.160", 4)!;
   assert(london.error?.startsWith(CORRUPT_RECORD), london.error);
@@ -144,7 +150,7 @@ Deno.test("a record that cannot be decoded is a row error, not a value", () => {
   assertMatch(errorText(row, "job")!, /a double of \d bytes/);
 
   const pointers = new GeoProvider([
-    read("test-data/MaxMind-DB-test-broken-pointers-24.mmdb"),
+    unchecked("test-data/MaxMind-DB-test-broken-pointers-24.mmdb"),
   ]);
   assertEquals(pointers.place("1.1.1.1", 4)?.error, undefined);
   assertMatch(pointers.place("1.1.1.32", 4)!.error!, /points past the end/);
@@ -158,7 +164,7 @@ Deno.test("a record that cannot be decoded is a row error, not a value", () => {
     v6Org: new Uint32Array(),
     asns: new Uint32Array(),
     orgs: shareStrings([]),
-    mmdb: [read("bad-data/libmaxminddb/libmaxminddb-oversized-map.mmdb")],
+    mmdb: [unchecked("bad-data/libmaxminddb/libmaxminddb-oversized-map.mmdb")],
   });
   assertEquals(asn.lookup("1.1.1.1", 4), null);
 });
@@ -171,14 +177,17 @@ Deno.test("coordinates out of range or of the wrong type are refused", () => {
     }]
   ) {
     const bytes = writeMmdb({ low: { location, country: { iso_code: "GB" } } });
-    const place = new GeoProvider([bytes]).place("1.2.3.4", 4)!;
+    const place = new GeoProvider([readMmdb(bytes)]).place("1.2.3.4", 4)!;
     assert(place.error?.startsWith(CORRUPT_RECORD), place.error);
     assertEquals([place.latitude, place.country_code], [null, null]);
   }
   const good = writeMmdb({
     low: { location: { latitude: -33.5, longitude: 151.25 } },
   });
-  assertEquals(new GeoProvider([good]).lookup("1.2.3.4", 4)?.latitude, -33.5);
+  assertEquals(
+    new GeoProvider([readMmdb(good)]).lookup("1.2.3.4", 4)?.latitude,
+    -33.5,
+  );
 });
 
 Deno.test("the server refuses a corrupt GEO_DB with one line and exit 1", async () => {
@@ -218,14 +227,15 @@ Deno.test("randomly damaged City files are refused or answer safely", () => {
     for (let flips = 1 + Math.floor(random() * 4); flips > 0; flips--) {
       bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
     }
+    let file;
     try {
-      new MmdbDatabase(bytes).check();
+      file = readMmdb(bytes);
     } catch (error) {
       assert(error instanceof MmdbError, String(error));
       refused++;
       continue;
     }
-    const geo = new GeoProvider([bytes]);
+    const geo = new GeoProvider([file]);
     for (const [ip, version] of addresses) {
       const place = geo.place(ip, version);
       if (place?.error) assert(place.error.startsWith(CORRUPT_RECORD));

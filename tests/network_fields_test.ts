@@ -8,7 +8,11 @@ import {
 } from "node:assert/strict";
 import { AsnTable, loadAsnTable } from "../server/enrichment/asn_table.ts";
 import { addressWords } from "../server/enrichment/ip_input.ts";
-import { MmdbDatabase, MmdbError } from "../server/enrichment/mmdb_database.ts";
+import {
+  MmdbDatabase,
+  MmdbError,
+  type MmdbFile,
+} from "../server/enrichment/mmdb_database.ts";
 import {
   type NetworkFields,
   readNetworkFields,
@@ -22,8 +26,8 @@ const FIXTURES = new URL("./fixtures/mmdb/", import.meta.url).pathname;
 class NetworkDatabase {
   #db: MmdbDatabase;
 
-  constructor(bytes: Uint8Array) {
-    this.#db = new MmdbDatabase(bytes);
+  constructor(file: MmdbFile) {
+    this.#db = new MmdbDatabase(file);
   }
 
   get databaseType(): string {
@@ -32,8 +36,10 @@ class NetworkDatabase {
 
   /** The fields at an address; null when the file has no record there. */
   lookup(ip: string, version: 4 | 6): NetworkFields | null {
-    const node = this.#db.recordOf(addressWords(ip, version));
-    return node === 0 ? null : readNetworkFields(this.#db.decodeRecord(node));
+    const record = this.#db.recordOf(addressWords(ip, version));
+    return record === 0
+      ? null
+      : readNetworkFields(this.#db.decodeRecord(record));
   }
 }
 

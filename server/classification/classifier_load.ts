@@ -8,6 +8,7 @@
 // when it ends, given the server's V8 flags (server/v8_flags.ts). What
 // comes back is in shared memory, but for the lists and the decisions.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
+import type { MmdbFile } from "../enrichment/mmdb_database.ts";
 import type { ListPaths } from "./lists.ts";
 import type { NetworkClassifierData } from "./network_classifier.ts";
 import type { NetworkTableData } from "./network_table.ts";
@@ -24,7 +25,7 @@ export interface ClassifierLoadInput {
   listPaths?: ListPaths;
   /** The loaded tables and city databases, to build the features from. */
   table: AsnTableData;
-  geo: Uint8Array[];
+  geo: MmdbFile[];
 }
 
 export interface LoadedClassifier {

@@ -8,6 +8,7 @@ import { dataFiles } from "../databases/installed.ts";
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import { shareStrings, stringAt } from "../enrichment/shared_file.ts";
 import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
+import type { MmdbFile } from "../enrichment/mmdb_database.ts";
 import { ipv6ToWords } from "../enrichment/ip_input.ts";
 import {
   AsFeatureIndex,
@@ -107,9 +108,10 @@ Deno.test("the classifier loaded on its thread: the features built here, the tab
         dataDir: dir,
         databasePaths: [`${dir}/db.csv`],
         table: sample,
-        geo: [new Uint8Array(64)],
+        // Not what loadGeoDatabases makes: the features' build fails.
+        geo: [{} as MmdbFile],
       }),
-      /^Error: loading the network classifier failed: .*MMDB/,
+      /^Error: loading the network classifier failed: /,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -13,7 +13,7 @@ import {
   LABELLED_PATH,
   type ListPaths,
 } from "../classification/lists.ts";
-import { readMetadata } from "../enrichment/mmdb_metadata.ts";
+import type { MmdbFile } from "../enrichment/mmdb_database.ts";
 import {
   BUNDLED_PACKAGES,
   type PackageVersions,
@@ -23,10 +23,10 @@ import type { DataFiles, PackageCopy } from "./installed.ts";
 
 export interface Described {
   files: DataFiles;
-  /** The city MMDB files' bytes, in the order of files.geo. */
-  geo: Uint8Array[];
-  /** The ASN MMDB files' bytes, in the order they appear in files.asn. */
-  asnMmdb: Uint8Array[];
+  /** The city MMDB files, in the order of files.geo. */
+  geo: MmdbFile[];
+  /** The ASN MMDB files, in the order they appear in files.asn. */
+  asnMmdb: MmdbFile[];
   lists: ListPaths;
 }
 
@@ -57,9 +57,9 @@ function ownFile(
   kind: DatabaseInfo["kind"],
   setting: string,
   path: string,
-  bytes: Uint8Array | null,
+  file: MmdbFile | null,
 ): DatabaseInfo {
-  const metadata = bytes ? readMetadata(bytes) : null;
+  const metadata = file?.metadata ?? null;
   return {
     kind,
     name: metadata?.databaseType ?? basename(path),
@@ -82,7 +82,7 @@ export async function describeDatabases(d: Described): Promise<DatabaseInfo[]> {
         kind: "geolocation",
         ...packageFields(geoCopy),
         file: basename(path),
-        builtAt: isoOf(readMetadata(d.geo[i]).buildEpoch),
+        builtAt: isoOf(d.geo[i].metadata.buildEpoch),
       }
       : ownFile("geolocation", "GEO_DB", path, d.geo[i])
   );
@@ -96,8 +96,8 @@ export async function describeDatabases(d: Described): Promise<DatabaseInfo[]> {
   } else {
     let mmdb = 0;
     for (const path of d.files.asn) {
-      const bytes = path.endsWith(".mmdb") ? d.asnMmdb[mmdb++] : null;
-      databases.push(ownFile("asn", "ASN_DB", path, bytes));
+      const file = path.endsWith(".mmdb") ? d.asnMmdb[mmdb++] : null;
+      databases.push(ownFile("asn", "ASN_DB", path, file));
     }
   }
   databases.push(

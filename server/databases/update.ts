@@ -11,7 +11,7 @@ import type { DataUpdateOutcome } from "../../shared/wire.ts";
 import { AsnTable, loadAsnTable } from "../enrichment/asn_table.ts";
 import { GeoProvider, loadGeoDatabases } from "../enrichment/geo_provider.ts";
 import { parseIp } from "../enrichment/ip_input.ts";
-import { readMetadata } from "../enrichment/mmdb_metadata.ts";
+import type { MmdbFile } from "../enrichment/mmdb_database.ts";
 import { isDiskFull } from "../storage/disk_full.ts";
 import {
   BUNDLED_PACKAGES,
@@ -244,7 +244,7 @@ async function checkCopy(
     new UpdateRefused(`${pkg.name} ${version} fails its check: ${detail}`);
   const known = Object.entries(pkg.known);
   if (pkg.kind === "geolocation") {
-    let files: Uint8Array[];
+    let files: MmdbFile[];
     try {
       // The strict reader: metadata, the whole tree, a sample of records.
       files = await loadGeoDatabases(paths);
@@ -252,8 +252,7 @@ async function checkCopy(
       throw wrong((error as Error).message);
     }
     const now = Date.now() / 1000;
-    for (const [i, bytes] of files.entries()) {
-      const metadata = readMetadata(bytes);
+    for (const [i, { metadata }] of files.entries()) {
       const family = pkg.files[i].includes("ipv6") ? 6 : 4;
       if (metadata.ipVersion !== family) {
         throw wrong(`${pkg.files[i]} is an IPv${metadata.ipVersion} database`);

@@ -3,7 +3,12 @@
 // in shared memory: built once in the main thread, searched by every worker.
 import Papa from "papaparse";
 import { addressWords, ipv4ToNumber, ipv6ToWords } from "./ip_input.ts";
-import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
+import {
+  MmdbDatabase,
+  MmdbError,
+  type MmdbFile,
+  openCheckedMmdb,
+} from "./mmdb_database.ts";
 import { type NetworkFields, readNetworkFields } from "./network_fields.ts";
 import { readSimple, simpleShape } from "./asn_csv.ts";
 import {
@@ -50,7 +55,7 @@ export interface AsnTableData {
   /** By organisation index, its name, in shared memory too. */
   orgs: SharedStrings;
   /** ASN MMDB files, searched when the CSV tables have no answer. */
-  mmdb: Uint8Array[];
+  mmdb: MmdbFile[];
 }
 
 /** Ranges of one address family as they are read, before sorting. */
@@ -78,7 +83,7 @@ export async function loadAsnTable(paths: string[]): Promise<AsnTableData> {
   const orgs: string[] = [];
   const v4: Builder = { start: [], end: [], org: [] };
   const v6: Builder = { start: [], end: [], org: [] };
-  const mmdb: Uint8Array[] = [];
+  const mmdb: MmdbFile[] = [];
   const intern = (asn: number, org: string) => {
     const key = `${asn}\t${org}`;
     let i = orgIndex.get(key);
@@ -191,7 +196,7 @@ export class AsnTable {
   #v6Block: Uint32Array;
 
   constructor(readonly data: AsnTableData) {
-    this.#readers = data.mmdb.map((bytes) => new MmdbDatabase(bytes));
+    this.#readers = data.mmdb.map((file) => new MmdbDatabase(file));
     this.#v4Block = blockIndex(data.v4Start, 1);
     this.#v6Block = blockIndex(data.v6Start, 4);
   }
@@ -240,9 +245,9 @@ export class AsnTable {
     let info: AsnInfo | null = null;
     let vendor: VendorFields | undefined;
     for (const reader of this.#readers) {
-      const node = reader.recordOf(words);
-      if (node === 0) continue;
-      const fields = fieldsOf(reader, node);
+      const record = reader.recordOf(words);
+      if (record === 0) continue;
+      const fields = fieldsOf(reader, record);
       if (!fields) continue;
       if (!info && fields.asn) {
         info = { asn: fields.asn, org: fields.asOrg ?? "" };
@@ -305,9 +310,12 @@ export class AsnTable {
  * The network fields of an MMDB record (MaxMind ASN, ISP, Connection-Type
  * or Enterprise, IPinfo ASN or company files); null if it cannot be read.
  */
-function fieldsOf(reader: MmdbDatabase, node: number): NetworkFields | null {
+function fieldsOf(
+  reader: MmdbDatabase,
+  record: number,
+): NetworkFields | null {
   try {
-    return readNetworkFields(reader.decodeRecord(node));
+    return readNetworkFields(reader.decodeRecord(record));
   } catch (error) {
     if (error instanceof MmdbError) return null;
     throw error;

@@ -37,6 +37,7 @@ import {
   type Network,
 } from "./compose.ts";
 import type { Enrichment, EnrichOptions } from "./types.ts";
+import type { MmdbFile } from "./mmdb_database.ts";
 import type { DatabaseInfo } from "../../shared/wire.ts";
 import { dataFiles, type DataFileSettings } from "../databases/installed.ts";
 import { describeDatabases, versionLine } from "../databases/describe.ts";
@@ -50,7 +51,7 @@ export interface Located extends LocatedPieces {
 
 /** Everything the engine reads, in shared memory: cheap to send to workers. */
 export interface EngineData {
-  geo: Uint8Array[];
+  geo: MmdbFile[];
   asn: AsnTableData;
   classifier: NetworkClassifierData;
   /** Each ASN table organisation's decision, made once per process. */

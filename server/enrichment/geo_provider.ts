@@ -2,7 +2,9 @@
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
 import { addressWords } from "./ip_input.ts";
 import type { Enrichment } from "./types.ts";
-import { MmdbDatabase, MmdbError, openCheckedMmdb } from "./mmdb_database.ts";
+import { MmdbDatabase, MmdbError, type MmdbFile } from "./mmdb_database.ts";
+import type { MmdbOpenInput } from "./mmdb_open_worker.ts";
+import { runOnThread } from "../one_shot_thread.ts";
 import type { VendorFields } from "./asn_table.ts";
 import { readNetworkFields } from "./network_fields.ts";
 
@@ -92,25 +94,26 @@ export const CACHED_PLACES = 32_768;
 export const JOB_CACHED_PLACES = 131_072;
 
 /**
- * One MMDB file's search tree and records. The place of each data record
- * is built once and kept by its pointer, `cachedPlaces` of them (0: none): a
- * job's chunk numbers its own places by record key as long as it needs
- * them (RowResults), while places kept across its chunks, long enough to reach V8's old
- * generation, raised the server's peak memory far more than they saved CPU.
+ * One city file's places. The place of each data record is built once and
+ * kept by its record, `cachedPlaces` of them (0: none): a job's chunk
+ * numbers its own places by record key as long as it needs them
+ * (RowResults), while places kept across its chunks, long enough to reach
+ * V8's old generation, raised the server's peak memory far more than they
+ * saved CPU.
  */
-class Tree {
+class CityFile {
   readonly ipVersion: number;
   #db: MmdbDatabase;
   #places: Map<number, Place | null> | null;
 
   /** `index` of `count` files: keys of places differ between files. */
   constructor(
-    bytes: Uint8Array,
+    file: MmdbFile,
     readonly index: number,
     readonly count: number,
     readonly cachedPlaces: number,
   ) {
-    this.#db = new MmdbDatabase(bytes);
+    this.#db = new MmdbDatabase(file);
     this.ipVersion = this.#db.ipVersion;
     this.#places = cachedPlaces > 0 ? new Map() : null;
   }
@@ -124,20 +127,20 @@ class Tree {
    * IPv4, 4 for IPv6); -1: none.
    */
   recordKey(words: ArrayLike<number>): number {
-    const node = this.#db.recordOf(words);
-    return node === 0 ? -1 : node * this.count + this.index;
+    const record = this.#db.recordOf(words);
+    return record === 0 ? -1 : record * this.count + this.index;
   }
 
   /** The place of a record key of this file (decoded, or kept). */
   place(key: number): Place | null {
-    const node = (key - this.index) / this.count;
+    const record = (key - this.index) / this.count;
     const places = this.#places;
-    let place = places?.get(node);
+    let place = places?.get(record);
     if (place === undefined) {
-      place = this.#decode(node, key);
+      place = this.#decode(record, key);
       if (places) {
         if (places.size >= this.cachedPlaces) places.clear();
-        places.set(node, place);
+        places.set(record, place);
       }
     }
     return place;
@@ -146,12 +149,12 @@ class Tree {
   // A record that cannot be decoded, or whose fields are not what the
   // format says (a latitude that is no latitude), is no place: the row says
   // so rather than showing it or failing the request.
-  #decode(node: number, key: number): Place | null {
+  #decode(record: number, key: number): Place | null {
     try {
-      const record = this.#db.decodeRecord(node);
-      if (record === null || typeof record !== "object") return null;
-      const place = toPlace(record as GeoRecord, key);
-      const vendor = vendorOf(record);
+      const value = this.#db.decodeRecord(record);
+      if (value === null || typeof value !== "object") return null;
+      const place = toPlace(value as GeoRecord, key);
+      const vendor = vendorOf(value);
       if (vendor) place.vendor = vendor;
       return place;
     } catch (error) {
@@ -218,15 +221,25 @@ function letter(code: string, at: number): boolean {
 }
 
 /**
- * City MMDB files, read into shared memory and checked when opened: one that
+ * City MMDB files, checked and read into shared memory when opened: one that
  * fails is refused with one line naming it and what is wrong (`verified`: a
- * bundled package's, whose metadata only is read: openCheckedMmdb).
+ * bundled package's, whose tree is not checked: openCheckedMmdb). Each file
+ * on a thread of its own: making its ranges is work that must not stall the
+ * HTTP thread while a running server switches to new data, and the whole
+ * file, read for it, goes with the thread.
  */
 export function loadGeoDatabases(
   paths: string[],
   verified = false,
-): Promise<Uint8Array[]> {
-  return Promise.all(paths.map((path) => openCheckedMmdb(path, verified)));
+): Promise<MmdbFile[]> {
+  return Promise.all(paths.map((path) =>
+    runOnThread<MmdbOpenInput, MmdbFile>(
+      new URL("./mmdb_open_worker.ts", import.meta.url),
+      "mmdb-open",
+      { path, verified },
+      null,
+    )
+  ));
 }
 
 /**
@@ -263,26 +276,26 @@ function toPlace(record: GeoRecord, key: number): Place {
 }
 
 export class GeoProvider {
-  #v4: Tree | null = null;
-  #v6: Tree | null = null;
-  /** By file index: a record key's file (see Tree.recordKey). */
-  #trees: Tree[] = [];
+  #v4: CityFile | null = null;
+  #v6: CityFile | null = null;
+  /** By file index: a record key's file (see CityFile.recordKey). */
+  #files: CityFile[] = [];
   /** True when a file may carry traits (Enterprise): read even without geolocation. */
   readonly hasTraits: boolean;
 
   /**
-   * `files` are MMDB contents, typically in shared memory; `cachedPlaces`:
-   * how many places of recent records to keep (see Tree).
+   * `files`: as loadGeoDatabases reads them; `cachedPlaces`: how many
+   * places of recent records to keep (see CityFile).
    */
-  constructor(files: Uint8Array[], cachedPlaces = CACHED_PLACES) {
+  constructor(files: MmdbFile[], cachedPlaces = CACHED_PLACES) {
     let traits = false;
-    for (const [index, bytes] of files.entries()) {
-      const tree = new Tree(bytes, index, files.length, cachedPlaces);
-      this.#trees.push(tree);
-      traits ||= /enterprise/i.test(tree.databaseType);
-      if (tree.ipVersion === 4) this.#v4 ??= tree;
+    for (const [index, file] of files.entries()) {
+      const city = new CityFile(file, index, files.length, cachedPlaces);
+      this.#files.push(city);
+      traits ||= /enterprise/i.test(city.databaseType);
+      if (city.ipVersion === 4) this.#v4 ??= city;
       else {
-        this.#v6 ??= tree;
+        this.#v6 ??= city;
       }
     }
     this.hasTraits = traits;
@@ -298,13 +311,13 @@ export class GeoProvider {
    * addressWords): the same key, the same place; -1: none.
    */
   recordKey(words: ArrayLike<number>): number {
-    const tree = words.length === 1 ? this.#v4 ?? this.#v6 : this.#v6;
-    return tree?.recordKey(words) ?? -1;
+    const city = words.length === 1 ? this.#v4 ?? this.#v6 : this.#v6;
+    return city?.recordKey(words) ?? -1;
   }
 
   /** The place of a record key (-1: null). */
   placeAt(key: number): Place | null {
-    return key < 0 ? null : this.#trees[key % this.#trees.length].place(key);
+    return key < 0 ? null : this.#files[key % this.#files.length].place(key);
   }
 
   lookup(ip: string, version: 4 | 6): GeoFields | null {

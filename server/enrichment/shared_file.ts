@@ -1,15 +1,14 @@
-// Reads a file into a SharedArrayBuffer so the main thread and every job
-// worker use one copy of the databases (hundreds of MB) instead of one each.
-import { readInto } from "../read_into.ts";
+// The databases in shared memory, so the main thread and every job worker
+// use one copy of them (hundreds of MB) instead of one each.
 
-export async function readShared(path: string): Promise<Uint8Array> {
-  const file = await Deno.open(path, { read: true });
-  try {
-    const { size } = await file.stat();
-    return await readInto(file, new Uint8Array(new SharedArrayBuffer(size)));
-  } finally {
-    file.close();
-  }
+type Shareable = Uint8Array | Uint16Array | Uint32Array;
+
+/** A copy of a typed array in shared memory. */
+export function shareCopy<T extends Shareable>(values: T): T {
+  const make = values.constructor as new (buffer: SharedArrayBuffer) => T;
+  const shared = new make(new SharedArrayBuffer(values.byteLength));
+  shared.set(values);
+  return shared;
 }
 
 /** A typed array over shared memory, filled from a plain one. */
