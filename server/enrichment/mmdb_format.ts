@@ -1,9 +1,10 @@
-// A strict reader of the MaxMind DB format (metadata, search tree, data
-// section), with the checks the reference readers (libmaxminddb, the Go and
-// Python readers) make: every offset, pointer and size within its section,
-// doubles of 8 bytes and floats of 4, valid UTF-8, string map keys, bounded
-// nesting. mmdb-lib decodes without them, so a corrupt file crashed the
-// server at start or gave nonsense (latitudes like 1.8e-52) at lookup.
+// A strict decoder of the MaxMind DB format's values (the data section's
+// records and the metadata map; mmdb_tree.ts reads the search tree), with the
+// checks the reference readers (libmaxminddb, the Go and Python readers) make:
+// every offset, pointer and size within its section, doubles of 8 bytes and
+// floats of 4, valid UTF-8, string map keys, bounded nesting. mmdb-lib decodes
+// without them, so a corrupt file crashed the server at start or gave nonsense
+// (latitudes like 1.8e-52) at lookup.
 import { shortAscii } from "../ascii_text.ts";
 
 /** What is wrong with a file, in words a user can act on. */
