@@ -1,7 +1,6 @@
 // Geolocation from MMDB city databases: the bundled DB-IP Lite files, or a
 // user's MaxMind GeoLite2/GeoIP2 City, DB-IP or IPinfo file (GEO_DB).
 import { addressWords } from "./ip_input.ts";
-import type { Enrichment } from "./types.ts";
 import { MmdbDatabase, MmdbError, type MmdbFile } from "./mmdb_database.ts";
 import type { MmdbOpenInput } from "./mmdb_open_worker.ts";
 import { runOnThread } from "../one_shot_thread.ts";
@@ -325,20 +324,5 @@ export class GeoProvider {
     if (!place) return null;
     const { country: _, key: _key, error: _error, ...geo } = place;
     return geo;
-  }
-
-  fill(target: Enrichment, version: 4 | 6): void {
-    const place = this.place(target.ip, version);
-    if (!place) return;
-    if (place.error) {
-      target.success = false;
-      target.failure = { kind: "corrupt_record", detail: place.error };
-    }
-    target.country_code = place.country_code;
-    target.country = place.country;
-    target.region = place.region;
-    target.city = place.city;
-    target.latitude = place.latitude;
-    target.longitude = place.longitude;
   }
 }
