@@ -8,131 +8,92 @@ import { stringAt } from "../enrichment/shared_file.ts";
 import { HOSTING } from "./name_words.ts";
 import { nameTokens } from "./name_tokens.ts";
 
-export interface AsFeatures {
-  asn: number;
+/** An AS's features, named once here; zeros are an AS of no space. */
+const NO_FEATURES = {
+  asn: 0,
   /** IPv4 addresses announced. */
-  v4: number;
+  v4: 0,
   /** IPv6 /48 blocks announced. */
-  v6: number;
+  v6: 0,
   /** Distinct cities and regions its sampled addresses geolocate to. */
-  cities: number;
-  regions: number;
-  countries: number;
+  cities: 0,
+  regions: 0,
+  countries: 0,
   /** Country holding most of its sampled IPv4 space ("" when none). */
-  country: string;
+  country: "",
   /** Its IPv4 space in that country / all geolocated IPv4 space there. */
-  countryShare: number;
+  countryShare: 0,
   /** IPv4 ranges in the ASN table (a legacy block is one, a pool many). */
-  ranges: number;
+  ranges: 0,
   /** Share of its sampled IPv4 space in its largest city (0 when none). */
-  topCity: number;
+  topCity: 0,
   /** Share of its geolocated IPv4 space in its main country (0 when none). */
-  home: number;
+  home: 0,
   /**
    * Of neighbouring samples within one IPv4 range, the share (weighted by
    * the range's size) that geolocate to different cities: an access pool
    * is split city by city, a company's block sits in one place whatever its
    * size.
    */
-  mixed: number;
+  mixed: 0,
   /** Mean distance (km) of its located IPv4 space from its centre. */
-  radius: number;
+  radius: 0,
   /**
    * Share of its IPv4 space in early, pre-registry space: IANA's legacy /8s
    * and the class B and C space handed out before the registries.
    */
-  legacy: number;
+  legacy: 0,
   /**
    * Share of its IPv4 space in early blocks of at least a /16 that sit in
    * one place (one organisation's class A or B network, however large).
    */
-  block: number;
+  block: 0,
   /**
    * How much its cities are data-centre cities: the space-weighted mean,
    * over its cities, of the share of the other ASes there whose name says
    * hosting, cloud or data centre (smoothed towards the overall share).
    */
-  datacentre: number;
+  datacentre: 0,
   /** Share of its IPv4 space in its largest range. */
-  largest: number;
+  largest: 0,
   /** Address-weighted mean size of its IPv4 ranges (sum size² / v4). */
-  rangeSize: number;
+  rangeSize: 0,
   /** Evenness of its sampled space over its cities (entropy / log cities). */
-  evenness: number;
+  evenness: 0,
   /**
    * How its space in its main country follows where the country's addresses
    * are (every AS's, a proxy for people): the overlap (sum of minima) of its
    * share by city and the country's share by city over the same cities.
    */
-  tracks: number;
+  tracks: 0,
   /** The same overlap against the whole country's cities. */
-  covers: number;
+  covers: 0,
   /**
    * ASes registered under its name (less legal words, name_tokens.ts): a
    * large operator's secondary AS has the features of a small network.
    */
-  orgAses: number;
+  orgAses: 0,
   /**
    * The summed country share of those ASes (itself included) whose main
    * country is its own: its organisation's share of the country.
    */
-  orgShare: number;
-}
+  orgShare: 0,
+};
+
+export type AsFeatures = typeof NO_FEATURES;
 
 /** Column form: what the cache file holds and lookups index. */
-export interface AsFeatureColumns {
-  asn: number[];
-  v4: number[];
-  v6: number[];
-  cities: number[];
-  regions: number[];
-  countries: number[];
-  country: string[];
-  countryShare: number[];
-  ranges: number[];
-  topCity: number[];
-  home: number[];
-  mixed: number[];
-  radius: number[];
-  legacy: number[];
-  block: number[];
-  datacentre: number[];
-  largest: number[];
-  rangeSize: number[];
-  evenness: number[];
-  tracks: number[];
-  covers: number[];
-  orgAses: number[];
-  orgShare: number[];
-}
+export type AsFeatureColumns = {
+  [K in keyof AsFeatures]: AsFeatures[K][];
+};
+
+const FEATURE_NAMES = Object.keys(NO_FEATURES) as (keyof AsFeatures)[];
 
 /** Columns of no AS. */
 export function emptyFeatureColumns(): AsFeatureColumns {
-  return {
-    asn: [],
-    v4: [],
-    v6: [],
-    cities: [],
-    regions: [],
-    countries: [],
-    country: [],
-    countryShare: [],
-    ranges: [],
-    topCity: [],
-    home: [],
-    mixed: [],
-    radius: [],
-    legacy: [],
-    block: [],
-    datacentre: [],
-    largest: [],
-    rangeSize: [],
-    evenness: [],
-    tracks: [],
-    covers: [],
-    orgAses: [],
-    orgShare: [],
-  };
+  return Object.fromEntries(
+    FEATURE_NAMES.map((name) => [name, []]),
+  ) as unknown as AsFeatureColumns;
 }
 
 /** Where an address geolocates (GeoProvider is one). */
@@ -644,31 +605,9 @@ export class AsFeatureIndex {
   get(asn: number): AsFeatures | null {
     const i = this.#row.get(asn);
     if (i === undefined) return null;
-    const c = this.columns;
-    return {
-      asn,
-      v4: c.v4[i],
-      v6: c.v6[i],
-      cities: c.cities[i],
-      regions: c.regions[i],
-      countries: c.countries[i],
-      country: countryAt(c.country, i),
-      countryShare: c.countryShare[i],
-      ranges: c.ranges[i],
-      topCity: c.topCity[i],
-      home: c.home[i],
-      mixed: c.mixed[i],
-      radius: c.radius[i],
-      legacy: c.legacy[i],
-      block: c.block[i],
-      datacentre: c.datacentre[i],
-      largest: c.largest[i],
-      rangeSize: c.rangeSize[i],
-      evenness: c.evenness[i],
-      tracks: c.tracks[i],
-      covers: c.covers[i],
-      orgAses: c.orgAses[i],
-      orgShare: c.orgShare[i],
-    };
+    const row: Record<string, number | string> = {};
+    for (const name of FEATURE_NAMES) row[name] = this.columns[name][i];
+    row.country = countryAt(this.columns.country, i);
+    return row as AsFeatures;
   }
 }

@@ -141,6 +141,19 @@ export const FEATURES = [
 ] as const;
 
 /**
+ * The feature values of a network the address databases lack: "no
+ * features", and each log share at its floor.
+ */
+const NO_FEATURES = FEATURES.slice(0, FEATURES.indexOf("name: operator")).map(
+  (name) =>
+    name === "no features"
+      ? 1
+      : name === "share" || name === "organisation share"
+      ? -7
+      : 0,
+);
+
+/**
  * The hand rule the model replaced, kept as one feature: an access network
  * reaches many cities or a share of its country (tuned on the labelled
  * development part); transit and multinationals spread thin over many
@@ -186,37 +199,7 @@ export function featureVector(
   words: number[],
   names: [number, number],
 ): number[] {
-  if (!f) {
-    return [
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      -7,
-      0,
-      0,
-      0,
-      1,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      -7,
-      ...words,
-      ...names,
-    ];
-  }
+  if (!f) return [...NO_FEATURES, ...words, ...names];
   return [
     log2(f.v4),
     log2(f.v6),
