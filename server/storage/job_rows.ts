@@ -54,6 +54,59 @@ export interface JobRecord extends Job {
   owner: string | null;
 }
 
+const same = (text: string) => text;
+
+/** An upload as its uploads row; `name` encodes the file's name. */
+export function uploadColumns(upload: UploadRecord, name = same): Row {
+  return {
+    file_name: upload.fileName,
+    original_file_name: name(upload.originalFileName),
+    size: upload.size,
+    headers: JSON.stringify(upload.headers),
+    row_count: upload.rowCount,
+    delimiter: upload.dialect?.delimiter ?? ",",
+    dialect: upload.dialect ? JSON.stringify(upload.dialect) : null,
+    created_at: upload.createdAt,
+    owner: upload.owner,
+    row_chunks: upload.chunks ? JSON.stringify(upload.chunks) : null,
+  };
+}
+
+/**
+ * A new job as its jobs row (pending); `name` encodes the names taken from
+ * the upload, `text` the keep list.
+ */
+export function newJobColumns(
+  job: NewJob,
+  at: string,
+  name = same,
+  text = same,
+): Row {
+  return {
+    file_name: job.fileName,
+    original_file_name: name(job.originalFileName),
+    status: "pending",
+    total_ips: job.totalIPs,
+    ip_column_name: name(job.ipColumnName),
+    ip_column_index: job.ipColumnIndex,
+    headers: JSON.stringify(job.headers),
+    delimiter: job.dialect?.delimiter ?? ",",
+    dialect: job.dialect ? JSON.stringify(job.dialect) : null,
+    include_geolocation: Number(job.options.geolocation),
+    include_domain: Number(job.options.domain),
+    include_company: Number(job.options.company),
+    include_network: Number(job.options.network),
+    resolve_hostnames: Number(job.options.resolveHostnames ?? false),
+    include_registration: Number(job.options.registration ?? false),
+    low_confidence: job.options.lowConfidence ?? "keep",
+    always_keep: job.alwaysKeep == null ? null : text(job.alwaysKeep),
+    created_at: at,
+    updated_at: at,
+    owner: job.owner ?? null,
+    data_version: job.dataVersion ?? null,
+  };
+}
+
 const ownerOf = (row: Row) => row.owner == null ? null : String(row.owner);
 
 export function toUpload(row: Row): UploadRecord {

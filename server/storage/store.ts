@@ -7,9 +7,11 @@ import type { JobStatus, RegistrationLookups } from "../../shared/wire.ts";
 import {
   type JobRecord,
   type NewJob,
+  newJobColumns,
   type Row,
   toJob,
   toUpload,
+  uploadColumns,
   type UploadRecord,
 } from "./job_rows.ts";
 import { checkIntegrity, migrate } from "./migrations.ts";
@@ -70,23 +72,16 @@ export class Store {
 
   // --- uploads
 
+  #insert(table: string, row: Row) {
+    const names = Object.keys(row);
+    return this.#sql(
+      `INSERT INTO ${table} (${names.join(", ")})
+        VALUES (${names.map(() => "?").join(", ")})`,
+    ).run(...Object.values(row));
+  }
+
   addUpload(upload: UploadRecord): void {
-    this.#sql(
-      `INSERT INTO uploads (file_name, original_file_name, size, headers,
-        row_count, delimiter, dialect, created_at, owner, row_chunks)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      upload.fileName,
-      upload.originalFileName,
-      upload.size,
-      JSON.stringify(upload.headers),
-      upload.rowCount,
-      upload.dialect?.delimiter ?? ",",
-      upload.dialect ? JSON.stringify(upload.dialect) : null,
-      upload.createdAt,
-      upload.owner,
-      upload.chunks ? JSON.stringify(upload.chunks) : null,
-    );
+    this.#insert("uploads", uploadColumns(upload));
   }
 
   getUpload(fileName: string): UploadRecord | null {
@@ -111,36 +106,7 @@ export class Store {
   // --- jobs
 
   createJob(job: NewJob): JobRecord {
-    const at = now();
-    const { lastInsertRowid } = this.#sql(
-      `INSERT INTO jobs (file_name, original_file_name, status, total_ips,
-        ip_column_name, ip_column_index, headers, delimiter, dialect,
-        include_geolocation, include_domain, include_company, include_network,
-        resolve_hostnames, always_keep, created_at, updated_at, owner,
-        include_registration, low_confidence, data_version)
-        VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      job.fileName,
-      job.originalFileName,
-      job.totalIPs,
-      job.ipColumnName,
-      job.ipColumnIndex,
-      JSON.stringify(job.headers),
-      job.dialect?.delimiter ?? ",",
-      job.dialect ? JSON.stringify(job.dialect) : null,
-      Number(job.options.geolocation),
-      Number(job.options.domain),
-      Number(job.options.company),
-      Number(job.options.network),
-      Number(job.options.resolveHostnames ?? false),
-      job.alwaysKeep ?? null,
-      at,
-      at,
-      job.owner ?? null,
-      Number(job.options.registration ?? false),
-      job.options.lowConfidence ?? "keep",
-      job.dataVersion ?? null,
-    );
+    const { lastInsertRowid } = this.#insert("jobs", newJobColumns(job, now()));
     return this.getJob(Number(lastInsertRowid))!;
   }
 
@@ -165,15 +131,15 @@ export class Store {
     ).all(...statuses) as Row[]).map(toJob);
   }
 
-  /**
-   * Moves a job to a new status only from one of the expected ones, so two
-   * actors (a cancel and a finishing worker) cannot both win.
-   */
   /** Records the databases a job runs on (EngineData.version). */
   setDataVersion(id: number, version: string): void {
     this.#sql(`UPDATE jobs SET data_version = ? WHERE id = ?`).run(version, id);
   }
 
+  /**
+   * Moves a job to a new status only from one of the expected ones, so two
+   * actors (a cancel and a finishing worker) cannot both win.
+   */
   setStatus(
     id: number,
     to: JobStatus,

@@ -10,9 +10,11 @@ import type { JobStatus, RegistrationLookups } from "../../../shared/wire.ts";
 import {
   type JobRecord,
   type NewJob,
+  newJobColumns,
   type Row,
   toJob as jobFromRow,
   toUpload as uploadFromRow,
+  uploadColumns,
   type UploadRecord,
 } from "../job_rows.ts";
 import type { ChunkProgressStore } from "../chunk_progress.ts";
@@ -83,18 +85,7 @@ export class PgStore implements JobStore {
 
   async addUpload(upload: UploadRecord): Promise<void> {
     await this.sql`INSERT INTO uploads ${
-      this.sql({
-        file_name: upload.fileName,
-        original_file_name: encodeText(upload.originalFileName),
-        size: upload.size,
-        headers: JSON.stringify(upload.headers),
-        row_count: upload.rowCount,
-        delimiter: upload.dialect?.delimiter ?? ",",
-        dialect: upload.dialect ? JSON.stringify(upload.dialect) : null,
-        created_at: upload.createdAt,
-        owner: upload.owner,
-        row_chunks: upload.chunks ? JSON.stringify(upload.chunks) : null,
-      })
+      this.sql(uploadColumns(upload, encodeText))
     }`;
   }
 
@@ -124,31 +115,9 @@ export class PgStore implements JobStore {
   // --- jobs
 
   async createJob(job: NewJob): Promise<JobRecord> {
-    const at = now();
+    const columns = newJobColumns(job, now(), encodeText, withoutNul);
     const [row] = await this.sql<Row[]>`INSERT INTO jobs ${
-      this.sql({
-        file_name: job.fileName,
-        original_file_name: encodeText(job.originalFileName),
-        status: "pending",
-        total_ips: job.totalIPs,
-        ip_column_name: encodeText(job.ipColumnName),
-        ip_column_index: job.ipColumnIndex,
-        headers: JSON.stringify(job.headers),
-        delimiter: job.dialect?.delimiter ?? ",",
-        dialect: job.dialect ? JSON.stringify(job.dialect) : null,
-        include_geolocation: Number(job.options.geolocation),
-        include_domain: Number(job.options.domain),
-        include_company: Number(job.options.company),
-        include_network: Number(job.options.network),
-        resolve_hostnames: Number(job.options.resolveHostnames ?? false),
-        include_registration: Number(job.options.registration ?? false),
-        low_confidence: job.options.lowConfidence ?? "keep",
-        always_keep: job.alwaysKeep == null ? null : withoutNul(job.alwaysKeep),
-        created_at: at,
-        updated_at: at,
-        owner: job.owner ?? null,
-        data_version: job.dataVersion ?? null,
-      })
+      this.sql(columns)
     } RETURNING *`;
     return toJob(row);
   }
