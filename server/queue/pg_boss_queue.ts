@@ -28,8 +28,6 @@ export interface PgBossQueueOptions {
   heartbeatSeconds?: number | null;
   /** Longest a chunk may run before it is failed and retried. */
   expireInSeconds?: number;
-  /** Times a failed or lost chunk is delivered again. */
-  retryLimit?: number;
   /** How often this instance looks for lost chunks. */
   monitorIntervalSeconds?: number;
   /** How often an idle worker looks for chunks. */
@@ -55,7 +53,6 @@ export class PgBossQueue implements JobQueue {
       schema: "pgboss",
       heartbeatSeconds: 30,
       expireInSeconds: 60 * 60,
-      retryLimit: 5,
       monitorIntervalSeconds: 10,
       pollingIntervalSeconds: 0.5,
       ...options,
@@ -72,7 +69,8 @@ export class PgBossQueue implements JobQueue {
     await boss.start();
     const queue = {
       expireInSeconds: settings.expireInSeconds,
-      retryLimit: settings.retryLimit,
+      // Times a failed or lost chunk is delivered again.
+      retryLimit: 5,
       retryDelay: 0,
       ...(settings.heartbeatSeconds === null
         ? {}

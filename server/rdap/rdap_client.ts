@@ -42,8 +42,6 @@ export interface RdapClientOptions {
   retries?: number;
   /** The pause after the first 5xx; doubled after each further one. */
   backoffMs?: number;
-  /** The longest Retry-After honoured as given; longer ones are cut to this. */
-  maxRetryAfterMs?: number;
   /** Resolves a redirect's host name (default: the system's resolver). */
   resolve?: HostResolver;
 }
@@ -69,6 +67,9 @@ export function retryAfterMs(
 // Registries answer in tens of kilobytes; a larger answer is not one.
 const MAX_ANSWER_BYTES = 1 << 20;
 
+/** The longest Retry-After honoured as given; longer ones are cut to this. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RdapClient {
@@ -77,7 +78,6 @@ export class RdapClient {
   readonly #timeoutMs: number;
   readonly #retries: number;
   readonly #backoffMs: number;
-  readonly #maxRetryAfterMs: number;
   readonly #origin: string;
   readonly #resolve: HostResolver;
 
@@ -89,7 +89,6 @@ export class RdapClient {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#retries = options.retries ?? 2;
     this.#backoffMs = options.backoffMs ?? 1_000;
-    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   }
 
   /** Asks for the most specific network holding `ip`. */
@@ -191,7 +190,7 @@ export class RdapClient {
           this.#backoffMs;
         // The limiter holds every request, not only this one.
         this.#limiter.pauseUntil(
-          Date.now() + Math.min(wait, this.#maxRetryAfterMs),
+          Date.now() + Math.min(wait, MAX_RETRY_AFTER_MS),
         );
         return { kind: "retry", reason: "rate limited (429)", pauseMs: 0 };
       }

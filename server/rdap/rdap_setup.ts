@@ -8,27 +8,21 @@ import { RdapClient } from "./rdap_client.ts";
 import type { RdapConfig } from "./rdap_config.ts";
 import { RegistrationLookup } from "./registration_lookup.ts";
 
-export interface RdapSetupOptions {
-  timeoutMs?: number;
-  failureLimit?: number;
-}
-
 /** A lookup for one job (its outcomes are that job's), or null when off. */
 export function registrationLookupFor(
   config: RdapConfig,
   cache: RdapCache,
   pacer: Pacer,
-  options: RdapSetupOptions = {},
+  { timeoutMs }: { timeoutMs?: number } = {},
 ): RegistrationLookup | null {
   if (!config.enabled) return null;
   return new RegistrationLookup({
     client: new RdapClient({
       baseUrl: config.url,
       limiter: pacer,
-      timeoutMs: options.timeoutMs,
+      timeoutMs,
     }),
     cache,
-    failureLimit: options.failureLimit,
   });
 }
 

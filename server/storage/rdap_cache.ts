@@ -34,6 +34,9 @@ export const RDAP_CACHE_SCHEMA = `
 
 const DAY_MS = 86_400_000;
 
+/** A 404 is kept for less: registries fill gaps. */
+const NOT_FOUND_MAX_AGE_DAYS = 1;
+
 export interface CachedNetwork {
   span: Span;
   /** ms since the epoch. */
@@ -45,8 +48,6 @@ export interface CachedNetwork {
 export interface RdapCacheOptions {
   /** RDAP_CACHE_DAYS: answers older than this are asked again. */
   maxAgeDays: number;
-  /** A 404 is kept for less: registries fill gaps. */
-  notFoundMaxAgeDays?: number;
   now?: () => number;
 }
 
@@ -86,10 +87,8 @@ export class CachePolicy {
 
   constructor(options: RdapCacheOptions) {
     this.maxAgeMs = options.maxAgeDays * DAY_MS;
-    this.notFoundMaxAgeMs = Math.min(
-      options.notFoundMaxAgeDays ?? 1,
-      options.maxAgeDays,
-    ) * DAY_MS;
+    this.notFoundMaxAgeMs =
+      Math.min(NOT_FOUND_MAX_AGE_DAYS, options.maxAgeDays) * DAY_MS;
     this.now = options.now ?? Date.now;
   }
 
