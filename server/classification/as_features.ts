@@ -147,49 +147,23 @@ function v4Samples(size: number): number {
 
 /**
  * The /8s IANA's IPv4 address space registry marks LEGACY (class A
- * networks of early organisations: agencies, universities, companies).
+ * networks of early organisations: agencies, universities, companies), as
+ * runs from first to last.
  */
-const LEGACY_A = new Set([
-  3,
-  4,
-  6,
-  7,
-  8,
-  9,
-  11,
-  12,
-  13,
-  15,
-  16,
-  17,
-  18,
-  19,
-  20,
-  21,
-  22,
-  25,
-  26,
-  28,
-  29,
-  30,
-  32,
-  33,
-  34,
-  35,
-  38,
-  40,
-  44,
-  45,
-  47,
-  48,
-  51,
-  52,
-  53,
-  54,
-  55,
-  56,
-  57,
-]);
+const LEGACY_A = [
+  [3, 4],
+  [6, 9],
+  [11, 13],
+  [15, 22],
+  [25, 26],
+  [28, 30],
+  [32, 35],
+  [38, 38],
+  [40, 40],
+  [44, 45],
+  [47, 48],
+  [51, 57],
+];
 
 /**
  * Handed out before the registries: the legacy /8s, 128.0.0.0-172.255.255.255
@@ -197,7 +171,8 @@ const LEGACY_A = new Set([
  */
 function isLegacy(start: number): boolean {
   const a = start >>> 24;
-  return LEGACY_A.has(a) || (a >= 128 && a < 173) || a === 192;
+  return LEGACY_A.some(([first, last]) => a >= first && a <= last) ||
+    (a >= 128 && a < 173) || a === 192;
 }
 
 /** An early block: at least a /16 whose neighbouring samples rarely part. */
