@@ -1,8 +1,7 @@
 // The parts of the scaled-out mode (DATABASE_URL set): PostgreSQL for jobs
 // and their chunks (PgStore), the pg-boss queue, LISTEN/NOTIFY job events,
 // and the blob store for uploads and results (S3-compatible when S3_* is
-// set). ROLE decides
-// whether this process takes jobs (main.ts).
+// set). ROLE decides whether this process takes jobs (main.ts).
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { blobConfigFromEnv, openBlobStore } from "./blobs/blob_config.ts";
@@ -12,10 +11,10 @@ import { migrateParts } from "./results/part_migration.ts";
 import type { Config } from "./config.ts";
 import { watchData } from "./databases/data_watch.ts";
 import { JobEngines } from "./databases/job_engines.ts";
+import { packagesInUse } from "./databases/installed.ts";
 import {
   loadVersions,
   openRelease,
-  publishUpdate,
   releaseSource,
 } from "./databases/release.ts";
 import { Engine } from "./enrichment/engine.ts";
@@ -121,7 +120,7 @@ export async function openScaleOut(
       return {
         claimSchedule: () => release.claimSchedule(),
         async updated() {
-          await publishUpdate(config, release);
+          await release.publish(packagesInUse(config));
           await watch.check();
         },
       };

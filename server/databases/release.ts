@@ -127,14 +127,6 @@ export async function openRelease(
   return await loadEngineData(settings);
 }
 
-/** Publishes what an update in this process switched DATA_DIR to. */
-export async function publishUpdate(
-  settings: ReleaseSettings,
-  store: PgDataRelease,
-): Promise<PackageVersions> {
-  return await store.publish(packagesInUse(settings));
-}
-
 /** The release in PostgreSQL as a source of data for watchData. */
 export function releaseSource(
   settings: ReleaseSettings,

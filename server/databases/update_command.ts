@@ -6,7 +6,7 @@
 import type { Config } from "../config.ts";
 import { PgDataRelease } from "../storage/pg/pg_data_release.ts";
 import { PgStore } from "../storage/pg/pg_store.ts";
-import { publishUpdate } from "./release.ts";
+import { packagesInUse } from "./installed.ts";
 import { updateDatabases } from "./update.ts";
 
 export async function updateCommand(
@@ -25,7 +25,9 @@ export async function updateCommand(
   if (databaseUrl) {
     const store = await PgStore.open(databaseUrl, 1);
     try {
-      const release = await publishUpdate(config, new PgDataRelease(store.sql));
+      const release = await new PgDataRelease(store.sql).publish(
+        packagesInUse(config),
+      );
       console.log(
         "every process now reads " +
           Object.entries(release).map(([name, v]) => `${name} ${v}`)
