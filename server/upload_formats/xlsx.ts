@@ -2,11 +2,9 @@
 // limit) is held in memory and read by its zip directory, so the parts the
 // sheet needs (shared strings, date styles) are read first whatever their
 // order in the archive, and the sheet itself streams through a SAX parser.
-// Every inflated byte counts against the decompressed limit.
-//
-// (exceljs's streaming WorkbookReader was tried first: on archives that put
-// the sheet before the shared strings, as exceljs itself writes them, it
-// lost the strings on some runs.)
+// Every inflated byte counts against the decompressed limit. (exceljs's
+// streaming reader loses the shared strings of archives that put the sheet
+// before them, as exceljs itself writes them.)
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { formatRows } from "../csv/dialect.ts";
 import { tooLargeDecompressed, UploadFormatError } from "./limits.ts";

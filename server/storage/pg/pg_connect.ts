@@ -1,10 +1,8 @@
 // Every PostgreSQL connection of the service goes through pgClient():
 // postgres.js on Deno's node:net leaves Nagle's algorithm on, and COPY sends
 // its data and its CopyDone as two small writes, so the second waited for
-// the server's delayed ACK: ~88 ms a COPY, a PostgreSQL job's whole speed
-// (1,100 rows/s). TCP_NODELAY takes a COPY of 100 rows to under a
-// millisecond. Hosts are tried in order, as postgres.js does itself; a
-// Unix socket path needs no such option.
+// the server's delayed ACK on every COPY. Hosts are tried in order, as
+// postgres.js does itself; a Unix socket path needs no such option.
 import net from "node:net";
 import postgres from "postgres";
 import { isConnectionLost } from "./connection_lost.ts";
