@@ -6,6 +6,7 @@ import { maxUncompressedMb } from "./upload_formats/limits.ts";
 import { loadRdapConfig } from "./rdap/rdap_config.ts";
 import { logLevelOf } from "./log.ts";
 import { DEFAULT_REGISTRY } from "./databases/bundled.ts";
+import { DEFAULT_LIST_PATHS } from "./classification/lists.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -87,7 +88,6 @@ export function loadConfig(
 ) {
   const maxUploadMb = numberSetting(env, "MAX_UPLOAD_MB", 10, 0.001);
   const dataDir = env.DATA_DIR ?? `${ROOT}data`;
-  const listFile = (name: string) => `${ROOT}server/data/${name}`;
   return {
     host: env.HOST ?? "0.0.0.0",
     port: numberSetting(env, "PORT", 5000),
@@ -129,12 +129,11 @@ export function loadConfig(
     databaseUpdates: updateSchedule(env.DATABASE_UPDATES),
     /** Curated AS lists the classifier reads (server/data/*.txt). */
     lists: {
-      consumer: env.ISP_LIST || listFile("consumer_isps.txt"),
-      mobile: env.MOBILE_LIST || listFile("mobile_asns.txt"),
-      hosting: env.HOSTING_LIST || listFile("hosting_asns.txt"),
-      transit: env.TRANSIT_LIST || listFile("transit_asns.txt"),
-      education: env.EDUCATION_LIST ||
-        listFile("research_education_asns.txt"),
+      consumer: env.ISP_LIST || DEFAULT_LIST_PATHS.consumer,
+      mobile: env.MOBILE_LIST || DEFAULT_LIST_PATHS.mobile,
+      hosting: env.HOSTING_LIST || DEFAULT_LIST_PATHS.hosting,
+      transit: env.TRANSIT_LIST || DEFAULT_LIST_PATHS.transit,
+      education: env.EDUCATION_LIST || DEFAULT_LIST_PATHS.education,
     },
     /** CLASSIFY_OVERRIDES: operator's classification rules. */
     overridesPath: env.CLASSIFY_OVERRIDES || `${dataDir}/overrides.txt`,
