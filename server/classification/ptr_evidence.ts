@@ -7,68 +7,17 @@ export type PtrHint = "dynamic" | "static" | null;
 
 // A cue is a whole part between dots and dashes, digits allowed after it
 // ("dsl12", "pool-3"); "poolside" or "cablevision-hq" do not count.
-const DYNAMIC = new Set([
-  "pool",
-  "dyn",
-  "dynamic",
-  "dhcp",
-  "dsl",
-  "adsl",
-  "vdsl",
-  "xdsl",
-  "cable",
-  "cpe",
-  "ftth",
-  "fttb",
-  "fttx",
-  "cust",
-  "customer",
-  "client",
-  "clients",
-  "subscriber",
-  "res",
-  "resi",
-  "residential",
-  "home",
-  "broadband",
-  "bb",
-  "ppp",
-  "pppoe",
-  "dial",
-  "dialup",
-  "mobile",
-  "wireless",
-  "lte",
-  "3g",
-  "4g",
-  "5g",
-  "cgn",
-  "nat",
-  "user",
-  "users",
-  "host",
-]);
-const STATIC = new Set([
-  "static",
-  "biz",
-  "business",
-  "corp",
-  "corporate",
-  "enterprise",
-  "mail",
-  "smtp",
-  "mx",
-  "vpn",
-  "gw",
-  "gateway",
-  "fw",
-  "firewall",
-  "office",
-  "www",
-  "ns",
-  "ns1",
-  "ns2",
-]);
+const words = (text: string) => text.trim().split(/\s+/);
+const DYNAMIC = words(`
+  pool dyn dynamic dhcp dsl adsl vdsl xdsl cable cpe ftth fttb fttx cust
+  customer client clients subscriber res resi residential home broadband
+  bb ppp pppoe dial dialup mobile wireless lte 3g 4g 5g cgn nat user users
+  host
+`);
+const STATIC = words(`
+  static biz business corp corporate enterprise mail smtp mx vpn gw
+  gateway fw firewall office www ns ns1 ns2
+`);
 
 /** The address's octets or hex groups written into the name. */
 function encodesAddress(name: string, ip: string | null): boolean {
@@ -88,10 +37,9 @@ function encodesAddress(name: string, ip: string | null): boolean {
     name.includes(padded);
 }
 
-// One regular expression per set: a cue is a whole label or part between
-// dots and dashes, optionally followed by digits.
-const cueRegex = (words: Set<string>) =>
-  new RegExp(`(?:^|[.-])(?:${[...words].join("|")})\\d*(?=[.-]|$)`);
+// One regular expression per set of cues.
+const cueRegex = (cues: string[]) =>
+  new RegExp(`(?:^|[.-])(?:${cues.join("|")})\\d*(?=[.-]|$)`);
 const STATIC_CUE = cueRegex(STATIC);
 const DYNAMIC_CUE = cueRegex(DYNAMIC);
 
