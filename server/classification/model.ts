@@ -86,72 +86,67 @@ const anyOf = (res: RegExp[]) =>
   new RegExp(res.map((re) => re.source).join("|"), "iu");
 const cue = (type: NetworkType) =>
   anyOf(NAME_CUES.filter(([, t]) => t === type).map(([re]) => re));
-const NAME_FEATURES: RegExp[] = [
-  OPERATOR,
-  MOBILE,
-  HOSTING,
-  OPERATOR_ARM,
-  cue("education"),
-  cue("government"),
-  cue("business"),
-  INFRASTRUCTURE,
-  INSTITUTION,
-];
 
 const log2 = (n: number) => Math.log2(n + 1);
 
+/**
+ * The model's inputs from an AS's features, in MODEL.features order: each
+ * one's name, its value, and its value for a network the address databases
+ * lack ("no features" set, each log share at its floor).
+ */
+const AS_INPUTS: [
+  string,
+  (f: AsFeatures, operatorName: boolean) => number,
+  number,
+][] = [
+  ["v4", (f) => log2(f.v4), 0],
+  ["v6", (f) => log2(f.v6), 0],
+  ["ranges", (f) => log2(f.ranges), 0],
+  ["cities", (f) => log2(f.cities), 0],
+  ["regions", (f) => log2(f.regions), 0],
+  ["countries", (f) => log2(f.countries), 0],
+  ["share", (f) => Math.log10(f.countryShare + 1e-7), -7],
+  ["home", (f) => f.home, 0],
+  ["top city", (f) => f.topCity, 0],
+  ["cities per space", (f) => log2(f.cities) - log2(f.v4 / 256), 0],
+  ["no features", () => 0, 1],
+  ["spread rule", (f, operatorName) => wideSpread(f, operatorName) ? 1 : 0, 0],
+  ["split ranges", (f) => f.mixed, 0],
+  ["radius", (f) => log2(f.radius), 0],
+  ["v6 per /24", (f) => log2(f.v6) - log2(f.v4 / 256), 0],
+  ["legacy space", (f) => f.legacy, 0],
+  ["largest range", (f) => f.largest, 0],
+  ["range size", (f) => log2(f.rangeSize), 0],
+  ["evenness", (f) => f.evenness, 0],
+  ["tracks people", (f) => f.tracks, 0],
+  ["covers people", (f) => f.covers, 0],
+  ["early block", (f) => f.block, 0],
+  ["data-centre cities", (f) => f.datacentre, 0],
+  ["organisation ASes", (f) => log2(f.orgAses), 0],
+  ["organisation share", (f) => Math.log10(f.orgShare + 1e-7), -7],
+];
+
+/** The name features (nameWords), by their key in NAME_WORDS. */
+const NAME_INPUTS = {
+  operator: ["name: operator", OPERATOR],
+  mobile: ["name: mobile", MOBILE],
+  hosting: ["name: hosting", HOSTING],
+  arm: ["name: business arm", OPERATOR_ARM],
+  education: ["name: education", cue("education")],
+  government: ["name: government", cue("government")],
+  company: ["name: company", cue("business")],
+  infrastructure: ["name: infrastructure", INFRASTRUCTURE],
+  institution: ["name: institution", INSTITUTION],
+} as const;
+const NAME_FEATURES: RegExp[] = Object.values(NAME_INPUTS).map(([, re]) => re);
+
 /** The model's inputs, in MODEL.features order (see featureVector). */
-export const FEATURES = [
-  "v4",
-  "v6",
-  "ranges",
-  "cities",
-  "regions",
-  "countries",
-  "share",
-  "home",
-  "top city",
-  "cities per space",
-  "no features",
-  "spread rule",
-  "split ranges",
-  "radius",
-  "v6 per /24",
-  "legacy space",
-  "largest range",
-  "range size",
-  "evenness",
-  "tracks people",
-  "covers people",
-  "early block",
-  "data-centre cities",
-  "organisation ASes",
-  "organisation share",
-  "name: operator",
-  "name: mobile",
-  "name: hosting",
-  "name: business arm",
-  "name: education",
-  "name: government",
-  "name: company",
-  "name: infrastructure",
-  "name: institution",
+export const FEATURES: string[] = [
+  ...AS_INPUTS.map(([name]) => name),
+  ...Object.values(NAME_INPUTS).map(([name]) => name),
   "name tokens",
   "name stems",
-] as const;
-
-/**
- * The feature values of a network the address databases lack: "no
- * features", and each log share at its floor.
- */
-const NO_FEATURES = FEATURES.slice(0, FEATURES.indexOf("name: operator")).map(
-  (name) =>
-    name === "no features"
-      ? 1
-      : name === "share" || name === "organisation share"
-      ? -7
-      : 0,
-);
+];
 
 /**
  * The hand rule the model replaced, kept as one feature: an access network
@@ -178,17 +173,9 @@ export function nameWords(org: string): number[] {
 }
 
 /** Indices into nameWords()'s answer. */
-export const NAME_WORDS = {
-  operator: 0,
-  mobile: 1,
-  hosting: 2,
-  arm: 3,
-  education: 4,
-  government: 5,
-  company: 6,
-  infrastructure: 7,
-  institution: 8,
-} as const;
+export const NAME_WORDS = Object.fromEntries(
+  Object.keys(NAME_INPUTS).map((key, i) => [key, i]),
+) as Record<keyof typeof NAME_INPUTS, number>;
 
 /**
  * The feature values of a network; `words` is nameWords(its name), `tokens`
@@ -199,33 +186,9 @@ export function featureVector(
   words: number[],
   names: [number, number],
 ): number[] {
-  if (!f) return [...NO_FEATURES, ...words, ...names];
+  const operatorName = words[NAME_WORDS.operator] === 1;
   return [
-    log2(f.v4),
-    log2(f.v6),
-    log2(f.ranges),
-    log2(f.cities),
-    log2(f.regions),
-    log2(f.countries),
-    Math.log10(f.countryShare + 1e-7),
-    f.home,
-    f.topCity,
-    log2(f.cities) - log2(f.v4 / 256),
-    0,
-    wideSpread(f, words[NAME_WORDS.operator] === 1) ? 1 : 0,
-    f.mixed,
-    log2(f.radius),
-    log2(f.v6) - log2(f.v4 / 256),
-    f.legacy,
-    f.largest,
-    log2(f.rangeSize),
-    f.evenness,
-    f.tracks,
-    f.covers,
-    f.block,
-    f.datacentre,
-    log2(f.orgAses),
-    Math.log10(f.orgShare + 1e-7),
+    ...AS_INPUTS.map(([, value, none]) => f ? value(f, operatorName) : none),
     ...words,
     ...names,
   ];
