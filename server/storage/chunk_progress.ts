@@ -8,7 +8,7 @@
 // through JobStore. Adapters: sqlite_chunks.ts, pg/pg_chunks.ts.
 import type { ChunkMeta, KeyCount } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
-import { type Counters, emptyLookups } from "./result_rows.ts";
+import { type Counters, emptyLookups, zeroCounters } from "./result_rows.ts";
 
 /** Fewest milliseconds between two progress announcements of one job. */
 export const ANNOUNCE_MS = 250;
@@ -155,6 +155,45 @@ export const COUNTER_COLUMNS: readonly {
     of: (c: Counters) => lookupsOf(c)[kind],
   })),
 ];
+
+export const now = () => new Date().toISOString();
+
+export const ZERO = zeroCounters();
+
+/** Every status a job may be in while it has unfinished chunks. */
+export const ANY_STATUS = ["cancelled", "failed", "processing", "pending"];
+
+/** A planned chunk as its job_chunks row. */
+export const planColumns = (jobId: number, chunk: ChunkPlan) => ({
+  job_id: jobId,
+  chunk: chunk.chunk,
+  first_row: chunk.firstRow,
+  row_count: chunk.rows,
+  start_byte: chunk.start,
+  end_byte: chunk.end,
+  updated_at: now(),
+});
+
+/** What a run's start sets besides the counters: no output yet. */
+export const startColumns = (run: string, worker: string) => ({
+  run,
+  worker,
+  kept_bytes: 0,
+  meta: null,
+  kinds: null,
+});
+
+/** What a commit sets besides the counters and `done`. */
+export function commitColumns(commit: ChunkCommit) {
+  const { output, last, worker, kinds } = commit;
+  return {
+    worker,
+    kinds: last || !kinds ? null : JSON.stringify(kinds),
+    ...(output
+      ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
+      : {}),
+  };
+}
 
 /** A job_chunks row as read from either database. */
 export function toChunk(row: Row): ChunkProgress {

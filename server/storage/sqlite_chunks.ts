@@ -13,24 +13,21 @@ import type {
 } from "./chunk_progress.ts";
 import {
   ANNOUNCE_MS,
+  ANY_STATUS,
+  commitColumns,
   COUNTER_COLUMNS,
+  now,
+  planColumns,
+  startColumns,
   toChunk,
   toOutput,
   toRunningKinds,
+  ZERO,
 } from "./chunk_progress.ts";
 import type { ChunkMeta } from "../results/chunk_output.ts";
 import type { Row } from "./job_rows.ts";
-import {
-  ChunkTaken,
-  type Counters,
-  JobStopped,
-  zeroCounters,
-} from "./result_rows.ts";
+import { ChunkTaken, type Counters, JobStopped } from "./result_rows.ts";
 import type { Store } from "./store.ts";
-
-const now = () => new Date().toISOString();
-
-const ZERO = zeroCounters();
 
 export class SqliteChunkProgress implements ChunkProgressStore {
   /** When each job's progress was last announced from here. */
@@ -42,24 +39,15 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     const { db } = this.store;
     if (plan.length > 0) {
       this.store.transaction(() => {
+        const names = Object.keys(planColumns(jobId, plan[0]));
         const insert = db.prepare(
-          `INSERT OR IGNORE INTO job_chunks (job_id, chunk, first_row,
-            row_count, start_byte, end_byte, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT OR IGNORE INTO job_chunks (${names.join(", ")})
+            VALUES (${names.map(() => "?").join(", ")})`,
         );
         let added = 0;
         for (const chunk of plan) {
-          added += Number(
-            insert.run(
-              jobId,
-              chunk.chunk,
-              chunk.firstRow,
-              chunk.rows,
-              chunk.start,
-              chunk.end,
-              now(),
-            ).changes,
-          );
+          const row = Object.values(planColumns(jobId, chunk));
+          added += Number(insert.run(...row).changes);
         }
         // From now on the job's counters are the sum of its chunks': none
         // yet.
@@ -178,13 +166,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
       if (!this.#addToJob(jobId, ZERO, stored.counters, ["processing"])) {
         return false;
       }
-      this.#setChunk(jobId, chunk, ZERO, {
-        run,
-        worker,
-        kept_bytes: 0,
-        meta: null,
-        kinds: null,
-      });
+      this.#setChunk(jobId, chunk, ZERO, startColumns(run, worker));
       return true;
     }));
   }
@@ -198,7 +180,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
   }
 
   #commit(commit: ChunkCommit): ChunkCommitted {
-    const { jobId, chunk, run, counters, output, last, worker, kinds } = commit;
+    const { jobId, chunk, run, counters, last } = commit;
     const { store } = this;
     const { db } = store;
     return store.transaction((): ChunkCommitted => {
@@ -210,12 +192,8 @@ export class SqliteChunkProgress implements ChunkProgressStore {
       }
       this.#addToJob(jobId, counters, stored.counters, ["processing"]);
       this.#setChunk(jobId, chunk, counters, {
-        worker,
+        ...commitColumns(commit),
         done: last ? 1 : 0,
-        kinds: last || !kinds ? null : JSON.stringify(kinds),
-        ...(output
-          ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
-          : {}),
       });
       if (!last) return { announce: this.#announce(jobId), completed: false };
       const open = db.prepare(
@@ -240,12 +218,7 @@ export class SqliteChunkProgress implements ChunkProgressStore {
         "SELECT * FROM job_chunks WHERE job_id = ? AND done = 0",
       ).all(jobId) as Row[]).map(toChunk);
       for (const chunk of open) {
-        this.#addToJob(jobId, ZERO, chunk.counters, [
-          "cancelled",
-          "failed",
-          "processing",
-          "pending",
-        ]);
+        this.#addToJob(jobId, ZERO, chunk.counters, ANY_STATUS);
         this.#setChunk(jobId, chunk.chunk, ZERO, { kinds: null });
       }
     });

@@ -14,24 +14,21 @@ import type {
 } from "../chunk_progress.ts";
 import {
   ANNOUNCE_MS,
+  ANY_STATUS,
+  commitColumns,
   COUNTER_COLUMNS,
+  now,
+  planColumns,
+  startColumns,
   toChunk,
   toOutput,
   toRunningKinds,
+  ZERO,
 } from "../chunk_progress.ts";
 import type { ChunkMeta } from "../../results/chunk_output.ts";
 import type { Row } from "../job_rows.ts";
-import {
-  ChunkTaken,
-  type Counters,
-  JobStopped,
-  zeroCounters,
-} from "../result_rows.ts";
+import { ChunkTaken, type Counters, JobStopped } from "../result_rows.ts";
 import { transaction } from "./pg_connect.ts";
-
-const now = () => new Date().toISOString();
-
-const ZERO = zeroCounters();
 
 export class PgChunkProgress implements ChunkProgressStore {
   constructor(readonly sql: postgres.Sql) {}
@@ -43,15 +40,7 @@ export class PgChunkProgress implements ChunkProgressStore {
     if (plan.length === 0) return await this.chunks(jobId);
     await transaction(this.sql, async (tx) => {
       const added = await tx`INSERT INTO job_chunks ${
-        tx(plan.map((chunk) => ({
-          job_id: jobId,
-          chunk: chunk.chunk,
-          first_row: chunk.firstRow,
-          row_count: chunk.rows,
-          start_byte: chunk.start,
-          end_byte: chunk.end,
-          updated_at: now(),
-        })))
+        tx(plan.map((chunk) => planColumns(jobId, chunk)))
       } ON CONFLICT (job_id, chunk) DO NOTHING RETURNING chunk`;
       // From now on the job's counters are the sum of its chunks': none
       // yet.
@@ -147,12 +136,7 @@ export class PgChunkProgress implements ChunkProgressStore {
       const open = (await tx<Row[]>`SELECT * FROM job_chunks
         WHERE job_id = ${jobId} AND NOT done FOR UPDATE`).map(toChunk);
       for (const chunk of open) {
-        await this.#addToJob(tx, jobId, ZERO, chunk.counters, [
-          "cancelled",
-          "failed",
-          "processing",
-          "pending",
-        ]);
+        await this.#addToJob(tx, jobId, ZERO, chunk.counters, ANY_STATUS);
         await this.#setChunk(tx, jobId, chunk.chunk, ZERO, { kinds: null });
       }
     });
@@ -169,23 +153,16 @@ export class PgChunkProgress implements ChunkProgressStore {
         WHERE job_id = ${jobId} AND chunk = ${chunk} FOR UPDATE`;
       const stored = row ? toChunk(row) : null;
       if (!stored || stored.done) return false;
-      const zero = { processed: 0, successful: 0, failed: 0, filtered: 0 };
       if (
-        !await this.#addToJob(tx, jobId, zero, stored.counters, ["processing"])
+        !await this.#addToJob(tx, jobId, ZERO, stored.counters, ["processing"])
       ) return false;
-      await this.#setChunk(tx, jobId, chunk, zero, {
-        run,
-        worker,
-        kept_bytes: 0,
-        meta: null,
-        kinds: null,
-      });
+      await this.#setChunk(tx, jobId, chunk, ZERO, startColumns(run, worker));
       return true;
     });
   }
 
   async commitChunk(commit: ChunkCommit): Promise<ChunkCommitted> {
-    const { jobId, chunk, run, counters, output, last, worker, kinds } = commit;
+    const { jobId, chunk, run, counters, last } = commit;
     const statuses = ["processing"];
     return await transaction(this.sql, async (tx) => {
       const [row] = await tx<Row[]>`SELECT * FROM job_chunks
@@ -199,12 +176,8 @@ export class PgChunkProgress implements ChunkProgressStore {
         throw new ChunkTaken(jobId);
       }
       await this.#setChunk(tx, jobId, chunk, counters, {
-        worker,
+        ...commitColumns(commit),
         done: last,
-        kinds: last || !kinds ? null : JSON.stringify(kinds),
-        ...(output
-          ? { kept_bytes: output.keptBytes, meta: JSON.stringify(output.meta) }
-          : {}),
       });
       if (
         !await this.#addToJob(tx, jobId, counters, stored.counters, statuses)
