@@ -8,8 +8,6 @@ import {
 } from "../../shared/enrichment_fields.ts";
 import { NETWORK_TYPES } from "../../shared/network_types.ts";
 
-export { NETWORK_TYPES };
-
 type FieldSchemas = {
   [F in EnrichmentFieldSpec as F["name"]]: F extends { wire: "number" }
     ? z.ZodNullable<z.ZodNumber>

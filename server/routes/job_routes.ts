@@ -1,7 +1,7 @@
 // Declarations of the job routes (/api/enrich, /api/jobs/...): paths,
 // parameters, bodies and answers. The handlers are in jobs.ts.
 import { z } from "@hono/zod-openapi";
-import { NETWORK_TYPES } from "../storage/preview_filters.ts";
+import { NETWORK_TYPES } from "../../shared/network_types.ts";
 import { PREVIEW_STATUSES } from "../../shared/wire.ts";
 import {
   errorResponse,

@@ -12,8 +12,8 @@ import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { ApiError, badRequest } from "../http_error.ts";
 import { isDiskFull } from "../storage/disk_full.ts";
+import { ACCEPTED_EXTENSIONS } from "../../shared/upload_files.ts";
 import {
-  ACCEPTED_EXTENSIONS,
   decodeUpload,
   detectUploadFormat,
   peekHead,

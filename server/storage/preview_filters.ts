@@ -5,8 +5,6 @@
 import { NETWORK_TYPES } from "../../shared/network_types.ts";
 import { PREVIEW_STATUSES, type PreviewStatus } from "../../shared/wire.ts";
 
-export { NETWORK_TYPES };
-
 export interface PreviewFilter {
   /** A network type, or "unknown" for rows without one. */
   networkType?: (typeof NETWORK_TYPES)[number] | "unknown";

@@ -5,12 +5,9 @@ import { READ_CHUNK, sliceChunks } from "./bounded_chunks.ts";
 import { gunzipCsv } from "./gzip.ts";
 import { xlsxFirstSheetCsv } from "./xlsx.ts";
 import { unzipSingleCsv } from "./zip.ts";
-import { ACCEPTED_EXTENSIONS } from "../../shared/upload_files.ts";
 import type { Dialect } from "../csv/dialect.ts";
 
 export type UploadFormat = "csv" | "tsv" | "gzip" | "zip" | "xlsx";
-
-export { ACCEPTED_EXTENSIONS };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
