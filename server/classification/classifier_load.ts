@@ -9,24 +9,21 @@
 // comes back is in shared memory, but for the lists and the decisions.
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import type { MmdbFile } from "../enrichment/mmdb_database.ts";
-import type { ListPaths } from "./lists.ts";
-import type { NetworkClassifierData } from "./network_classifier.ts";
+import type {
+  ClassifierSources,
+  NetworkClassifierData,
+} from "./network_classifier.ts";
 import type { NetworkTableData } from "./network_table.ts";
 import { runOnThread } from "../one_shot_thread.ts";
 
-/** What the loading thread is sent. */
-export interface ClassifierLoadInput {
-  /** Where the AS features are cached. */
-  dataDir: string;
-  /** The ASN and city database files: their sizes and times key the cache. */
-  databasePaths: string[];
-  /** CLASSIFY_OVERRIDES; default DATA_DIR/overrides.txt. */
-  overridesPath?: string;
-  listPaths?: ListPaths;
-  /** The loaded tables and city databases, to build the features from. */
+/**
+ * What the loading thread is sent: the sources, and the loaded tables and
+ * city databases to build the features from.
+ */
+export type ClassifierLoadInput = Omit<ClassifierSources, "buildFeatures"> & {
   table: AsnTableData;
   geo: MmdbFile[];
-}
+};
 
 export interface LoadedClassifier {
   classifier: NetworkClassifierData;

@@ -1,9 +1,8 @@
 // The decision for each organisation of the ASN tables, made once per
 // process (on the classifier's loading thread, classifier_load.ts) and
-// shared: the HTTP thread and every job
-// thread read a network's decision by its table index, instead of each
-// classifying the networks it meets again and keeping its own copy of
-// every decision. Decisions for the ASN MMDB files' answers are still made
+// shared: the HTTP thread and every job thread read a network's decision by
+// its table index, instead of each classifying the networks it meets again
+// and keeping its own copy of every decision. Decisions for the ASN MMDB files' answers are still made
 // where they are met (NetworkClassifier.network, memoised).
 import type { AsnTableData } from "../enrichment/asn_table.ts";
 import type { Decision } from "./decide.ts";
