@@ -2,6 +2,7 @@
 // thread of its own (update_worker.ts says why).
 import type { DataUpdateOutcome } from "../../shared/wire.ts";
 import type { Config } from "../config.ts";
+import { runOnThread } from "../one_shot_thread.ts";
 import { BUNDLED_PACKAGES, type PackageVersions } from "./bundled.ts";
 import { hasCopy, type UpdateOptions } from "./update.ts";
 
@@ -14,24 +15,18 @@ export type ThreadTask =
     versions: PackageVersions;
   };
 
+/** The task's outcome; a thread that stopped is an update that stopped. */
 function onThread(task: ThreadTask): Promise<DataUpdateOutcome> {
-  const worker = new Worker(
-    new URL("./update_worker.ts", import.meta.url).href,
-    { type: "module", name: "update-databases" },
-  );
-  const { promise, resolve } = Promise.withResolvers<DataUpdateOutcome>();
-  worker.onmessage = (event: MessageEvent<DataUpdateOutcome>) =>
-    resolve(event.data);
-  worker.onerror = (event) => {
-    event.preventDefault();
-    resolve({
-      at: new Date().toISOString(),
-      ok: false,
-      message: `the update stopped: ${event.message}`,
-    });
-  };
-  worker.postMessage(task);
-  return promise.finally(() => worker.terminate());
+  return runOnThread<ThreadTask, DataUpdateOutcome>(
+    new URL("./update_worker.ts", import.meta.url),
+    "update-databases",
+    task,
+    null,
+  ).catch((error) => ({
+    at: new Date().toISOString(),
+    ok: false,
+    message: `the update stopped: ${error.message}`,
+  }));
 }
 
 /** One update-databases run with the server's settings. */

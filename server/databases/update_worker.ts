@@ -4,30 +4,28 @@
 // thread whose memory goes back to the system when it ends, not into the
 // server's heap, and which does not hold up its lookups.
 /// <reference lib="deno.worker" />
+import type { DataUpdateOutcome } from "../../shared/wire.ts";
+import { answerOnThread } from "../one_shot_thread.ts";
 import { BUNDLED_PACKAGES } from "./bundled.ts";
 import type { ThreadTask } from "./update_thread.ts";
 import { ensureCopy, updateDatabases } from "./update.ts";
 
-self.onmessage = async (event: MessageEvent<ThreadTask>) => {
-  const task = event.data;
+answerOnThread(async (task: ThreadTask): Promise<DataUpdateOutcome> => {
+  // An update's own failure is its outcome; thrown, it is the thread's.
+  if (task.kind === "update") return await updateDatabases(task.options);
   try {
-    if (task.kind === "update") {
-      self.postMessage(await updateDatabases(task.options));
-      return;
-    }
     for (const pkg of BUNDLED_PACKAGES) {
       const version = task.versions[pkg.name];
       if (version) {
         await ensureCopy(task.dataDir, task.registryUrl, pkg, version);
       }
     }
-    self.postMessage({ ok: true });
+    return { at: new Date().toISOString(), ok: true, message: "" };
   } catch (error) {
-    self.postMessage({
+    return {
       at: new Date().toISOString(),
       ok: false,
-      message: (task.kind === "update" ? "the update stopped: " : "") +
-        (error as Error).message,
-    });
+      message: (error as Error).message,
+    };
   }
-};
+});
