@@ -3,28 +3,17 @@
 // X-Forwarded-Proto / X-Forwarded-Host, read like X-Forwarded-For (the entry
 // the nearest trusted proxy wrote); otherwise a client could claim them.
 import type { Context } from "hono";
-
-function forwarded(
-  c: Context,
-  header: string,
-  trustProxy: number,
-): string | undefined {
-  if (trustProxy <= 0) return undefined;
-  const values = (c.req.header(header) ?? "").split(",")
-    .map((s) => s.trim()).filter(Boolean);
-  if (values.length === 0) return undefined;
-  return values[Math.max(0, values.length - trustProxy)];
-}
+import { forwardedValue } from "../middleware/client_address.ts";
 
 /** Whether the client reached us over HTTPS (directly or at the proxy). */
 export function requestIsHttps(c: Context, trustProxy: number): boolean {
-  const proto = forwarded(c, "x-forwarded-proto", trustProxy);
+  const proto = forwardedValue(c, "x-forwarded-proto", trustProxy);
   if (proto !== undefined) return proto.toLowerCase() === "https";
   return new URL(c.req.url).protocol === "https:";
 }
 
 /** The host (and port) the client addressed, lower-cased. */
 export function requestHost(c: Context, trustProxy: number): string {
-  return (forwarded(c, "x-forwarded-host", trustProxy) ??
+  return (forwardedValue(c, "x-forwarded-host", trustProxy) ??
     c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
 }

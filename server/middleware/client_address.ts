@@ -5,17 +5,26 @@ import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
 import ipaddr from "ipaddr.js";
 
+/**
+ * The entry of an X-Forwarded-* header the nearest trusted proxy wrote;
+ * undefined without trusted proxies or the header.
+ */
+export function forwardedValue(
+  c: Context,
+  header: string,
+  trustProxy: number,
+): string | undefined {
+  if (trustProxy <= 0) return undefined;
+  const values = (c.req.header(header) ?? "").split(",")
+    .map((s) => s.trim()).filter(Boolean);
+  if (values.length === 0) return undefined;
+  return values[Math.max(0, values.length - trustProxy)];
+}
+
 /** The client address of a request; "unknown" without connection info. */
 export function clientAddress(c: Context, trustProxy: number): string {
-  if (trustProxy > 0) {
-    const forwarded = (c.req.header("x-forwarded-for") ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (forwarded.length > 0) {
-      return forwarded[Math.max(0, forwarded.length - trustProxy)];
-    }
-  }
+  const forwarded = forwardedValue(c, "x-forwarded-for", trustProxy);
+  if (forwarded !== undefined) return forwarded;
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
