@@ -46,5 +46,6 @@ export const jsonBodyOfAnyType: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-const isJsonType = (type: string | undefined) =>
+/** Whether a Content-Type is JSON (application/json, application/x+json). */
+export const isJsonType = (type: string | undefined) =>
   /^application\/([\w.-]+\+)?json$/i.test((type ?? "").split(";")[0].trim());

@@ -1,7 +1,7 @@
 // Turns a failed zod parse into the one line a caller reads in { message }.
 import type { Context } from "hono";
 import type { ZodError, ZodIssue } from "zod";
-import { NOT_JSON_BODY } from "./json_body.ts";
+import { isJsonType, NOT_JSON_BODY } from "./json_body.ts";
 
 /** "path: message" of the first issue, the path joined with dots. */
 export function firstIssueMessage(error: ZodError): string {
@@ -49,10 +49,7 @@ export function bodyRefusal(
   fits: (body: unknown) => boolean,
   shape: string,
 ): string {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
-    return NOT_JSON_BODY;
-  }
+  if (!isJsonType(c.req.header("content-type"))) return NOT_JSON_BODY;
   // @hono/zod-validator passes the value it checked as data.
   const body = (result as { data?: unknown }).data;
   return fits(body)
