@@ -107,35 +107,39 @@ export interface PlaceSource {
   } | null;
 }
 
-interface Acc {
-  v4: number;
-  v6: number;
-  cities: Set<number>;
-  regions: Set<number>;
-  /** IPv4 addresses by country code. */
-  byCountry: Map<string, number>;
-  ranges: number;
-  /** Sampled IPv4 addresses by city id. */
-  byCity: Map<number, number>;
-  /** Neighbouring sample pairs within a range, and those in two cities. */
-  pairs: number;
-  split: number;
-  /** Located IPv4 samples: weight, weighted coordinates (unit vectors). */
-  located: number;
-  x: number;
-  y: number;
-  z: number;
-  /** Coordinates of located samples and their weights, for the radius. */
-  points: number[];
-  legacy: number;
-  block: number;
-  largest: number;
-  squares: number;
-  /** Its name says hosting, cloud or data centre. */
-  hosting: boolean;
-  /** Its organisation: its name's words (nameTokens), joined. */
-  org: string;
+/** An AS's sums while the tables are walked. */
+function newAcc() {
+  return {
+    v4: 0,
+    v6: 0,
+    cities: new Set<number>(),
+    regions: new Set<number>(),
+    /** IPv4 addresses by country code. */
+    byCountry: new Map<string, number>(),
+    ranges: 0,
+    /** Sampled IPv4 addresses by city id. */
+    byCity: new Map<number, number>(),
+    /** Neighbouring sample pairs within a range, and those in two cities. */
+    pairs: 0,
+    split: 0,
+    /** Located IPv4 samples: weight, weighted coordinates (unit vectors). */
+    located: 0,
+    x: 0,
+    y: 0,
+    z: 0,
+    /** Coordinates of located samples and their weights, for the radius. */
+    points: [] as number[],
+    legacy: 0,
+    block: 0,
+    largest: 0,
+    squares: 0,
+    /** Its name says hosting, cloud or data centre. */
+    hosting: false,
+    /** Its organisation: its name's words (nameTokens), joined. */
+    org: "",
+  };
 }
+type Acc = ReturnType<typeof newAcc>;
 
 // Samples per range: start and middle, plus one per 4k addresses (at most
 // 256) so a few huge ranges of a cable operator still show its spread, and
@@ -209,28 +213,7 @@ export function buildAsFeatures(
   const acc = (asn: number): Acc => {
     let a = byAsn.get(asn);
     if (!a) {
-      a = {
-        v4: 0,
-        v6: 0,
-        cities: new Set(),
-        regions: new Set(),
-        byCountry: new Map(),
-        ranges: 0,
-        byCity: new Map(),
-        pairs: 0,
-        split: 0,
-        located: 0,
-        x: 0,
-        y: 0,
-        z: 0,
-        points: [],
-        legacy: 0,
-        block: 0,
-        largest: 0,
-        squares: 0,
-        hosting: false,
-        org: "",
-      };
+      a = newAcc();
       byAsn.set(asn, a);
     }
     return a;
