@@ -16,19 +16,6 @@ import {
 import type { RdapAnswer } from "./rdap_client.ts";
 import { type Registration, registrationSpan } from "./rdap_parser.ts";
 
-export interface RegistrationOutcomes {
-  /** Queries a registry answered with a network. */
-  answered: number;
-  /** Addresses answered from the cache (this job's queries or earlier ones). */
-  cached: number;
-  /** Queries answered 404: no network registered. */
-  notFound: number;
-  timedOut: number;
-  failed: number;
-  /** Addresses not asked after too many failures in a row. */
-  skipped: number;
-}
-
 export interface RdapQuerier {
   query(ip: string): Promise<RdapAnswer>;
 }
@@ -41,12 +28,17 @@ export interface RegistrationLookupOptions {
 }
 
 export class RegistrationLookup {
-  readonly outcomes: RegistrationOutcomes = {
+  /** How its lookups ended. */
+  readonly outcomes = {
+    /** Queries a registry answered with a network. */
     answered: 0,
+    /** Addresses answered from the cache (this job's queries or earlier ones). */
     cached: 0,
+    /** Queries answered 404: no network registered. */
     notFound: 0,
     timedOut: 0,
     failed: 0,
+    /** Addresses not asked after too many failures in a row. */
     skipped: 0,
   };
   /** The last failure's words, for the job's log. */
