@@ -153,26 +153,15 @@ export function signInRoutes(
     const next = safeReturnPath(field("next"));
     if (attempts === undefined) return c.redirect(next, 303);
     const check = await attempts.check(c, field("password") ?? "");
-    if (check.kind === "wait") {
+    if (check.kind !== "right") {
+      const wait = check.kind === "wait" ? String(check.seconds) : undefined;
+      const error = check.kind === "wait"
+        ? tooManyPasswordsMessage(check.seconds)
+        : "That is not the access password.";
       return c.html(
-        signInPage({
-          next,
-          error: tooManyPasswordsMessage(check.seconds),
-          stylesheets: await stylesheets(),
-        }),
-        429,
-        { "Retry-After": String(check.seconds), "Cache-Control": "no-store" },
-      );
-    }
-    if (check.kind === "wrong") {
-      return c.html(
-        signInPage({
-          next,
-          error: "That is not the access password.",
-          stylesheets: await stylesheets(),
-        }),
-        401,
-        { "Cache-Control": "no-store" },
+        signInPage({ next, error, stylesheets: await stylesheets() }),
+        wait ? 429 : 401,
+        { ...(wait && { "Retry-After": wait }), "Cache-Control": "no-store" },
       );
     }
     sessions.issue(c, { id: c.get("sessionId"), unlocked: true });
