@@ -63,20 +63,15 @@ export class LookupApiKeys {
     return async (c, next) => {
       if (!this.enabled || c.req.method === "OPTIONS") return await next();
       const key = presentedApiKey(c);
-      const challenge = { "WWW-Authenticate": 'Bearer realm="lookup API"' };
-      if (key === undefined) {
-        return c.json(
-          body(
-            "This lookup API needs an API key: send it as " +
-              "'Authorization: Bearer <key>' or '?key=<key>'",
-          ),
-          401,
-          challenge,
-        );
-      }
-      const id = await digest(key);
-      if (!this.digests.has(id)) {
-        return c.json(body("The API key is not recognised"), 401, challenge);
+      const id = key === undefined ? undefined : await digest(key);
+      if (id === undefined || !this.digests.has(id)) {
+        const message = id === undefined
+          ? "This lookup API needs an API key: send it as " +
+            "'Authorization: Bearer <key>' or '?key=<key>'"
+          : "The API key is not recognised";
+        return c.json(body(message), 401, {
+          "WWW-Authenticate": 'Bearer realm="lookup API"',
+        });
       }
       c.set("lookupApiKeyId", id);
       await next();
