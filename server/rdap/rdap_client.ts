@@ -50,8 +50,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const ACCEPT = "application/rdap+json, application/json;q=0.9";
 
-class AttemptTimeout extends Error {}
-
 /** Retry-After as milliseconds: delay-seconds or an HTTP-date (RFC 9110). */
 export function retryAfterMs(
   header: string | null,
@@ -147,13 +145,9 @@ export class RdapClient {
     address: Address,
     attempt: number,
   ): Promise<RdapAnswer | { kind: "retry"; reason: string; pauseMs: number }> {
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new AttemptTimeout()),
-      this.#timeoutMs,
-    );
+    const signal = AbortSignal.timeout(this.#timeoutMs);
     try {
-      const response = await this.#fetchFollowing(url, controller.signal);
+      const response = await this.#fetchFollowing(url, signal);
       if (typeof response === "string") {
         return { kind: "failed", reason: response };
       }
@@ -203,14 +197,12 @@ export class RdapClient {
       }
       return { kind: "failed", reason: `HTTP ${response.status}` };
     } catch (error) {
-      if (controller.signal.aborted) return { kind: "timeout" };
+      if (signal.aborted) return { kind: "timeout" };
       return {
         kind: "retry",
         reason: `cannot connect: ${(error as Error).message}`,
         pauseMs: this.#backoffMs,
       };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
