@@ -4,6 +4,7 @@
 // empty. A chunk whose worker dies, or stops answering, is redelivered once
 // its heartbeat (or, without one, its expiry) lapses; what that worker does
 // with the chunk later, should it go on, is fenced to its own delivery.
+import { setTimeout as delay } from "node:timers/promises";
 import { PgBoss } from "pg-boss";
 import type {
   ChunkHandler,
@@ -155,16 +156,10 @@ export class PgBossQueue implements JobQueue {
     }
   }
 
+  /** Waits `ms`, or less when the queue closes. */
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#closing.signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#closing.signal.addEventListener("abort", done);
-    });
+    return delay(ms, undefined, { signal: this.#closing.signal })
+      .catch(() => {});
   }
 
   async cancel(jobId: number): Promise<number> {
