@@ -2,6 +2,7 @@
 // walks every range (seconds), loading the cache file takes milliseconds.
 // The key is each database file's path, size and modification time, so a
 // new npm package version or a user's own file rebuilds it.
+import { createHash } from "node:crypto";
 import { type AsFeatureColumns, AsFeatureIndex } from "./as_features.ts";
 
 // Raised when the features' columns change.
@@ -13,12 +14,8 @@ export async function databaseVersionKey(paths: string[]): Promise<string> {
     const info = await Deno.stat(path);
     parts.push(`${path}:${info.size}:${info.mtime?.getTime() ?? 0}`);
   }
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(parts.join("\n")),
-  );
-  return Array.from(new Uint8Array(digest).slice(0, 8))
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  return createHash("sha256").update(parts.join("\n")).digest("hex")
+    .slice(0, 16);
 }
 
 export interface LoadedFeatures {

@@ -3,6 +3,7 @@
 // ip-location-db package's version names, and for the classifier's fitted
 // parameters and curated lists a hash of their contents (and the fit's date
 // when the parameters carry one).
+import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { DatabaseInfo } from "../../shared/wire.ts";
 import params from "../classification/model_params.json" with {
@@ -32,14 +33,9 @@ export interface Described {
 
 const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-async function shortHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return Array.from(new Uint8Array(digest).slice(0, 6))
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+/** The first 6 bytes of the text's SHA-256, in hex. */
+const shortHash = (text: string) =>
+  createHash("sha256").update(text).digest("hex").slice(0, 12);
 
 function packageFields(copy: PackageCopy) {
   return {
@@ -101,7 +97,7 @@ export async function describeDatabases(d: Described): Promise<DatabaseInfo[]> {
     }
   }
   databases.push(
-    await describeModel(),
+    describeModel(),
     await describeLists(d.lists),
     await describeLabels(),
   );
@@ -118,13 +114,13 @@ async function describeLabels(): Promise<DatabaseInfo> {
       "to network types by `deno task fit:classifier` (eval/linnaeus/)",
     licence: "MIT",
     url: "https://github.com/NU-AquaLab/linnaeus",
-    version: await shortHash(await Deno.readTextFile(LABELLED_PATH)),
+    version: shortHash(await Deno.readTextFile(LABELLED_PATH)),
     builtAt: null,
     origin: "bundled",
   };
 }
 
-async function describeModel(): Promise<DatabaseInfo> {
+function describeModel(): DatabaseInfo {
   const fitted = params.fitted as Record<string, unknown>;
   return {
     kind: "classifier",
@@ -134,7 +130,7 @@ async function describeModel(): Promise<DatabaseInfo> {
       "and labelled networks (eval/)",
     licence: "same as the code",
     url: null,
-    version: await shortHash(JSON.stringify(params)),
+    version: shortHash(JSON.stringify(params)),
     builtAt: typeof fitted.date === "string" ? fitted.date : null,
     origin: "bundled",
   };
@@ -155,7 +151,7 @@ async function describeLists(lists: ListPaths): Promise<DatabaseInfo> {
       : "curated in this repository (server/data)",
     licence: own ? null : "same as the code",
     url: null,
-    version: await shortHash(texts.join("\n")),
+    version: shortHash(texts.join("\n")),
     builtAt: null,
     origin: own ? "own" : "bundled",
   };
