@@ -7,7 +7,7 @@ import {
 } from "../../shared/wire.ts";
 import { FieldList } from "./field_options.ts";
 import { NOT_AN_IP_ADDRESS } from "./failure_text.ts";
-import { OVER_BATCH_MAX_IPS } from "./lookup_schemas.ts";
+import { agree, OVER_BATCH_MAX_IPS, type Same } from "./lookup_schemas.ts";
 
 /** The example from BigQuery's documentation of remote functions. */
 export const BIGQUERY_EXAMPLE: BigQueryRequestWire = {
@@ -64,8 +64,6 @@ export const BigQueryError = z.object({
 }).openapi("BigQueryError");
 
 // Compile-time check that the schema and the wire type agree.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const agree = <T extends true>(_: T) => {};
 agree<
   Same<
     Omit<z.input<typeof BigQueryRequest>, "userDefinedContext">,

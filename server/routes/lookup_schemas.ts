@@ -149,7 +149,8 @@ export const BatchResponse = z.array(LookupAnswer).openapi(
 );
 
 // Compile-time checks that the schemas and the wire types agree.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const agree = <T extends true>(_: T) => {};
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false)
+  : false;
+export const agree = <T extends true>(_: T) => {};
 agree<Same<z.infer<typeof LookupResult>, LookupResponse>>(true);
 agree<Same<z.input<typeof BatchRequest>, BatchLookupRequest>>(true);
