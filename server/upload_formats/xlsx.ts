@@ -9,10 +9,9 @@ import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { formatRows } from "../csv/dialect.ts";
 import { tooLargeDecompressed, UploadFormatError } from "./limits.ts";
 import { rowTooLong } from "./row_limit.ts";
-import { dateStyles, firstSheet, sharedStrings } from "./xlsx_parts.ts";
+import { dateStyles, firstSheet, local, sharedStrings } from "./xlsx_parts.ts";
+import { bytesOf } from "../blobs/blob_store.ts";
 import { ZipDirectory } from "./zip_directory.ts";
-
-const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
 /** Columns a worksheet can have (A to XFD). */
 export const MAX_XLSX_COLUMNS = 16_384;
@@ -43,12 +42,6 @@ export function serialToIso(serial: number, date1904: boolean): string {
   return Number.isInteger(serial) ? iso.slice(0, 10) : iso.slice(0, 19);
 }
 
-async function collect(
-  source: ReadableStream<Uint8Array>,
-): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(source).arrayBuffer());
-}
-
 async function* rows(
   source: ReadableStream<Uint8Array>,
   maxBytes: number,
@@ -59,7 +52,7 @@ async function* rows(
     inflated += bytes;
     if (inflated > maxBytes) throw tooLargeDecompressed(maxBytes);
   };
-  const zip = new ZipDirectory(await collect(source));
+  const zip = new ZipDirectory(await bytesOf(source));
   const sheet = await firstSheet(zip);
   const strings = await sharedStrings(zip, count);
   const dates = await dateStyles(zip);

@@ -22,7 +22,8 @@ export async function parseXml(
   parser.close();
 }
 
-const local = (name: string) => name.slice(name.indexOf(":") + 1);
+/** A tag name without its namespace prefix. */
+export const local = (name: string) => name.slice(name.indexOf(":") + 1);
 const attr = (tag: SaxesTagPlain, name: string) =>
   Object.entries(tag.attributes).find(([key]) => local(key) === name)?.[1];
 
