@@ -143,13 +143,13 @@ function decision(
   };
 }
 
+/** Joins an answer to the evidence that weighs against it. */
+const DOUBT = "; model doubts it: ";
+
 /**
  * The type from everything but the host name and the job's keep list.
  * `m`: the fitted model (its parameters; the fit passes its own).
  */
-/** Joins an answer to the evidence that weighs against it. */
-const DOUBT = "; model doubts it: ";
-
 export function classifyNetwork(
   f: AsFeatures | null,
   e: Evidence,

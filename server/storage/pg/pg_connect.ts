@@ -55,7 +55,6 @@ export function pgClient(url: string, options: Options = {}): postgres.Sql {
   return postgres(url, { ...options, socket: connectNoDelay } as Options);
 }
 
-/** postgres.js's own codes for a connection that went away. */
 /**
  * sql.begin(fn), except that when fn fails because the connection was lost,
  * no ROLLBACK is sent: postgres.js 3.4.9 writes it to the closed connection
