@@ -55,7 +55,7 @@ export function keyValue(key: string): bigint {
 }
 
 /** The block of `prefix` bits that holds the address. */
-function enclosingBlock(address: Address, prefix: number): Span {
+export function enclosingBlock(address: Address, prefix: number): Span {
   const hostBits = BigInt(BITS[address.family] - prefix);
   const size = 1n << hostBits;
   const start = (address.value >> hostBits) << hostBits;
@@ -82,6 +82,17 @@ export function spanOf(startText: string, endText: string): Span | null {
   if (!start || !end || start.family !== end.family) return null;
   if (start.value > end.value) return null;
   return { family: start.family, start: start.value, end: end.value };
+}
+
+/** "192.0.2.0/24" as a span; null when not a valid CIDR. */
+export function parseCidr(text: string): Span | null {
+  const slash = text.indexOf("/");
+  if (slash < 0) return null;
+  const address = parseAddress(text.slice(0, slash));
+  const prefix = Number(text.slice(slash + 1));
+  if (!address || !Number.isInteger(prefix)) return null;
+  if (prefix < 0 || prefix > BITS[address.family]) return null;
+  return enclosingBlock(address, prefix);
 }
 
 /** The fewest CIDR blocks that exactly make up the span, in order. */
