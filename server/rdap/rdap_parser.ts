@@ -141,12 +141,7 @@ export function registrationSpan(registration: Registration): Span {
 }
 
 /** The row's registration columns (null when there is no registration). */
-export function registrationColumns(registration: Registration | null): {
-  registered_org: string | null;
-  registered_network: string | null;
-  registered_country: string | null;
-  abuse_email: string | null;
-} {
+export function registrationColumns(registration: Registration | null) {
   return {
     registered_org: registration?.org ?? null,
     registered_network: registration?.network ?? null,
