@@ -172,9 +172,7 @@ export function toJob(row: Row): JobRecord {
     },
     dataVersion: row.data_version == null ? null : String(row.data_version),
     options,
-    alwaysKeep: row.always_keep === null || row.always_keep === undefined
-      ? null
-      : String(row.always_keep),
+    alwaysKeep: row.always_keep == null ? null : String(row.always_keep),
     owner: ownerOf(row),
   };
 }
