@@ -166,17 +166,11 @@ export class SqliteRdapCache implements RdapCache {
   ): Promise<boolean> {
     const row = rowToKeep(asked, network, registration, this.#policy.now());
     if (!row) return Promise.resolve(false);
+    const names = Object.keys(row);
     this.#sql(
-      `INSERT OR REPLACE INTO rdap_networks
-        (family, start_key, end_key, fetched_at, registration)
-        VALUES (?, ?, ?, ?, ?)`,
-    ).run(
-      row.family,
-      row.start_key,
-      row.end_key,
-      row.fetched_at,
-      row.registration,
-    );
+      `INSERT OR REPLACE INTO rdap_networks (${names.join(", ")})
+        VALUES (${names.map(() => "?").join(", ")})`,
+    ).run(...Object.values(row));
     return Promise.resolve(true);
   }
 
