@@ -91,18 +91,15 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     return Promise.resolve(rows.map(toRunningKinds));
   }
 
-  #chunk(jobId: number, chunk: number): ChunkProgress | null {
-    const row = this.store.db.prepare(
+  #row(jobId: number, chunk: number): Row | undefined {
+    return this.store.db.prepare(
       "SELECT * FROM job_chunks WHERE job_id = ? AND chunk = ?",
     ).get(jobId, chunk) as Row | undefined;
-    return row ? toChunk(row) : null;
   }
 
-  #run(jobId: number, chunk: number): string | null {
-    const row = this.store.db.prepare(
-      "SELECT run FROM job_chunks WHERE job_id = ? AND chunk = ?",
-    ).get(jobId, chunk) as Row | undefined;
-    return (row?.run as string | null | undefined) ?? null;
+  #chunk(jobId: number, chunk: number): ChunkProgress | null {
+    const row = this.#row(jobId, chunk);
+    return row ? toChunk(row) : null;
   }
 
   /**
@@ -184,10 +181,11 @@ export class SqliteChunkProgress implements ChunkProgressStore {
     const { store } = this;
     const { db } = store;
     return store.transaction((): ChunkCommitted => {
-      const stored = this.#chunk(jobId, chunk);
+      const row = this.#row(jobId, chunk);
+      const stored = row ? toChunk(row) : null;
       const status = store.getJob(jobId)?.status;
       if (status !== "processing") throw new JobStopped(jobId, status);
-      if (!stored || stored.done || this.#run(jobId, chunk) !== run) {
+      if (!stored || stored.done || row!.run !== run) {
         throw new ChunkTaken(jobId);
       }
       this.#addToJob(jobId, counters, stored.counters, ["processing"]);
