@@ -9,7 +9,8 @@ import { ByteSink } from "../csv/byte_sink.ts";
 import { type Dialect, encodeField, plainCodes } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
-import type { Enrichment } from "../enrichment/types.ts";
+import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 import { keyNetwork, keyPlace } from "../jobs/row_results.ts";
 import {
   type CellSource,
@@ -21,8 +22,11 @@ import {
 } from "./output_row.ts";
 import {
   ColumnsBuilder,
+  FILTERED,
   type GroupFacts,
+  type OwnValues,
   type ResultColumns,
+  SUCCESS,
 } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -92,11 +96,11 @@ const encoder = new TextEncoder();
 
 /**
  * New cells one after another that follow one source (OutputCell) and,
- * but for a row's own, their recent bytes (each cell with the delimiter
- * before it) by the number of what they follow (a place's, an
- * organisation's, or a key's group for the whole row's): its later rows
- * copy them. `kept` gives a number's bytes as an index into `ends`, its
- * bytes in `bytes` ending there and starting where the one before ends.
+ * for a place's or an organisation's, their recent bytes (each cell with
+ * the delimiter before it) by the number of what they follow: its later
+ * rows of other keys copy them. `kept` gives a number's bytes as an index
+ * into `ends`, its bytes in `bytes` ending there and starting where the one
+ * before ends.
  */
 interface CellRun {
   source: CellSource;
@@ -199,7 +203,16 @@ export class ChunkOutput {
    * first counted, found by company, ASN, then the few of those two. */
   #nets: NetCount[] = [];
   #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
-  #addresses = new Set<string>();
+  /** Each row's address (addressOf), repeats and all. */
+  #addresses: string[] = [];
+  /**
+   * Each group's new cells but the rows' own, run after run (where each
+   * ends: #groupEnds, runs' ends a group), for the later rows of its key.
+   */
+  #groupTails = new ByteSink();
+  #groupEnds: number[] = [];
+  /** A known key's row's own values (addKnown), refilled. */
+  #own = emptyEnrichment("");
   /**
    * Each key's group in the columns: rows of one key count alike, by their
    * group's facts and rows, at the chunk's end.
@@ -234,30 +247,88 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds a finished row, in input order (read now, not kept: see RowSink).
-   * `key`: rows of one key share their place's and organisation's values,
-   * so they are counted once, n times, and their lines share those cells
-   * (LineTail).
+   * Adds a finished row of a new key (or of none, -1), in input order (read
+   * now, not kept: see RowSink). `key`: rows of one key share their place's
+   * and organisation's values, so they are counted once, n times, and their
+   * lines share those cells (addKnown).
    */
   addRow(result: OutputRow, key: number): void {
-    const e = result.enrichment;
-    const address = addressOf(e);
-    if (address !== null) this.#addresses.add(address);
-    let group = key < 0 ? undefined : this.#groupOf.get(key);
-    if (group !== undefined) this.#rows.add(result, group);
+    const { rowIndex, line, enrichment: e } = result;
+    if (this.addKnown(rowIndex, line, e, key) >= 0) return;
+    this.#address(e);
+    const group = this.#rows.newGroup(e);
+    this.#rows.add(rowIndex, line, e, group);
+    if (key < 0) this.#count(e, kindCode(e), 1);
     else {
-      group = this.#rows.add(result);
-      if (key < 0) this.#count(e, kindCode(e), 1);
-      else {
-        this.#groupOf.set(key, group);
-        if (e.failure) this.#codes.set(group, kindCode(e));
-        if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
-      }
+      this.#groupOf.set(key, group);
+      if (e.failure) this.#codes.set(group, kindCode(e));
+      if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
     }
-    if (e.ispFiltered) return;
-    this.#line(result, key, group);
+    const from = this.#groupTails.length;
+    if (!e.ispFiltered) {
+      this.#lineStart(line);
+      this.#tail(e, key);
+      this.#lineEnd(line);
+    }
+    // A group's later rows copy its cells but their own (#knownTail).
+    if (key < 0 || e.ispFiltered) {
+      for (let r = 0; r < this.#runs.length; r++) this.#groupEnds.push(from);
+    }
+  }
+
+  /**
+   * Adds a row of a key added before, by its own values alone, in input
+   * order; its group's flags (result_columns.ts SUCCESS, FILTERED), or -1
+   * when the key is new (nothing is added: addRow it).
+   */
+  addKnown(
+    rowIndex: number,
+    line: SourceLine,
+    values: OwnValues,
+    key: number,
+  ): number {
+    const group = key < 0 ? undefined : this.#groupOf.get(key);
+    if (group === undefined) return -1;
+    const flags = this.#rows.flagsOf(group);
+    const own = this.#own;
+    own.ip = values.ip;
+    own.ip_used = values.ip_used;
+    // A group that failed takes no host name (compose.ts addHostName).
+    const named = (flags & SUCCESS) !== 0;
+    own.hostname = named ? values.hostname : null;
+    own.domain = named ? values.domain : null;
+    this.#address(own);
+    this.#rows.add(rowIndex, line, own, group);
+    if ((flags & FILTERED) === 0) {
+      this.#lineStart(line);
+      this.#knownTail(own, group);
+      this.#lineEnd(line);
+    }
+    return flags;
+  }
+
+  #address(e: Enrichment): void {
+    const address = addressOf(e);
+    if (address !== null) this.#addresses.push(address);
+  }
+
+  /** A kept row's line as stored, padded to the header's width. */
+  #lineStart(line: SourceLine): void {
+    const sink = this.#sink;
+    sink.range(line.buf, line.start, line.contentEnd);
+    for (let i = line.fields; i < this.#headerCount; i++) {
+      sink.bytes(this.#delimiter);
+    }
+  }
+
+  /** A kept row's line end as stored, and the piece taken when full. */
+  #lineEnd(line: SourceLine): void {
+    const sink = this.#sink;
+    if (line.end > line.contentEnd) {
+      sink.range(line.buf, line.contentEnd, line.end);
+    } else sink.bytes(this.#newline);
     this.#keptRows++;
-    if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
+    if (sink.length >= KEPT_PIECE) this.#takeKept();
   }
 
   /** The kept lines so far as a piece (`last`: in the sink's memory). */
@@ -269,36 +340,19 @@ export class ChunkOutput {
   }
 
   /**
-   * A kept row's output line: its line as stored, padded to the header's
-   * width, then its new cells and its line end.
+   * The new cells of a kept row of a new key: a run of its place's or
+   * organisation's copied when a row of that place or organisation wrote it
+   * (an organisation's only with a place that could be read: else
+   * compose.ts leaves it out). Each run but the row's own is kept for the
+   * key's later rows (#groupTails).
    */
-  #line({ line, enrichment }: OutputRow, key: number, group: number): void {
+  #tail(e: Enrichment, key: number): void {
     const sink = this.#sink;
-    sink.range(line.buf, line.start, line.contentEnd);
-    for (let i = line.fields; i < this.#headerCount; i++) {
-      sink.bytes(this.#delimiter);
-    }
-    this.#tail(enrichment, key, group);
-    if (line.end > line.contentEnd) {
-      sink.range(line.buf, line.contentEnd, line.end);
-    } else sink.bytes(this.#newline);
-  }
-
-  /**
-   * A kept row's new cells: a run of its place's or organisation's copied
-   * when a row of that place or organisation wrote it (an organisation's
-   * only with a place that could be read: else compose.ts leaves it out),
-   * a run of the whole row's when a row of its key did.
-   */
-  #tail(e: Enrichment, key: number, group: number): void {
-    const sink = this.#sink;
+    const tails = this.#groupTails;
     const located = key >= 0 && e.failure?.kind !== "corrupt_record";
     for (const run of this.#runs) {
-      const id = key < 0 || run.source === "own"
-        ? null
-        : run.source === "row"
-        ? group
-        : !located
+      const from = sink.length;
+      const id = !located || run.source === "own" || run.source === "row"
         ? null
         : run.source === "place"
         ? keyPlace(key)
@@ -310,17 +364,38 @@ export class ChunkOutput {
           kept === 0 ? 0 : run.ends[kept - 1],
           run.ends[kept],
         );
-        continue;
+      } else {
+        this.#cells(run, e);
+        if (id !== null) {
+          if (run.kept.size >= RUNS_KEPT) forget(run);
+          run.bytes.rangeOf(sink, from, sink.length);
+          run.kept.set(id, run.ends.push(run.bytes.length) - 1);
+        }
       }
-      const from = sink.length;
-      for (const cell of run.cells) {
-        sink.bytes(this.#delimiter);
-        this.#cell(cell, e);
-      }
-      if (id === null) continue;
-      if (run.kept.size >= RUNS_KEPT) forget(run);
-      run.bytes.rangeOf(sink, from, sink.length);
-      run.kept.set(id, run.ends.push(run.bytes.length) - 1);
+      if (key < 0) continue;
+      if (run.source !== "own") tails.rangeOf(sink, from, sink.length);
+      this.#groupEnds.push(tails.length);
+    }
+  }
+
+  /** A kept row's new cells: its group's, but for its own. */
+  #knownTail(own: Enrichment, group: number): void {
+    const ends = this.#groupEnds;
+    let at = group * this.#runs.length;
+    let from = at === 0 ? 0 : ends[at - 1];
+    for (const run of this.#runs) {
+      const to = ends[at++];
+      if (run.source === "own") this.#cells(run, own);
+      else this.#sink.rangeOf(this.#groupTails, from, to);
+      from = to;
+    }
+  }
+
+  /** A run's cells, each with the delimiter before it. */
+  #cells(run: CellRun, e: Enrichment): void {
+    for (const cell of run.cells) {
+      this.#sink.bytes(this.#delimiter);
+      this.#cell(cell, e);
     }
   }
 
@@ -474,6 +549,8 @@ export class ChunkOutput {
       forget(run);
       run.bytes.release();
     }
+    this.#groupTails.release();
+    this.#groupEnds = [];
     const search = new SearchCountsBuilder();
     for (const net of this.#nets) search.add(...net);
     return {

@@ -21,10 +21,18 @@ export function addressOf(e: Enrichment): string | null {
     : e.ip;
 }
 
-/** A chunk's distinct addresses as its `.addrs` part: sorted lines. */
+/**
+ * A chunk's distinct addresses as its `.addrs` part: sorted lines, each
+ * once. `addresses` may repeat (each row's: sorting finds the repeats
+ * cheaper than a set of every row's).
+ */
 export function encodeAddresses(addresses: Iterable<string>): Uint8Array {
   const sorted = sortedText([...addresses]);
-  return encoder.encode(sorted.length > 0 ? sorted.join("\n") + "\n" : "");
+  let lines = "";
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) lines += sorted[i] + "\n";
+  }
+  return encoder.encode(lines);
 }
 
 /**

@@ -78,7 +78,10 @@ Deno.test("every field comes back from a chunk's columns as it went in", () => {
     { rowIndex: 8, original: ["10.0.0.1"], enrichment: failed },
   ];
   const builder = new ColumnsBuilder(COMMA);
-  for (const r of rows) builder.add(outputRowOf(COMMA, r));
+  for (const r of rows) {
+    const { rowIndex, line, enrichment } = outputRowOf(COMMA, r);
+    builder.add(rowIndex, line, enrichment, builder.newGroup(enrichment));
+  }
   const columns = decodeColumns(encodeColumns(builder.build()));
   assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
 });
