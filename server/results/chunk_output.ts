@@ -66,11 +66,31 @@ export interface ChunkCounts {
 }
 
 type NetCount = [string | null, string | null, string | null, boolean, number];
+
 /**
- * The counts a place's rows add to (its country's, its city's), or an
- * organisation's (its company's, its ASN's, its search entry); null: none.
+ * The places (or organisations) of a chunk's groups by number, in the order
+ * first seen, each with its first group and the rows of its groups.
  */
-type Counted = (KeyCount | NetCount | null)[];
+class Follows {
+  #at = new Map<number, number>();
+  #first: number[] = [];
+  #rows: number[] = [];
+
+  add(id: number, group: number, rows: number): void {
+    const at = this.#at.get(id);
+    if (at !== undefined) this.#rows[at] += rows;
+    else {
+      this.#at.set(id, this.#first.push(group) - 1);
+      this.#rows.push(rows);
+    }
+  }
+
+  each(count: (group: number, rows: number) => void): void {
+    for (let at = 0; at < this.#first.length; at++) {
+      count(this.#first[at], this.#rows[at]);
+    }
+  }
+}
 
 export interface ChunkParts {
   /** The kept rows' lines, without the header. */
@@ -142,35 +162,47 @@ const kindCode = (e: Enrichment) =>
 
 /**
  * Counts by key and code, listed by code first seen, then key first seen
- * (the kinds' order: the summary lists ties in it). A key and a code are
- * not joined into one string: the strings repeat, their hashes are kept, a
- * join's not.
+ * (the kinds' order: the summary lists ties in it). Kept as columns in the
+ * order first counted, found by key (a key's other codes, rare, by key then
+ * code): no object per count until they are listed.
  */
 class KeyCounts {
-  #byCode = new Map<string, Map<string, KeyCount>>();
-  /** The last code's counts (most codes repeat from one row to the next). */
-  #code = "";
-  #byKey: Map<string, KeyCount> | undefined;
+  #keys: string[] = [];
+  #codes: string[] = [];
+  #rows: number[] = [];
+  /** Each key's first code's count, by key; its other codes' by code. */
+  #first = new Map<string, number>();
+  #others = new Map<string, Map<string, number>>();
 
-  /** Adds `n` to a key's count, which it gives. */
-  add(key: string, code: string, n: number): KeyCount {
-    let byKey = code === this.#code ? this.#byKey : undefined;
-    if (!byKey) {
-      byKey = this.#byCode.get(code);
-      if (!byKey) this.#byCode.set(code, byKey = new Map());
-      this.#code = code;
-      this.#byKey = byKey;
+  add(key: string, code: string, n: number): void {
+    let at = this.#first.get(key);
+    if (at === undefined) this.#first.set(key, at = this.#new(key, code));
+    else if (this.#codes[at] !== code) {
+      let byCode = this.#others.get(key);
+      if (!byCode) this.#others.set(key, byCode = new Map());
+      at = byCode.get(code);
+      if (at === undefined) byCode.set(code, at = this.#new(key, code));
     }
-    let count = byKey.get(key);
-    if (count) count[2] += n;
-    else byKey.set(key, count = [key, code, n]);
-    return count;
+    this.#rows[at] += n;
+  }
+
+  #new(key: string, code: string): number {
+    this.#codes.push(code);
+    this.#rows.push(0);
+    return this.#keys.push(key) - 1;
   }
 
   all(): KeyCount[] {
+    const byCode = new Map<string, KeyCount[]>();
+    for (let at = 0; at < this.#keys.length; at++) {
+      const code = this.#codes[at];
+      let counts = byCode.get(code);
+      if (!counts) byCode.set(code, counts = []);
+      counts.push([this.#keys[at], code, this.#rows[at]]);
+    }
     const all: KeyCount[] = [];
-    for (const byKey of this.#byCode.values()) {
-      for (const count of byKey.values()) all.push(count);
+    for (const counts of byCode.values()) {
+      for (const count of counts) all.push(count);
     }
     return all;
   }
@@ -222,13 +254,6 @@ export class ChunkOutput {
   #codes = new Map<number, string>();
   /** Keys' groups whose place could not be read (shown with no values). */
   #unread = new Set<number>();
-  /**
-   * The counts a place's rows add to (country, city) by its number, and an
-   * organisation's (company, ASN, search entry): a place's or
-   * organisation's later groups add to them with no look-up by name.
-   */
-  #ofPlace = new Map<number, Counted>();
-  #ofNetwork = new Map<number, Counted>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -431,42 +456,28 @@ export class ChunkOutput {
   }
 
   /**
-   * The `n` rows of a key's group: the values of a place and of an
+   * The rows of the keys' groups: the values of a place and of an
    * organisation follow its number (of a place that could be read), so
-   * the counts its first group added to are found by number.
+   * each place and organisation is counted once, by its first group's
+   * facts, with the rows of all its groups.
    */
-  #countGroup(key: number, g: number, n: number): void {
-    const e = this.#rows.groupFacts(g);
-    this.#countKind(e, this.#codes.get(g) ?? "", n);
-    if (this.#unread.has(g)) {
-      this.#countPlace(e, n);
-      this.#countNetwork(e, n);
-      return;
+  #countGroups(): void {
+    const rows = this.#rows.groupRows();
+    const places = new Follows();
+    const networks = new Follows();
+    for (const [key, g] of this.#groupOf) {
+      const e = this.#rows.groupFacts(g);
+      this.#countKind(e, this.#codes.get(g) ?? "", rows[g]);
+      if (this.#unread.has(g)) {
+        this.#countPlace(e, rows[g]);
+        this.#countNetwork(e, rows[g]);
+        continue;
+      }
+      places.add(keyPlace(key), g, rows[g]);
+      networks.add(keyNetwork(key), g, rows[g]);
     }
-    this.#countBy("place", keyPlace(key), e, n);
-    this.#countBy("network", keyNetwork(key), e, n);
-  }
-
-  /** A group's rows by its place or organisation (#countGroup). */
-  #countBy(
-    by: "place" | "network",
-    id: number,
-    e: GroupFacts,
-    n: number,
-  ): void {
-    const found = by === "place" ? this.#ofPlace : this.#ofNetwork;
-    const counts = found.get(id);
-    if (!counts) {
-      found.set(
-        id,
-        by === "place" ? this.#countPlace(e, n) : this.#countNetwork(e, n),
-      );
-      return;
-    }
-    // Each count ends with its rows.
-    for (const count of counts) {
-      if (count) (count as number[])[count.length - 1] += n;
-    }
+    places.each((g, n) => this.#countPlace(this.#rows.groupFacts(g), n));
+    networks.each((g, n) => this.#countNetwork(this.#rows.groupFacts(g), n));
   }
 
   #countKind(e: GroupFacts, code: string, n: number): void {
@@ -477,26 +488,22 @@ export class ChunkOutput {
     );
   }
 
-  #countPlace(e: GroupFacts, n: number): Counted {
+  #countPlace(e: GroupFacts, n: number): void {
     const code = e.country_code ?? "";
-    return [
-      e.country === null ? null : this.#counts.country.add(e.country, code, n),
-      e.city === null ? null : this.#counts.city.add(e.city, code, n),
-    ];
+    if (e.country !== null) this.#counts.country.add(e.country, code, n);
+    if (e.city !== null) this.#counts.city.add(e.city, code, n);
   }
 
-  #countNetwork(e: GroupFacts, n: number): Counted {
+  #countNetwork(e: GroupFacts, n: number): void {
     const counts = this.#counts;
-    return [
-      e.company !== null && !e.ispFiltered
-        ? counts.company.add(e.company, "", n)
-        : null,
-      e.asn === null ? null : counts.asn.add(e.asn, "", n),
-      e.company !== null || e.asn !== null ? this.#countNet(e, n) : null,
-    ];
+    if (e.company !== null && !e.ispFiltered) {
+      counts.company.add(e.company, "", n);
+    }
+    if (e.asn !== null) counts.asn.add(e.asn, "", n);
+    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
   }
 
-  #countNet(e: GroupFacts, n: number): NetCount {
+  #countNet(e: GroupFacts, n: number): void {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);
@@ -504,13 +511,12 @@ export class ChunkOutput {
     for (const net of nets) {
       if (net[2] === e.network_type && net[3] === e.ispFiltered) {
         net[4] += n;
-        return net;
+        return;
       }
     }
     const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
     nets.push(net);
     this.#nets.push(net);
-    return net;
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -538,13 +544,10 @@ export class ChunkOutput {
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
     this.#takeKept(true);
-    const rows = this.#rows.groupRows();
-    for (const [key, g] of this.#groupOf) this.#countGroup(key, g, rows[g]);
+    this.#countGroups();
     this.#groupOf.clear();
     this.#codes.clear();
     this.#unread.clear();
-    this.#ofPlace.clear();
-    this.#ofNetwork.clear();
     for (const run of this.#runs) {
       forget(run);
       run.bytes.release();
