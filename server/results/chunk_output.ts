@@ -114,27 +114,10 @@ export function releaseParts({ kept, addresses, columns }: ChunkParts): void {
 
 const encoder = new TextEncoder();
 
-/**
- * New cells one after another that follow one source (OutputCell) and,
- * for a place's or an organisation's, their recent bytes (each cell with
- * the delimiter before it) by the number of what they follow: its later
- * rows of other keys copy them. `kept` gives a number's bytes as an index
- * into `ends`, its bytes in `bytes` ending there and starting where the one
- * before ends.
- */
+/** New cells one after another that follow one source (OutputCell). */
 interface CellRun {
   source: CellSource;
   cells: OutputCell[];
-  kept: Map<number, number>;
-  bytes: ByteSink;
-  ends: number[];
-}
-
-/** Forgets a run's kept bytes. */
-function forget(run: CellRun): void {
-  run.kept.clear();
-  run.bytes.length = 0;
-  run.ends.length = 0;
 }
 
 /** The runs of cells of one source. */
@@ -144,16 +127,18 @@ function cellRuns(cells: OutputCell[]): CellRun[] {
     const last = runs.at(-1);
     if (last?.source === cell.source) last.cells.push(cell);
     else {
-      runs.push({
-        source: cell.source,
-        cells: [cell],
-        kept: new Map(),
-        bytes: new ByteSink(),
-        ends: [],
-      });
+      runs.push({ source: cell.source, cells: [cell] });
     }
   }
   return runs;
+}
+
+/** The group `of` id was first seen with, or -1: `group` is the first. */
+function firstOf(of: Map<number, number>, id: number, group: number): number {
+  const first = of.get(id);
+  if (first !== undefined) return first;
+  of.set(id, group);
+  return -1;
 }
 
 /** A row's kind's code: its failure in words, "" for none. */
@@ -211,9 +196,6 @@ class KeyCounts {
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
 
-/** Places', organisations' or groups' bytes a run keeps, at most. */
-const RUNS_KEPT = 4096;
-
 export class ChunkOutput {
   #runs: CellRun[];
   #headerCount: number;
@@ -243,6 +225,12 @@ export class ChunkOutput {
    */
   #groupTails = new ByteSink();
   #groupEnds: number[] = [];
+  /**
+   * By place and by organisation number, the first group of it whose
+   * cells are in #groupTails: other groups of it copy them.
+   */
+  #placeGroup = new Map<number, number>();
+  #networkGroup = new Map<number, number>();
   /** A known key's row's own values (addKnown), refilled. */
   #own = emptyEnrichment("");
   /**
@@ -292,7 +280,7 @@ export class ChunkOutput {
     const from = this.#groupTails.length;
     if (!e.ispFiltered) {
       this.#lineStart(line);
-      this.#tail(e, key);
+      this.#tail(e, key, group);
       this.#lineEnd(line);
     }
     // A group's later rows copy its cells but their own (#knownTail).
@@ -366,40 +354,38 @@ export class ChunkOutput {
 
   /**
    * The new cells of a kept row of a new key: a run of its place's or
-   * organisation's copied when a row of that place or organisation wrote it
-   * (an organisation's only with a place that could be read: else
-   * compose.ts leaves it out). Each run but the row's own is kept for the
-   * key's later rows (#groupTails).
+   * organisation's copied from the first group of that place or
+   * organisation that wrote it (an organisation's only with a place that
+   * could be read: else compose.ts leaves it out). Each run but the row's
+   * own is kept for the key's later rows and other groups (#groupTails).
    */
-  #tail(e: Enrichment, key: number): void {
+  #tail(e: Enrichment, key: number, group: number): void {
     const sink = this.#sink;
     const tails = this.#groupTails;
+    const ends = this.#groupEnds;
+    const runs = this.#runs;
     const located = key >= 0 && e.failure?.kind !== "corrupt_record";
-    for (const run of this.#runs) {
+    const place = located
+      ? firstOf(this.#placeGroup, keyPlace(key), group)
+      : -1;
+    const network = located
+      ? firstOf(this.#networkGroup, keyNetwork(key), group)
+      : -1;
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r];
       const from = sink.length;
-      const id = !located || run.source === "own" || run.source === "row"
-        ? null
-        : run.source === "place"
-        ? keyPlace(key)
-        : keyNetwork(key);
-      const kept = id === null ? undefined : run.kept.get(id);
-      if (kept !== undefined) {
-        sink.rangeOf(
-          run.bytes,
-          kept === 0 ? 0 : run.ends[kept - 1],
-          run.ends[kept],
-        );
-      } else {
-        this.#cells(run, e);
-        if (id !== null) {
-          if (run.kept.size >= RUNS_KEPT) forget(run);
-          run.bytes.rangeOf(sink, from, sink.length);
-          run.kept.set(id, run.ends.push(run.bytes.length) - 1);
-        }
-      }
+      const like = run.source === "place"
+        ? place
+        : run.source === "network"
+        ? network
+        : -1;
+      if (like >= 0) {
+        const at = like * runs.length + r;
+        sink.rangeOf(tails, at === 0 ? 0 : ends[at - 1], ends[at]);
+      } else this.#cells(run, e);
       if (key < 0) continue;
       if (run.source !== "own") tails.rangeOf(sink, from, sink.length);
-      this.#groupEnds.push(tails.length);
+      ends.push(tails.length);
     }
   }
 
@@ -548,10 +534,8 @@ export class ChunkOutput {
     this.#groupOf.clear();
     this.#codes.clear();
     this.#unread.clear();
-    for (const run of this.#runs) {
-      forget(run);
-      run.bytes.release();
-    }
+    this.#placeGroup.clear();
+    this.#networkGroup.clear();
     this.#groupTails.release();
     this.#groupEnds = [];
     const search = new SearchCountsBuilder();

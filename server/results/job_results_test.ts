@@ -303,9 +303,10 @@ Deno.test("a line's new cells are written as the dialect and formula rules say",
   }
 });
 
-Deno.test("a chunk of more places than it keeps the cells of writes each line as its values say", () => {
-  // Places 0 to 1999 seen twice (their cells kept), 3000 others once (past
-  // what is kept: all is forgotten), then the first ones again.
+Deno.test("a chunk whose places and organisations recur in many keys writes each line as its values say", () => {
+  // Places 0 to 1999 in several keys (later groups copy the cells of the
+  // first of their place and organisation, a key's later rows its group's),
+  // 3000 others once, then the first ones again.
   const range = (from: number, to: number) =>
     Array.from({ length: to - from }, (_, i) => from + i);
   const first = range(0, 2000);
