@@ -85,17 +85,25 @@ function sortedText(texts: string[]): string[] {
   return sorted;
 }
 
-/** One list's place: the line at [start, end). */
+/**
+ * One list's place: the line at [start, end), and its first KEY_BYTES
+ * bytes as one number (`key`, a shorter line's padded with zeros, which
+ * no address has), which orders most pairs of lines at once.
+ */
 interface Cursor {
   bytes: Uint8Array;
   start: number;
   end: number;
+  key: number;
 }
+
+const KEY_BYTES = 6;
 
 /** Byte order of two lines (the lists' order: addresses are ASCII). */
 function compare(a: Cursor, b: Cursor): number {
+  if (a.key !== b.key) return a.key - b.key;
   const length = Math.min(a.end - a.start, b.end - b.start);
-  for (let i = 0; i < length; i++) {
+  for (let i = KEY_BYTES; i < length; i++) {
     const d = a.bytes[a.start + i] - b.bytes[b.start + i];
     if (d !== 0) return d;
   }
@@ -104,10 +112,16 @@ function compare(a: Cursor, b: Cursor): number {
 
 /** Moves a cursor to its next line; false at the list's end. */
 function advance(cursor: Cursor, from: number): boolean {
-  if (from >= cursor.bytes.length) return false;
+  const { bytes } = cursor;
+  if (from >= bytes.length) return false;
   cursor.start = from;
-  const end = cursor.bytes.indexOf(NEWLINE, from);
-  cursor.end = end === -1 ? cursor.bytes.length : end;
+  const end = bytes.indexOf(NEWLINE, from);
+  cursor.end = end === -1 ? bytes.length : end;
+  let key = 0;
+  for (let i = 0; i < KEY_BYTES; i++) {
+    key = key * 256 + (from + i < cursor.end ? bytes[from + i] : 0);
+  }
+  cursor.key = key;
   return true;
 }
 
@@ -136,7 +150,7 @@ export function countDistinct(lists: Uint8Array[]): number {
     }
   };
   for (const bytes of lists) {
-    const cursor = { bytes, start: 0, end: 0 };
+    const cursor = { bytes, start: 0, end: 0, key: 0 };
     if (advance(cursor, 0)) {
       heap.push(cursor);
       up(heap.length - 1);
@@ -148,7 +162,7 @@ export function countDistinct(lists: Uint8Array[]): number {
     const top = heap[0];
     if (!last || compare(top, last) !== 0) {
       count++;
-      last = { bytes: top.bytes, start: top.start, end: top.end };
+      last = { ...top };
     }
     if (!advance(top, top.end + 1)) {
       const tail = heap.pop()!;
