@@ -1,7 +1,9 @@
 // A chunk's output, this checkout's against another's, on the rows of a
 // real job: runs the first chunks of the seeded file's job in this thread
-// (thread_job.ts), keeps every row and key handed to the chunk's output,
-// then replays them through both ChunkOutputs in turn and prints the CPU
+// (thread_job.ts), keeps every row and key handed to the chunk's output
+// (a row of a known key by its own values: the other checkout must take
+// those, as addKnown), then replays them through both ChunkOutputs in turn
+// and prints the CPU
 // time of this thread per row (adding the rows and finishing the chunks),
 // least and median. It checks first that both give the same parts.
 //   deno run -A bench/chunk_output_ab.ts /path/to/other/checkout [rows] [chunks] [rounds]
@@ -13,6 +15,7 @@ import {
 } from "../server/results/chunk_output.ts";
 import type { JobRecord } from "../server/storage/job_rows.ts";
 import type { OutputRow } from "../server/storage/result_rows.ts";
+import type { Enrichment } from "../server/enrichment/types.ts";
 import { threadJob } from "./thread_job.ts";
 
 type Output = typeof ChunkOutput;
@@ -36,11 +39,15 @@ async function outputOf(checkout: string): Promise<Output> {
 const ThisOutput = await outputOf(new URL("..", import.meta.url).pathname);
 const OtherOutput = await outputOf(other);
 
-/** Each chunk's rows (copied: the pipeline reuses its row objects). */
-const chunks: { row: OutputRow; key: number }[][] = [];
+/**
+ * Each chunk's rows (copied: the pipeline reuses its row objects), `known`
+ * when added by its own values.
+ */
+const chunks: { row: OutputRow; key: number; known: boolean }[][] = [];
 const add = ChunkOutput.prototype.addRow;
+const addKnown = ChunkOutput.prototype.addKnown;
 const finish = ChunkOutput.prototype.finish;
-ChunkOutput.prototype.addRow = function (row, key) {
+function keep(row: OutputRow, key: number, known: boolean) {
   const { buf, start, contentEnd, end, fields } = row.line;
   (chunks.at(-1) ?? chunks[chunks.push([]) - 1]).push({
     row: {
@@ -55,8 +62,19 @@ ChunkOutput.prototype.addRow = function (row, key) {
       enrichment: { ...row.enrichment },
     },
     key,
+    known,
   });
+}
+ChunkOutput.prototype.addRow = function (row, key) {
+  keep(row, key, false);
   add.call(this, row, key);
+};
+ChunkOutput.prototype.addKnown = function (rowIndex, line, own, key) {
+  const flags = addKnown.call(this, rowIndex, line, own, key);
+  if (flags >= 0) {
+    keep({ rowIndex, line, enrichment: own as Enrichment }, key, true);
+  }
+  return flags;
 };
 ChunkOutput.prototype.finish = function () {
   chunks.push([]);
@@ -73,6 +91,7 @@ try {
   await run.remove();
 }
 ChunkOutput.prototype.addRow = add;
+ChunkOutput.prototype.addKnown = addKnown;
 ChunkOutput.prototype.finish = finish;
 chunks.pop();
 const total = chunks.reduce((n, rows) => n + rows.length, 0);
@@ -87,7 +106,10 @@ function threadCpuMs(): number {
 function replay(Made: Output): ChunkParts[] {
   return chunks.map((rows) => {
     const output = new Made(job);
-    for (const { row, key } of rows) output.addRow(row, key);
+    for (const { row, key, known } of rows) {
+      if (known) output.addKnown(row.rowIndex, row.line, row.enrichment, key);
+      else output.addRow(row, key);
+    }
     return output.finish();
   });
 }

@@ -64,6 +64,7 @@ const STEPS: [string, string, string][] = [
   ["rows committed", "#commitRow", "enrich_chunk.ts"],
   ["  a row's result", "add", "row_results.ts"],
   ["    a row into the chunk's output", "addRow", "chunk_output.ts"],
+  ["    a known key's row into it", "addKnown", "chunk_output.ts"],
   ["a chunk's output finished", "finish", "chunk_output.ts"],
   ["a chunk's parts stored", "putParts", "job_results.ts"],
   ["a job's summary", "prepare", "job_results.ts"],

@@ -6,6 +6,8 @@ import { release, resized } from "../typed_arrays.ts";
 const encoder = new TextEncoder();
 
 const FIRST_BYTES = 1 << 16;
+/** Bytes copied one by one at most (ByteSink.range). */
+const LOOP_BYTES = 96;
 
 export class ByteSink {
   #bytes = new Uint8Array(FIRST_BYTES);
@@ -24,11 +26,20 @@ export class ByteSink {
     this.range(bytes, 0, bytes.length);
   }
 
-  /** Bytes [start, end) of `from`, copied without a view of them. */
+  /**
+   * Bytes [start, end) of `from`: a short piece copied without a view of
+   * it (a view costs more than copying a few dozen bytes), a long one by
+   * `set`.
+   */
   range(from: Uint8Array, start: number, end: number): void {
     this.#room(end - start);
     const to = this.#bytes;
     let at = this.length;
+    if (end - start > LOOP_BYTES) {
+      to.set(from.subarray(start, end), at);
+      this.length += end - start;
+      return;
+    }
     for (let i = start; i < end; i++) to[at++] = from[i];
     this.length = at;
   }

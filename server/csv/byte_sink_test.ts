@@ -8,13 +8,17 @@ const decoder = new TextDecoder();
 
 Deno.test("text and ranges come out as written, past the first buffer", () => {
   const sink = new ByteSink();
-  const from = encoder.encode("xx,Zürich,yy");
+  const long = "Zürich,".repeat(40);
+  const head = encoder.encode("xx,Zürich,yy").length;
+  const from = encoder.encode(`xx,Zürich,yy${long}`);
   let expected = "";
   for (let i = 0; i < 5000; i++) {
     const text = i % 3 ? `row ${i},` : `Müller "${i}" 東京,`;
     sink.text(text);
-    sink.range(from, 3, 10);
-    expected += text + "Zürich";
+    // Short ranges are copied byte by byte, long ones at once.
+    if (i % 2) sink.range(from, 3, 10);
+    else sink.range(from, head, from.length);
+    expected += text + (i % 2 ? "Zürich" : long);
   }
   sink.text("tail é");
   assertEquals(decoder.decode(sink.take()), expected + "tail é");

@@ -21,6 +21,8 @@ import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import { type ChunkMeta, ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
+import type { OwnValues } from "../results/result_columns.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 import { logError } from "../log.ts";
 import { logJobEnded } from "./job_log.ts";
 
@@ -62,6 +64,16 @@ export class ChunkWriter {
   /** Adds a finished row, in input order (a RowSink). */
   addRow(row: OutputRow, key: number): void {
     this.#output.addRow(row, key);
+  }
+
+  /** Adds a row of a known key by its own values (a RowSink). */
+  addKnown(
+    rowIndex: number,
+    line: SourceLine,
+    own: OwnValues,
+    key: number,
+  ): number {
+    return this.#output.addKnown(rowIndex, line, own, key);
   }
 
   /**

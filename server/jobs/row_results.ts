@@ -2,20 +2,24 @@
 // each distinct address refers to its place and organisation by number (two
 // Int32Array slots, not an object per address), and a row's result is
 // composed when it is committed, by the same rules as the engine's lookups
-// (compose.ts), once per key (its place, organisation and whether it has a
-// host name) while the key is recent, then handed on at once, with the
-// chunk's counters: no object per row is kept.
+// (compose.ts), once per key of the chunk (its place, organisation and
+// whether it has a host name: the sink keeps the key's values), then handed
+// on at once, with the chunk's counters; a row of a key seen before hands on
+// its own values only. No object per row is kept.
 import type { Failure } from "../../shared/failures.ts";
 import type { SourceLine } from "../csv/chunk_lines.ts";
 import type { HostnameLookups } from "../../shared/wire.ts";
 import {
   composeFinished,
   failedEnrichment,
-  type HostName,
   type Network,
-  reuseFinished,
 } from "../enrichment/compose.ts";
 import type { Enrichment } from "../enrichment/types.ts";
+import {
+  FILTERED,
+  type OwnValues,
+  SUCCESS,
+} from "../results/result_columns.ts";
 import type { Place } from "../enrichment/geo_provider.ts";
 import type { EnrichOptions } from "../enrichment/types.ts";
 import {
@@ -49,13 +53,21 @@ export const keyNetwork = (key: number): number =>
  * rows of one key have the same values but for their own (address, host
  * name, domain, ip_used); of one place number (keyPlace), the same place's;
  * of one organisation number (keyNetwork) and a place that could be read,
- * the same organisation's. -1: a failed row, or numbers too large. The row
- * and its enrichment are reused for the next row: read, never kept.
+ * the same organisation's. -1: a failed row, or numbers too large. A row of
+ * a key added before is added by its own values (`addKnown`, which gives
+ * its key's flags, result_columns.ts, or -1 for a new key), another with
+ * its enrichment (`addRow`). What is handed on is read, never kept: the
+ * objects are reused for the next row.
  */
-export type RowSink = (row: OutputRow, key: number) => void;
-
-/** Keys whose composed enrichment is kept for their next rows, at most. */
-const KEYS_KEPT = 1024;
+export interface RowSink {
+  addRow(row: OutputRow, key: number): void;
+  addKnown(
+    rowIndex: number,
+    line: SourceLine,
+    own: OwnValues,
+    key: number,
+  ): number;
+}
 
 export class RowResults {
   /** The chunk's counters, with every row added so far. */
@@ -68,12 +80,10 @@ export class RowResults {
   /** The numbers of #places[0] and #networks[0] (see startOver). */
   #placeBase = 0;
   #networkBase = 0;
-  /** Recent keys' enrichment, reused for their next rows. */
-  #byKey = new Map<number, Enrichment>();
   /** The one row object handed on, reused. */
   #row: OutputRow | null = null;
-  /** The one host name handed to compose.ts, reused (its fields are copied). */
-  #name: HostName = { hostname: null, domain: null };
+  /** A row's own values handed on, reused (its fields are copied). */
+  #own: OwnValues = { ip: "", ip_used: null, hostname: null, domain: null };
 
   constructor(readonly options: EnrichOptions, readonly sink: RowSink) {}
 
@@ -126,33 +136,30 @@ export class RowResults {
   ): void {
     // composeFinished reads the host name only for whether it is there.
     const key = rowKey(place, network, Boolean(hostname));
-    const name = this.#name;
-    name.hostname = hostname;
-    name.domain = domain;
-    let enrichment = key < 0 ? undefined : this.#byKey.get(key);
-    if (enrichment) reuseFinished(enrichment, ip, name);
-    else {
-      enrichment = composeFinished(
+    const own = this.#own;
+    own.ip = ip;
+    own.ip_used = ipUsed;
+    own.hostname = hostname;
+    own.domain = domain;
+    let flags = key < 0 ? -1 : this.sink.addKnown(rowIndex, record, own, key);
+    if (flags < 0) {
+      // A new key's values, composed once: its later rows bring their own.
+      const enrichment = composeFinished(
         ip,
-        {
-          place: this.place(place),
-          network: this.network(network),
-        },
-        name,
+        { place: this.place(place), network: this.network(network) },
+        own,
         this.options,
       );
-      if (key >= 0) {
-        if (this.#byKey.size >= KEYS_KEPT) this.#byKey.clear();
-        this.#byKey.set(key, enrichment);
-      }
+      enrichment.ip_used = ipUsed;
+      flags = (enrichment.success ? SUCCESS : 0) |
+        (enrichment.ispFiltered ? FILTERED : 0);
+      this.#handOn(rowIndex, record, enrichment, key);
     }
-    enrichment.ip_used = ipUsed;
     const counters = this.counters;
     counters.processed++;
-    if (enrichment.success) counters.successful++;
+    if (flags & SUCCESS) counters.successful++;
     else counters.failed++;
-    if (enrichment.ispFiltered) counters.filtered++;
-    this.#handOn(rowIndex, record, enrichment, key);
+    if (flags & FILTERED) counters.filtered++;
   }
 
   /** A row whose address failed, with the reason. */
@@ -180,7 +187,7 @@ export class RowResults {
     row.rowIndex = rowIndex;
     row.line = line;
     row.enrichment = enrichment;
-    this.sink(row, key);
+    this.sink.addRow(row, key);
   }
 
   /** Host-name lookups whose answers the rows added are the first to use. */
@@ -205,6 +212,5 @@ export class RowResults {
     this.#places = [];
     this.#networkIds.clear();
     this.#networks = [];
-    this.#byKey.clear();
   }
 }

@@ -9,7 +9,8 @@ import { ByteSink } from "../csv/byte_sink.ts";
 import { type Dialect, encodeField, plainCodes } from "../csv/dialect.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
-import type { Enrichment } from "../enrichment/types.ts";
+import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 import { keyNetwork, keyPlace } from "../jobs/row_results.ts";
 import {
   type CellSource,
@@ -21,8 +22,11 @@ import {
 } from "./output_row.ts";
 import {
   ColumnsBuilder,
+  FILTERED,
   type GroupFacts,
+  type OwnValues,
   type ResultColumns,
+  SUCCESS,
 } from "./result_columns.ts";
 import { type SearchCounts, SearchCountsBuilder } from "./search_counts.ts";
 import { type ChunkTop, splitTop } from "./top_counts.ts";
@@ -62,11 +66,31 @@ export interface ChunkCounts {
 }
 
 type NetCount = [string | null, string | null, string | null, boolean, number];
+
 /**
- * The counts a place's rows add to (its country's, its city's), or an
- * organisation's (its company's, its ASN's, its search entry); null: none.
+ * The places (or organisations) of a chunk's groups by number, in the order
+ * first seen, each with its first group and the rows of its groups.
  */
-type Counted = (KeyCount | NetCount | null)[];
+class Follows {
+  #at = new Map<number, number>();
+  #first: number[] = [];
+  #rows: number[] = [];
+
+  add(id: number, group: number, rows: number): void {
+    const at = this.#at.get(id);
+    if (at !== undefined) this.#rows[at] += rows;
+    else {
+      this.#at.set(id, this.#first.push(group) - 1);
+      this.#rows.push(rows);
+    }
+  }
+
+  each(count: (group: number, rows: number) => void): void {
+    for (let at = 0; at < this.#first.length; at++) {
+      count(this.#first[at], this.#rows[at]);
+    }
+  }
+}
 
 export interface ChunkParts {
   /** The kept rows' lines, without the header. */
@@ -90,27 +114,10 @@ export function releaseParts({ kept, addresses, columns }: ChunkParts): void {
 
 const encoder = new TextEncoder();
 
-/**
- * New cells one after another that follow one source (OutputCell) and,
- * but for a row's own, their recent bytes (each cell with the delimiter
- * before it) by the number of what they follow (a place's, an
- * organisation's, or a key's group for the whole row's): its later rows
- * copy them. `kept` gives a number's bytes as an index into `ends`, its
- * bytes in `bytes` ending there and starting where the one before ends.
- */
+/** New cells one after another that follow one source (OutputCell). */
 interface CellRun {
   source: CellSource;
   cells: OutputCell[];
-  kept: Map<number, number>;
-  bytes: ByteSink;
-  ends: number[];
-}
-
-/** Forgets a run's kept bytes. */
-function forget(run: CellRun): void {
-  run.kept.clear();
-  run.bytes.length = 0;
-  run.ends.length = 0;
 }
 
 /** The runs of cells of one source. */
@@ -120,16 +127,18 @@ function cellRuns(cells: OutputCell[]): CellRun[] {
     const last = runs.at(-1);
     if (last?.source === cell.source) last.cells.push(cell);
     else {
-      runs.push({
-        source: cell.source,
-        cells: [cell],
-        kept: new Map(),
-        bytes: new ByteSink(),
-        ends: [],
-      });
+      runs.push({ source: cell.source, cells: [cell] });
     }
   }
   return runs;
+}
+
+/** The group `of` id was first seen with, or -1: `group` is the first. */
+function firstOf(of: Map<number, number>, id: number, group: number): number {
+  const first = of.get(id);
+  if (first !== undefined) return first;
+  of.set(id, group);
+  return -1;
 }
 
 /** A row's kind's code: its failure in words, "" for none. */
@@ -138,35 +147,47 @@ const kindCode = (e: Enrichment) =>
 
 /**
  * Counts by key and code, listed by code first seen, then key first seen
- * (the kinds' order: the summary lists ties in it). A key and a code are
- * not joined into one string: the strings repeat, their hashes are kept, a
- * join's not.
+ * (the kinds' order: the summary lists ties in it). Kept as columns in the
+ * order first counted, found by key (a key's other codes, rare, by key then
+ * code): no object per count until they are listed.
  */
 class KeyCounts {
-  #byCode = new Map<string, Map<string, KeyCount>>();
-  /** The last code's counts (most codes repeat from one row to the next). */
-  #code = "";
-  #byKey: Map<string, KeyCount> | undefined;
+  #keys: string[] = [];
+  #codes: string[] = [];
+  #rows: number[] = [];
+  /** Each key's first code's count, by key; its other codes' by code. */
+  #first = new Map<string, number>();
+  #others = new Map<string, Map<string, number>>();
 
-  /** Adds `n` to a key's count, which it gives. */
-  add(key: string, code: string, n: number): KeyCount {
-    let byKey = code === this.#code ? this.#byKey : undefined;
-    if (!byKey) {
-      byKey = this.#byCode.get(code);
-      if (!byKey) this.#byCode.set(code, byKey = new Map());
-      this.#code = code;
-      this.#byKey = byKey;
+  add(key: string, code: string, n: number): void {
+    let at = this.#first.get(key);
+    if (at === undefined) this.#first.set(key, at = this.#new(key, code));
+    else if (this.#codes[at] !== code) {
+      let byCode = this.#others.get(key);
+      if (!byCode) this.#others.set(key, byCode = new Map());
+      at = byCode.get(code);
+      if (at === undefined) byCode.set(code, at = this.#new(key, code));
     }
-    let count = byKey.get(key);
-    if (count) count[2] += n;
-    else byKey.set(key, count = [key, code, n]);
-    return count;
+    this.#rows[at] += n;
+  }
+
+  #new(key: string, code: string): number {
+    this.#codes.push(code);
+    this.#rows.push(0);
+    return this.#keys.push(key) - 1;
   }
 
   all(): KeyCount[] {
+    const byCode = new Map<string, KeyCount[]>();
+    for (let at = 0; at < this.#keys.length; at++) {
+      const code = this.#codes[at];
+      let counts = byCode.get(code);
+      if (!counts) byCode.set(code, counts = []);
+      counts.push([this.#keys[at], code, this.#rows[at]]);
+    }
     const all: KeyCount[] = [];
-    for (const byKey of this.#byCode.values()) {
-      for (const count of byKey.values()) all.push(count);
+    for (const counts of byCode.values()) {
+      for (const count of counts) all.push(count);
     }
     return all;
   }
@@ -174,9 +195,6 @@ class KeyCounts {
 
 /** Bytes of kept lines gathered into one piece of the download part. */
 const KEPT_PIECE = 1 << 20;
-
-/** Places', organisations' or groups' bytes a run keeps, at most. */
-const RUNS_KEPT = 4096;
 
 export class ChunkOutput {
   #runs: CellRun[];
@@ -199,7 +217,22 @@ export class ChunkOutput {
    * first counted, found by company, ASN, then the few of those two. */
   #nets: NetCount[] = [];
   #netsFound = new Map<string | null, Map<string | null, NetCount[]>>();
-  #addresses = new Set<string>();
+  /** Each row's address (addressOf), repeats and all. */
+  #addresses: string[] = [];
+  /**
+   * Each group's new cells but the rows' own, run after run (where each
+   * ends: #groupEnds, runs' ends a group), for the later rows of its key.
+   */
+  #groupTails = new ByteSink();
+  #groupEnds: number[] = [];
+  /**
+   * By place and by organisation number, the first group of it whose
+   * cells are in #groupTails: other groups of it copy them.
+   */
+  #placeGroup = new Map<number, number>();
+  #networkGroup = new Map<number, number>();
+  /** A known key's row's own values (addKnown), refilled. */
+  #own = emptyEnrichment("");
   /**
    * Each key's group in the columns: rows of one key count alike, by their
    * group's facts and rows, at the chunk's end.
@@ -209,13 +242,6 @@ export class ChunkOutput {
   #codes = new Map<number, string>();
   /** Keys' groups whose place could not be read (shown with no values). */
   #unread = new Set<number>();
-  /**
-   * The counts a place's rows add to (country, city) by its number, and an
-   * organisation's (company, ASN, search entry): a place's or
-   * organisation's later groups add to them with no look-up by name.
-   */
-  #ofPlace = new Map<number, Counted>();
-  #ofNetwork = new Map<number, Counted>();
   /** The JSON kind keys, by network type, success and filtered. */
   #kindKeys = new Map<string | null, string[]>();
 
@@ -234,30 +260,88 @@ export class ChunkOutput {
   }
 
   /**
-   * Adds a finished row, in input order (read now, not kept: see RowSink).
-   * `key`: rows of one key share their place's and organisation's values,
-   * so they are counted once, n times, and their lines share those cells
-   * (LineTail).
+   * Adds a finished row of a new key (or of none, -1), in input order (read
+   * now, not kept: see RowSink). `key`: rows of one key share their place's
+   * and organisation's values, so they are counted once, n times, and their
+   * lines share those cells (addKnown).
    */
   addRow(result: OutputRow, key: number): void {
-    const e = result.enrichment;
-    const address = addressOf(e);
-    if (address !== null) this.#addresses.add(address);
-    let group = key < 0 ? undefined : this.#groupOf.get(key);
-    if (group !== undefined) this.#rows.add(result, group);
+    const { rowIndex, line, enrichment: e } = result;
+    if (this.addKnown(rowIndex, line, e, key) >= 0) return;
+    this.#address(e);
+    const group = this.#rows.newGroup(e);
+    this.#rows.add(rowIndex, line, e, group);
+    if (key < 0) this.#count(e, kindCode(e), 1);
     else {
-      group = this.#rows.add(result);
-      if (key < 0) this.#count(e, kindCode(e), 1);
-      else {
-        this.#groupOf.set(key, group);
-        if (e.failure) this.#codes.set(group, kindCode(e));
-        if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
-      }
+      this.#groupOf.set(key, group);
+      if (e.failure) this.#codes.set(group, kindCode(e));
+      if (e.failure?.kind === "corrupt_record") this.#unread.add(group);
     }
-    if (e.ispFiltered) return;
-    this.#line(result, key, group);
+    const from = this.#groupTails.length;
+    if (!e.ispFiltered) {
+      this.#lineStart(line);
+      this.#tail(e, key, group);
+      this.#lineEnd(line);
+    }
+    // A group's later rows copy its cells but their own (#knownTail).
+    if (key < 0 || e.ispFiltered) {
+      for (let r = 0; r < this.#runs.length; r++) this.#groupEnds.push(from);
+    }
+  }
+
+  /**
+   * Adds a row of a key added before, by its own values alone, in input
+   * order; its group's flags (result_columns.ts SUCCESS, FILTERED), or -1
+   * when the key is new (nothing is added: addRow it).
+   */
+  addKnown(
+    rowIndex: number,
+    line: SourceLine,
+    values: OwnValues,
+    key: number,
+  ): number {
+    const group = key < 0 ? undefined : this.#groupOf.get(key);
+    if (group === undefined) return -1;
+    const flags = this.#rows.flagsOf(group);
+    const own = this.#own;
+    own.ip = values.ip;
+    own.ip_used = values.ip_used;
+    // A group that failed takes no host name (compose.ts addHostName).
+    const named = (flags & SUCCESS) !== 0;
+    own.hostname = named ? values.hostname : null;
+    own.domain = named ? values.domain : null;
+    this.#address(own);
+    this.#rows.add(rowIndex, line, own, group);
+    if ((flags & FILTERED) === 0) {
+      this.#lineStart(line);
+      this.#knownTail(own, group);
+      this.#lineEnd(line);
+    }
+    return flags;
+  }
+
+  #address(e: Enrichment): void {
+    const address = addressOf(e);
+    if (address !== null) this.#addresses.push(address);
+  }
+
+  /** A kept row's line as stored, padded to the header's width. */
+  #lineStart(line: SourceLine): void {
+    const sink = this.#sink;
+    sink.range(line.buf, line.start, line.contentEnd);
+    for (let i = line.fields; i < this.#headerCount; i++) {
+      sink.bytes(this.#delimiter);
+    }
+  }
+
+  /** A kept row's line end as stored, and the piece taken when full. */
+  #lineEnd(line: SourceLine): void {
+    const sink = this.#sink;
+    if (line.end > line.contentEnd) {
+      sink.range(line.buf, line.contentEnd, line.end);
+    } else sink.bytes(this.#newline);
     this.#keptRows++;
-    if (this.#sink.length >= KEPT_PIECE) this.#takeKept();
+    if (sink.length >= KEPT_PIECE) this.#takeKept();
   }
 
   /** The kept lines so far as a piece (`last`: in the sink's memory). */
@@ -269,58 +353,60 @@ export class ChunkOutput {
   }
 
   /**
-   * A kept row's output line: its line as stored, padded to the header's
-   * width, then its new cells and its line end.
-   */
-  #line({ line, enrichment }: OutputRow, key: number, group: number): void {
-    const sink = this.#sink;
-    sink.range(line.buf, line.start, line.contentEnd);
-    for (let i = line.fields; i < this.#headerCount; i++) {
-      sink.bytes(this.#delimiter);
-    }
-    this.#tail(enrichment, key, group);
-    if (line.end > line.contentEnd) {
-      sink.range(line.buf, line.contentEnd, line.end);
-    } else sink.bytes(this.#newline);
-  }
-
-  /**
-   * A kept row's new cells: a run of its place's or organisation's copied
-   * when a row of that place or organisation wrote it (an organisation's
-   * only with a place that could be read: else compose.ts leaves it out),
-   * a run of the whole row's when a row of its key did.
+   * The new cells of a kept row of a new key: a run of its place's or
+   * organisation's copied from the first group of that place or
+   * organisation that wrote it (an organisation's only with a place that
+   * could be read: else compose.ts leaves it out). Each run but the row's
+   * own is kept for the key's later rows and other groups (#groupTails).
    */
   #tail(e: Enrichment, key: number, group: number): void {
     const sink = this.#sink;
+    const tails = this.#groupTails;
+    const ends = this.#groupEnds;
+    const runs = this.#runs;
     const located = key >= 0 && e.failure?.kind !== "corrupt_record";
-    for (const run of this.#runs) {
-      const id = key < 0 || run.source === "own"
-        ? null
-        : run.source === "row"
-        ? group
-        : !located
-        ? null
-        : run.source === "place"
-        ? keyPlace(key)
-        : keyNetwork(key);
-      const kept = id === null ? undefined : run.kept.get(id);
-      if (kept !== undefined) {
-        sink.rangeOf(
-          run.bytes,
-          kept === 0 ? 0 : run.ends[kept - 1],
-          run.ends[kept],
-        );
-        continue;
-      }
+    const place = located
+      ? firstOf(this.#placeGroup, keyPlace(key), group)
+      : -1;
+    const network = located
+      ? firstOf(this.#networkGroup, keyNetwork(key), group)
+      : -1;
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r];
       const from = sink.length;
-      for (const cell of run.cells) {
-        sink.bytes(this.#delimiter);
-        this.#cell(cell, e);
-      }
-      if (id === null) continue;
-      if (run.kept.size >= RUNS_KEPT) forget(run);
-      run.bytes.rangeOf(sink, from, sink.length);
-      run.kept.set(id, run.ends.push(run.bytes.length) - 1);
+      const like = run.source === "place"
+        ? place
+        : run.source === "network"
+        ? network
+        : -1;
+      if (like >= 0) {
+        const at = like * runs.length + r;
+        sink.rangeOf(tails, at === 0 ? 0 : ends[at - 1], ends[at]);
+      } else this.#cells(run, e);
+      if (key < 0) continue;
+      if (run.source !== "own") tails.rangeOf(sink, from, sink.length);
+      ends.push(tails.length);
+    }
+  }
+
+  /** A kept row's new cells: its group's, but for its own. */
+  #knownTail(own: Enrichment, group: number): void {
+    const ends = this.#groupEnds;
+    let at = group * this.#runs.length;
+    let from = at === 0 ? 0 : ends[at - 1];
+    for (const run of this.#runs) {
+      const to = ends[at++];
+      if (run.source === "own") this.#cells(run, own);
+      else this.#sink.rangeOf(this.#groupTails, from, to);
+      from = to;
+    }
+  }
+
+  /** A run's cells, each with the delimiter before it. */
+  #cells(run: CellRun, e: Enrichment): void {
+    for (const cell of run.cells) {
+      this.#sink.bytes(this.#delimiter);
+      this.#cell(cell, e);
     }
   }
 
@@ -356,42 +442,28 @@ export class ChunkOutput {
   }
 
   /**
-   * The `n` rows of a key's group: the values of a place and of an
+   * The rows of the keys' groups: the values of a place and of an
    * organisation follow its number (of a place that could be read), so
-   * the counts its first group added to are found by number.
+   * each place and organisation is counted once, by its first group's
+   * facts, with the rows of all its groups.
    */
-  #countGroup(key: number, g: number, n: number): void {
-    const e = this.#rows.groupFacts(g);
-    this.#countKind(e, this.#codes.get(g) ?? "", n);
-    if (this.#unread.has(g)) {
-      this.#countPlace(e, n);
-      this.#countNetwork(e, n);
-      return;
+  #countGroups(): void {
+    const rows = this.#rows.groupRows();
+    const places = new Follows();
+    const networks = new Follows();
+    for (const [key, g] of this.#groupOf) {
+      const e = this.#rows.groupFacts(g);
+      this.#countKind(e, this.#codes.get(g) ?? "", rows[g]);
+      if (this.#unread.has(g)) {
+        this.#countPlace(e, rows[g]);
+        this.#countNetwork(e, rows[g]);
+        continue;
+      }
+      places.add(keyPlace(key), g, rows[g]);
+      networks.add(keyNetwork(key), g, rows[g]);
     }
-    this.#countBy("place", keyPlace(key), e, n);
-    this.#countBy("network", keyNetwork(key), e, n);
-  }
-
-  /** A group's rows by its place or organisation (#countGroup). */
-  #countBy(
-    by: "place" | "network",
-    id: number,
-    e: GroupFacts,
-    n: number,
-  ): void {
-    const found = by === "place" ? this.#ofPlace : this.#ofNetwork;
-    const counts = found.get(id);
-    if (!counts) {
-      found.set(
-        id,
-        by === "place" ? this.#countPlace(e, n) : this.#countNetwork(e, n),
-      );
-      return;
-    }
-    // Each count ends with its rows.
-    for (const count of counts) {
-      if (count) (count as number[])[count.length - 1] += n;
-    }
+    places.each((g, n) => this.#countPlace(this.#rows.groupFacts(g), n));
+    networks.each((g, n) => this.#countNetwork(this.#rows.groupFacts(g), n));
   }
 
   #countKind(e: GroupFacts, code: string, n: number): void {
@@ -402,26 +474,22 @@ export class ChunkOutput {
     );
   }
 
-  #countPlace(e: GroupFacts, n: number): Counted {
+  #countPlace(e: GroupFacts, n: number): void {
     const code = e.country_code ?? "";
-    return [
-      e.country === null ? null : this.#counts.country.add(e.country, code, n),
-      e.city === null ? null : this.#counts.city.add(e.city, code, n),
-    ];
+    if (e.country !== null) this.#counts.country.add(e.country, code, n);
+    if (e.city !== null) this.#counts.city.add(e.city, code, n);
   }
 
-  #countNetwork(e: GroupFacts, n: number): Counted {
+  #countNetwork(e: GroupFacts, n: number): void {
     const counts = this.#counts;
-    return [
-      e.company !== null && !e.ispFiltered
-        ? counts.company.add(e.company, "", n)
-        : null,
-      e.asn === null ? null : counts.asn.add(e.asn, "", n),
-      e.company !== null || e.asn !== null ? this.#countNet(e, n) : null,
-    ];
+    if (e.company !== null && !e.ispFiltered) {
+      counts.company.add(e.company, "", n);
+    }
+    if (e.asn !== null) counts.asn.add(e.asn, "", n);
+    if (e.company !== null || e.asn !== null) this.#countNet(e, n);
   }
 
-  #countNet(e: GroupFacts, n: number): NetCount {
+  #countNet(e: GroupFacts, n: number): void {
     let byAsn = this.#netsFound.get(e.company);
     if (!byAsn) this.#netsFound.set(e.company, byAsn = new Map());
     let nets = byAsn.get(e.asn);
@@ -429,13 +497,12 @@ export class ChunkOutput {
     for (const net of nets) {
       if (net[2] === e.network_type && net[3] === e.ispFiltered) {
         net[4] += n;
-        return net;
+        return;
       }
     }
     const net: NetCount = [e.company, e.asn, e.network_type, e.ispFiltered, n];
     nets.push(net);
     this.#nets.push(net);
-    return net;
   }
 
   /** The rows added so far by kind (ChunkMeta.kinds), for its progress. */
@@ -463,17 +530,14 @@ export class ChunkOutput {
   /** The chunk's parts, once its last row is added. */
   finish(): ChunkParts {
     this.#takeKept(true);
-    const rows = this.#rows.groupRows();
-    for (const [key, g] of this.#groupOf) this.#countGroup(key, g, rows[g]);
+    this.#countGroups();
     this.#groupOf.clear();
     this.#codes.clear();
     this.#unread.clear();
-    this.#ofPlace.clear();
-    this.#ofNetwork.clear();
-    for (const run of this.#runs) {
-      forget(run);
-      run.bytes.release();
-    }
+    this.#placeGroup.clear();
+    this.#networkGroup.clear();
+    this.#groupTails.release();
+    this.#groupEnds = [];
     const search = new SearchCountsBuilder();
     for (const net of this.#nets) search.add(...net);
     return {

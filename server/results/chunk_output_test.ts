@@ -16,6 +16,7 @@ import type { EnrichOptions } from "../enrichment/types.ts";
 import { rowKey } from "../jobs/row_results.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { OutputRow } from "../storage/result_rows.ts";
+import { SUCCESS } from "./result_columns.ts";
 
 const options: EnrichOptions = {
   geolocation: true,
@@ -171,4 +172,62 @@ Deno.test("a chunk's output: each row's line and counts as if written alone", ()
   }
   assertEquals(new Map([...got].sort()), new Map([...counts].sort()));
   assertEquals(parts.meta.rows, 400);
+});
+
+Deno.test("a row of a known key added by its own values comes out as its enrichment would", () => {
+  const named = { ...options, domain: true };
+  const output = new ChunkOutput({ ...job, options: named } as JobRecord);
+  const cells = outputCells(named);
+  const encoder = new TextEncoder();
+  const lineOf = (text: string) => {
+    const buf = encoder.encode(`${text}\n`);
+    return {
+      buf,
+      start: 0,
+      contentEnd: buf.length - 1,
+      end: buf.length,
+      fields: 2,
+    };
+  };
+  const expected: string[] = [];
+  const rows: [number, number, string][] = [
+    [0, 0, "a.example"],
+    [0, 0, "b.example"], // known: its own host name
+    [2, 0, "c.example"],
+    [2, 0, "d.example"], // known, of a place not read: no host name
+  ];
+  const flags: number[] = [];
+  rows.forEach(([p, n, hostname], i) => {
+    const ip = `192.0.2.${i}`;
+    const name = { hostname, domain: "example" };
+    const e = composeFinished(
+      ip,
+      { place: places[p], network: networks[n] },
+      name,
+      named,
+    );
+    const text = `${ip};r${i}`;
+    const key = rowKey(p, n, true);
+    const own = { ip, ip_used: null, ...name };
+    const known = output.addKnown(i, lineOf(text), own, key);
+    flags.push(known);
+    if (known < 0) {
+      output.addRow({ rowIndex: i, line: lineOf(text), enrichment: e }, key);
+    }
+    expected.push(
+      text +
+        cells.map((cell) =>
+          ";" + encodeField(String(cellValue(cell, e)), dialect)
+        ).join("") + "\n",
+    );
+  });
+  assertEquals(flags, [-1, SUCCESS, -1, 0]);
+  const parts = output.finish();
+  assertEquals(parts.meta.rows, 4);
+  assertEquals(
+    new TextDecoder().decode(
+      new Uint8Array(parts.kept.flatMap((piece) => [...piece])),
+    ),
+    expected.join(""),
+  );
 });

@@ -13,6 +13,15 @@ Deno.test("distinct addresses over chunks' lists, each address once", () => {
   assertEquals(countDistinct([encodeAddresses(["9.9.9.9"])]), 1);
 });
 
+Deno.test("a chunk's addresses are listed once however often its rows repeat them", () => {
+  assertEquals(
+    new TextDecoder().decode(
+      encodeAddresses(["8.8.8.8", "1.1.1.1", "8.8.8.8", "1.1.1.1", "::1"]),
+    ),
+    "1.1.1.1\n8.8.8.8\n::1\n",
+  );
+});
+
 Deno.test("distinct addresses: a merge agrees with a set", () => {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -24,6 +33,11 @@ Deno.test("distinct addresses: a merge agrees with a set", () => {
       const ip = `10.${Math.floor(random() * 4)}.${
         Math.floor(random() * 40)
       }.1`;
+      chunk.add(ip);
+      all.add(ip);
+    }
+    // Lines shorter than the part compared first, and prefixes of others.
+    for (const ip of ["::", "::1", "1.2.3.4", "1.2.3.40"].slice(c % 4)) {
       chunk.add(ip);
       all.add(ip);
     }

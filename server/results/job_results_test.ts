@@ -78,7 +78,10 @@ Deno.test("every field comes back from a chunk's columns as it went in", () => {
     { rowIndex: 8, original: ["10.0.0.1"], enrichment: failed },
   ];
   const builder = new ColumnsBuilder(COMMA);
-  for (const r of rows) builder.add(outputRowOf(COMMA, r));
+  for (const r of rows) {
+    const { rowIndex, line, enrichment } = outputRowOf(COMMA, r);
+    builder.add(rowIndex, line, enrichment, builder.newGroup(enrichment));
+  }
   const columns = decodeColumns(encodeColumns(builder.build()));
   assertEquals([0, 1].map((i) => resultAt(columns, i)), rows);
 });
@@ -300,9 +303,10 @@ Deno.test("a line's new cells are written as the dialect and formula rules say",
   }
 });
 
-Deno.test("a chunk of more places than it keeps the cells of writes each line as its values say", () => {
-  // Places 0 to 1999 seen twice (their cells kept), 3000 others once (past
-  // what is kept: all is forgotten), then the first ones again.
+Deno.test("a chunk whose places and organisations recur in many keys writes each line as its values say", () => {
+  // Places 0 to 1999 in several keys (later groups copy the cells of the
+  // first of their place and organisation, a key's later rows its group's),
+  // 3000 others once, then the first ones again.
   const range = (from: number, to: number) =>
     Array.from({ length: to - from }, (_, i) => from + i);
   const first = range(0, 2000);

@@ -18,7 +18,8 @@ import type { Dialect } from "../csv/dialect.ts";
 import { LineScanner } from "../csv/line_scanner.ts";
 import { emptyEnrichment, type Enrichment } from "../enrichment/types.ts";
 import { resized } from "../typed_arrays.ts";
-import type { OutputRow, StoredResult } from "../storage/result_rows.ts";
+import type { StoredResult } from "../storage/result_rows.ts";
+import type { SourceLine } from "../csv/chunk_lines.ts";
 
 /** Fields of a row's own; the others follow its place and organisation. */
 const ROW_FIELDS = ["hostname", "domain"] as const;
@@ -54,8 +55,18 @@ export type GroupFacts = Pick<
   | "city"
 >;
 
-const SUCCESS = 1;
-const FILTERED = 2;
+/**
+ * A row's own values: the rest of its values are its group's (a row of a
+ * key added before brings only these).
+ */
+export type OwnValues = Pick<
+  Enrichment,
+  "ip" | "ip_used" | (typeof ROW_FIELDS)[number]
+>;
+
+/** A group's flags (ColumnsBuilder.flagsOf): it succeeded, it is left out. */
+export const SUCCESS = 1;
+export const FILTERED = 2;
 
 /** A group's facts from its flags and its GROUP_TEXT values (`at`). */
 function factsOf(
@@ -210,7 +221,8 @@ export class ColumnsBuilder {
     return id;
   }
 
-  #newGroup({ enrichment: e }: OutputRow): number {
+  /** A new group of rows, of these values but the rows' own; its number. */
+  newGroup(e: Enrichment): number {
     const values = e as unknown as Values;
     this.#flags.push(
       (e.success ? SUCCESS : 0) | (e.ispFiltered ? FILTERED : 0),
@@ -229,24 +241,22 @@ export class ColumnsBuilder {
     return this.#flags.length - 1;
   }
 
-  /**
-   * Adds a row, and gives its group: `group` when the row's place's and
-   * organisation's values are a group's made before (rows of one key,
-   * RowSink in jobs/row_results.ts: kept once), else a new one (-1).
-   */
-  add(result: OutputRow, group = -1): number {
-    const { rowIndex, line, enrichment: e } = result;
+  /** A group's flags (SUCCESS, FILTERED). */
+  flagsOf(group: number): number {
+    return this.#flags.at(group);
+  }
+
+  /** Adds a row of a group (newGroup) with its own values. */
+  add(rowIndex: number, line: SourceLine, own: OwnValues, group: number) {
     this.#rowIndex.push(rowIndex);
     this.#lines.range(line.buf, line.start, line.contentEnd);
     this.#lineEnds.push(this.#lines.length);
-    this.#ip.push(e.ip);
-    this.#ipUsed.push(e.ip_used);
+    this.#ip.push(own.ip);
+    this.#ipUsed.push(own.ip_used);
     for (let f = 0; f < ROW_FIELDS.length; f++) {
-      this.#own[f].push(this.#id(e[ROW_FIELDS[f]]));
+      this.#own[f].push(this.#id(own[ROW_FIELDS[f]]));
     }
-    if (group < 0) group = this.#newGroup(result);
     this.#group.push(group);
-    return group;
   }
 
   /** How many rows each group has so far, by group. */

@@ -42,11 +42,16 @@ export function compareCounts(
 export function splitTop(counts: KeyCount[], headKeys = HEAD_KEYS): ChunkTop {
   if (counts.length <= headKeys) return { head: counts, tailMax: 0, tail: "" };
   // The headKeys-th largest count: counts above it all go in the head,
-  // counts at it fill the rest.
-  const sorted = new Float64Array(counts.length);
-  for (let i = 0; i < counts.length; i++) sorted[i] = counts[i][2];
-  sorted.sort();
-  const cut = sorted[sorted.length - headKeys];
+  // counts at it fill the rest. Counts are rows (whole numbers), so it is
+  // found by how many counts have each value, not by sorting them.
+  let max = 0;
+  for (const count of counts) if (count[2] > max) max = count[2];
+  const ofValue = new Uint32Array(max + 1);
+  for (const count of counts) ofValue[count[2]]++;
+  let cut = max;
+  for (let atLeast = ofValue[max]; atLeast < headKeys;) {
+    atLeast += ofValue[--cut];
+  }
   let room = headKeys;
   for (const count of counts) if (count[2] > cut) room--;
   const head: KeyCount[] = [];
