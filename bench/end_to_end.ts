@@ -45,7 +45,7 @@ export interface EndToEnd {
  * Preview pages a user asks of a finished job: the first and the last page,
  * deep pages of each filter, a text search.
  */
-async function previewTimes(
+export async function previewTimes(
   server: ServerProcess,
   jobId: number,
   rows: number,

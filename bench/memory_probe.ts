@@ -1,16 +1,20 @@
 // Where the server's resident memory is, by kind of mapping (/proc/PID/smaps,
 // sampled every 150 ms), at the highest point of each phase of one job: the
-// upload, the job (Geolocation, Company and Network on), the download and a
-// few preview pages. RSS is not timing-sensitive, so this runs niced on a busy
+// upload, the job (Geolocation, Company and Network on), the download, and
+// the preview pages the bench times (filtered and searched ones too) and the
+// summary. RSS is not timing-sensitive, so this runs niced on a busy
 // machine; it prints the server's CPU time over the job too.
 //   deno run -A bench/memory_probe.ts ROWS [NAME=VALUE ...]
 // NAME=VALUE pairs are the server's environment (CHUNK_ROWS=8000, ...).
 // Kinds: V8 heap pages (256 KB mappings), each anonymous mapping of 8 MB or
 // more by size, permissions and address (the geolocation databases' shared
 // memory, glibc's thread arenas, which are 64 MB-aligned), smaller anonymous
-// mappings by size, [heap] (glibc's main heap) and files.
+// mappings by size, [heap] (glibc's main heap) and files. "workers" is the
+// most Web Worker threads (job threads and one-shot ones) seen in a phase: a
+// job thread still adding up the summary after the job shows completed is
+// one of the download's and previews'.
 import { generateCsv } from "./generate.ts";
-import { sessionFetch, startJob, upload } from "./end_to_end.ts";
+import { previewTimes, sessionFetch, startJob, upload } from "./end_to_end.ts";
 import { startServer } from "./server_process.ts";
 
 const rows = Number(Deno.args[0] ?? 100000);
@@ -29,6 +33,20 @@ const server = await startServer(dataDir, {
 });
 
 type Kinds = Record<string, number>;
+/** Web Worker threads of the server (Deno names them worker-N). */
+function workerThreads(): number {
+  let n = 0;
+  for (const { name } of Deno.readDirSync(`/proc/${server.pid}/task`)) {
+    try {
+      const comm = Deno.readTextFileSync(
+        `/proc/${server.pid}/task/${name}/comm`,
+      );
+      if (comm.startsWith("worker-")) n++;
+    } catch { /* the thread ended */ }
+  }
+  return n;
+}
+
 async function sample(): Promise<{ rss: number; kinds: Kinds }> {
   const text = await Deno.readTextFile(`/proc/${server.pid}/smaps`);
   const kinds: Kinds = {};
@@ -69,6 +87,7 @@ async function sample(): Promise<{ rss: number; kinds: Kinds }> {
 }
 
 const peaks: Record<string, { rss: number; kinds: Kinds }> = {};
+const workers: Record<string, number> = {};
 let phase = "start";
 let busy = false;
 const timer = setInterval(async () => {
@@ -77,6 +96,7 @@ const timer = setInterval(async () => {
   try {
     const s = await sample();
     if (!peaks[phase] || s.rss > peaks[phase].rss) peaks[phase] = s;
+    workers[phase] = Math.max(workers[phase] ?? 0, workerThreads());
   } catch { /* ended */ }
   busy = false;
 }, 150);
@@ -108,11 +128,7 @@ let bytes = 0;
 for await (const c of res.body!) bytes += c.length;
 const t3 = performance.now();
 phase = "preview";
-for (const page of [1, 2, 50, 500]) {
-  await (await sessionFetch(
-    `${server.url}/api/jobs/${job.id}/preview?page=${page}`,
-  )).arrayBuffer();
-}
+await previewTimes(server, job.id, rows);
 await (await sessionFetch(`${server.url}/api/jobs/${job.id}/summary`))
   .arrayBuffer();
 await new Promise((r) => setTimeout(r, 500));
@@ -136,6 +152,7 @@ const allKinds = new Set(
 const phases = Object.keys(peaks);
 console.log(["kind", ...phases].join("\t"));
 console.log(["RSS", ...phases.map((p) => mb(peaks[p].rss))].join("\t"));
+console.log(["workers", ...phases.map((p) => workers[p] ?? 0)].join("\t"));
 for (const k of [...allKinds].sort()) {
   const vals = phases.map((p) => mb(peaks[p].kinds[k] ?? 0));
   if (vals.some((v) => v >= 2)) console.log([k, ...vals].join("\t"));

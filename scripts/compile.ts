@@ -35,6 +35,8 @@ const args = [
   "--include",
   "server/jobs/job_worker.ts",
   "--include",
+  "server/jobs/summary_worker.ts",
+  "--include",
   "server/classification/classifier_load_worker.ts",
   "--include",
   "server/databases/update_worker.ts",

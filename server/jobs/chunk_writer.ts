@@ -26,6 +26,16 @@ import type { SourceLine } from "../csv/chunk_lines.ts";
 import { logError } from "../log.ts";
 import { logJobEnded } from "./job_log.ts";
 
+/** Adds a completed job's summary up and keeps it; a failure is logged. */
+export async function prepareSummary(
+  results: JobResults,
+  job: JobRecord,
+): Promise<void> {
+  await results.prepare(job).catch((error) =>
+    logError(`job ${job.id}: summary not kept:`, error)
+  );
+}
+
 export class ChunkWriter {
   #output: ChunkOutput;
   readonly run = crypto.randomUUID();
@@ -43,6 +53,11 @@ export class ChunkWriter {
     /** Who runs the chunk (host and process), recorded with it. */
     readonly worker: string,
     readonly job: JobRecord,
+    /**
+     * Whether the run that completes the job adds its summary up (false:
+     * whoever runs it does, see thread_pool.ts).
+     */
+    readonly addsSummary = true,
   ) {
     this.#output = new ChunkOutput(job);
   }
@@ -136,12 +151,10 @@ export class ChunkWriter {
         const stored = announce || completed
           ? (await this.store.getJob(job.id))!
           : null;
-        // Its summary, added up once, here.
+        // Its summary, added up once, here unless left to the caller.
         if (completed) {
           logJobEnded(stored!);
-          await this.results.prepare(stored!).catch((error) =>
-            logError(`job ${job.id}: summary not kept:`, error)
-          );
+          if (this.addsSummary) await prepareSummary(this.results, stored!);
         }
         if (stored) committed(stored);
       } catch (error) {

@@ -70,6 +70,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
       message.chunk,
       () => run.cancelled,
       (record) => post({ type: "progress", job: record }),
+      message.addsSummary,
     );
     post({ type: "done", outcome });
   } catch (error) {

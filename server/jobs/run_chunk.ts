@@ -43,7 +43,7 @@ export const THIS_PROCESS = `${Deno.hostname()}:${Deno.pid}`;
  * and it is committed done (which completes the job when it was the last
  * open chunk); "lost" when the chunk was done or its job ended before it
  * started; throws what stopped it otherwise (JobStopped when the job was
- * cancelled or failed meanwhile).
+ * cancelled or failed meanwhile). `addsSummary`: see ChunkWriter.
  */
 export async function runChunk(
   runner: ChunkRunner,
@@ -51,6 +51,7 @@ export async function runChunk(
   chunk: ChunkProgress,
   cancelled: () => boolean,
   onProgress: (job: JobRecord) => void,
+  addsSummary = true,
 ): Promise<ChunkOutcome> {
   const { store, chunks, worker } = runner;
   const job = await store.getJob(jobId);
@@ -62,6 +63,7 @@ export async function runChunk(
     chunk.chunk,
     worker,
     job,
+    addsSummary,
   );
   if (!await writer.start()) return "lost";
   return await enrichChunk({

@@ -13,11 +13,13 @@ import { trimMalloc } from "../malloc_trim.ts";
 import { RDAP_DEFAULTS, type RdapConfig } from "../rdap/rdap_config.ts";
 import type { RateLimiter } from "../rdap/rate_limiter.ts";
 import { servePacer } from "../rdap/shared_pacer.ts";
+import { runOnThread } from "../one_shot_thread.ts";
 import { DiskReserve } from "../storage/disk_full.ts";
 import type { ChunkProgress } from "../storage/chunk_progress.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { Store } from "../storage/store.ts";
 import { ChunkFailed, type JobFailure } from "./job_failure.ts";
+import type { SummaryInput } from "./summary_worker.ts";
 import type { ChunkRun } from "./job_lifecycle.ts";
 import type { ChunkOutcome } from "./enrich_chunk.ts";
 
@@ -36,7 +38,13 @@ type ThreadInit =
 
 export type ToWorker =
   | { type: "init" } & ThreadInit
-  | { type: "chunk"; jobId: number; chunk: ChunkProgress }
+  | {
+    type: "chunk";
+    jobId: number;
+    chunk: ChunkProgress;
+    /** Whether a chunk that completes its job adds the summary up. */
+    addsSummary: boolean;
+  }
   | { type: "cancel"; jobId: number };
 
 export type FromWorker =
@@ -123,6 +131,13 @@ export class ThreadPool {
     const thread = this.#takeIdle(data) ?? this.#newThread(data);
     this.#reserve.hold();
     thread.rows += chunk.rows;
+    // A thread past retireRows ends with its chunk (nothing waiting), its
+    // heap grown by the job: the summary of a job its chunk completes is
+    // added up on a new thread once it has ended, not in that heap while
+    // the job is downloaded. The job shows completed to the lifecycle after
+    // its summary is kept, as when the thread adds it up.
+    const addsSummary = thread.rows <= this.#retireRows;
+    let completed: JobRecord | null = null;
     return new Promise<ChunkOutcome>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal.reason as JobFailure | undefined;
@@ -134,18 +149,49 @@ export class ThreadPool {
       };
       signal.addEventListener("abort", onAbort);
       thread.chunk = {
-        onProgress,
+        onProgress: (record) => {
+          if (!addsSummary && record.status === "completed") {
+            completed = record;
+          } else onProgress(record);
+        },
         settle: (outcome) => {
           signal.removeEventListener("abort", onAbort);
           if (outcome instanceof ChunkFailed) reject(outcome);
-          else resolve(outcome);
+          else if (!completed) resolve(outcome);
+          else {
+            const record = completed;
+            this.#addSummary(job.id).then(() => {
+              onProgress(record);
+              resolve(outcome);
+            });
+          }
         },
       };
       thread.worker.postMessage(
-        { type: "chunk", jobId: job.id, chunk } satisfies ToWorker,
+        {
+          type: "chunk",
+          jobId: job.id,
+          chunk,
+          addsSummary,
+        } satisfies ToWorker,
       );
     });
   };
+
+  get #retireRows(): number {
+    return this.options.retireRows ?? DEFAULT_RETIRE_ROWS;
+  }
+
+  /** A completed job's summary, added up and kept on a thread of its own. */
+  async #addSummary(jobId: number): Promise<void> {
+    const { dbPath } = this.options;
+    await runOnThread<SummaryInput, void>(
+      new URL("./summary_worker.ts", import.meta.url),
+      "job-summary",
+      { dbPath, dataDir: dirname(dbPath), jobId },
+      `job ${jobId}: adding its summary up`,
+    ).catch((error) => logError(error.message));
+  }
 
   /** Ends every thread (shutdown). */
   close(): void {
@@ -203,10 +249,9 @@ export class ThreadPool {
     // What the chunk's buffers left free in malloc's arenas goes back now:
     // otherwise each thread's arena keeps its own high-water mark.
     trimMalloc();
-    const retireRows = this.options.retireRows ?? DEFAULT_RETIRE_ROWS;
     if (
       crashed || this.#closed ||
-      (thread.rows > retireRows && !this.options.waiting())
+      (thread.rows > this.#retireRows && !this.options.waiting())
     ) this.#terminate(thread);
     else {
       // Kept for the next chunk, for idleWorkerMs.

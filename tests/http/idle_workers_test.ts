@@ -1,6 +1,7 @@
 // A job thread with no chunk ends after JOB_WORKER_IDLE_SECONDS (a minute
 // by default, so a next job finds it started), at once when it has run
-// more than JOB_WORKER_RETIRE_ROWS (its memory back to the system), and
+// more than JOB_WORKER_RETIRE_ROWS (its memory back to the system; the
+// summary of a job it completed is added up on a thread of its own), and
 // the next job starts a new one. The server's threads are read from /proc
 // (Linux); PostgreSQL mode runs no job worker threads.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -9,6 +10,15 @@ import { startServer, usingPostgres } from "../helpers/server.ts";
 import { jobThreads } from "../helpers/threads.ts";
 
 const CSV = "ip_address\n8.8.8.8\n1.1.1.1\n";
+
+/** Waits until `path` exists; false after `ms`. */
+async function untilFile(path: string, ms = 15_000) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await Deno.stat(path).then(() => true, () => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
 
 /** Waits until the server runs `count` job threads; false after `ms`. */
 async function untilJobThreads(pid: number, count: number, ms = 15_000) {
@@ -62,7 +72,15 @@ Deno.test({
           const done = await waitForJob(server, job.id);
           assertEquals(done.status, "completed");
           if (retired) {
-            // Waits for the thread to end rather than for a fixed time.
+            // Its summary is kept (by a thread of its own, which then ends).
+            const kept = `${server.dataDir}/results/${job.id}/summary.json`;
+            assertEquals(await untilFile(kept), true);
+            const summary = JSON.parse(await Deno.readTextFile(kept));
+            assertEquals(
+              [summary.rows.total, summary.distinctAddresses],
+              [2, 2],
+            );
+            // Waits for the threads to end rather than for a fixed time.
             await untilJobThreads(server.process.pid, 0);
           } else {
             // Kept: still there after a while (nothing to wait on).
