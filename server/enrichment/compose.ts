@@ -1,8 +1,7 @@
 // The rules that turn an address's lookup pieces (place, organisation, host
-// name) into its Enrichment. The engine (lookups) and the chunk reader
-// (jobs, on the writer thread) both build records here, so a lookup and a
-// job row of the same address agree. Types only are imported: the writer
-// thread loads no lookup code.
+// name) into its Enrichment. The engine (lookups) and a job's chunk reader
+// both build records here, so a lookup and a job row of the same address
+// agree.
 import type { Decision } from "../classification/decide.ts";
 import type { Place } from "./geo_provider.ts";
 import {

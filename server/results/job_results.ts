@@ -489,8 +489,9 @@ export class JobResults {
   }
 
   /**
-   * Adds up a job's summary as it completes (in the thread or worker that
-   * completed it, not the HTTP thread).
+   * Adds up a job's summary as it completes, off the HTTP thread (the job
+   * thread or worker that completed it, or a thread of its own: see
+   * thread_pool.ts).
    */
   async prepare(job: JobRecord): Promise<void> {
     await this.summary(job);
