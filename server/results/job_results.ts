@@ -113,16 +113,6 @@ async function* readAhead<T>(
   }
 }
 
-function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < pieces.length) controller.enqueue(pieces[i++]);
-      else controller.close();
-    },
-  });
-}
-
 /** What a preview's filter tests of a row. */
 type FilterFacts = Pick<
   GroupFacts,
@@ -277,7 +267,7 @@ export class JobResults {
   ): Promise<ChunkMeta> {
     await this.blobs.put(
       partKey(jobId, chunk, run, "csv"),
-      streamOf(parts.kept),
+      ReadableStream.from(parts.kept),
     );
     const { top, tails } = storedTops(parts.counts.top);
     const rows = encodeColumns(parts.columns);
@@ -314,7 +304,7 @@ export class JobResults {
     }
     await this.blobs.put(
       partKey(jobId, chunk, run, "idx"),
-      streamOf(SECTIONS.flatMap((name) => sections[name])),
+      ReadableStream.from(SECTIONS.flatMap((name) => sections[name])),
     );
     return index;
   }
@@ -414,32 +404,17 @@ export class JobResults {
   async csvBody(job: JobRecord): Promise<ReadableStream<Uint8Array>> {
     const outputs = (await this.outputs(job.id)).filter((o) => o.keptBytes > 0);
     const header = csvHeader(job);
-    let headerSent = false;
-    let part: ReadableStreamDefaultReader<Uint8Array> | null = null;
     const blobs = this.blobs;
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          controller.enqueue(header);
-          return;
-        }
-        while (true) {
-          if (!part) {
-            const output = outputs.shift();
-            if (!output) return controller.close();
-            const key = partKey(job.id, output.chunk, output.meta.run, "csv");
-            part = (await blobs.get(key)).getReader();
-          }
-          const { value, done } = await part.read();
-          if (!done) return controller.enqueue(value);
-          part = null;
-        }
-      },
-      async cancel() {
-        await part?.cancel();
-      },
-    });
+    // Cancelling the download cancels the part being read.
+    async function* body() {
+      yield header;
+      for (const output of outputs) {
+        yield* await blobs.get(
+          partKey(job.id, output.chunk, output.meta.run, "csv"),
+        );
+      }
+    }
+    return ReadableStream.from(body());
   }
 
   /** Pages of kept rows, in input order (the Excel export). */
@@ -544,7 +519,7 @@ export class JobResults {
       );
       await this.blobs.put(
         summaryKey(job.id),
-        streamOf([encoder.encode(JSON.stringify(summary))]),
+        ReadableStream.from([encoder.encode(JSON.stringify(summary))]),
       );
       return summary;
     }
