@@ -191,7 +191,7 @@ class ChunkEnrichment {
       return null;
     }
     this.#job = job;
-    this.#rows = new RowResults(job.options, this.#writer);
+    this.#rows = new RowResults(job.options, this.#writer.output);
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#lowConfidence = new LowConfidenceRows(

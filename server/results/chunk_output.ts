@@ -255,10 +255,6 @@ export class ChunkOutput {
     this.#rows = new ColumnsBuilder(this.#dialect);
   }
 
-  get rows(): number {
-    return this.#rows.count;
-  }
-
   /**
    * Adds a finished row of a new key (or of none, -1), in input order (read
    * now, not kept: see RowSink). `key`: rows of one key share their place's

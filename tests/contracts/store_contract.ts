@@ -274,7 +274,7 @@ export function storeContract(
         enrichment: { ...row.enrichment, success: true, country: "Elsewhere" },
       }));
       for (const row of other) {
-        late.addRow(outputRowOf(dialectOf(running), row), -1);
+        late.output.addRow(outputRowOf(dialectOf(running), row), -1);
       }
       late.write(countersOf(other), true, () => {});
       await rejects(() => late.waitForBacklogAtMost(0), ChunkTaken);
