@@ -89,8 +89,6 @@ export async function* readChunkLines(
 ): AsyncGenerator<ChunkLines> {
   const buf = await readRange(path, range);
   const scanner = new LineScanner(dialect);
-  // A record is at least its line end: at most this many in a slice (and
-  // the record cut by the slice before).
   // One batch, refilled: a batch is read before the next is asked for.
   const batch = new ChunkLines(buf);
   const onRecord = (
