@@ -65,6 +65,10 @@ export interface ChunkCounts {
   search: SearchCounts;
 }
 
+/** A `kinds` key's [success, filtered, network_type] (ChunkMeta). */
+export const parseKindKey = (key: string) =>
+  JSON.parse(key) as [number, number, string | null];
+
 type NetCount = [string | null, string | null, string | null, boolean, number];
 
 /**

@@ -28,6 +28,7 @@ import {
   type ChunkMeta,
   type ChunkParts,
   type KeyCount,
+  parseKindKey,
   releaseParts,
   TOP_DIMS,
   type TopDim,
@@ -165,11 +166,7 @@ function kindFacts(
 function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
   let n = 0;
   for (const [key, , count] of meta.kinds) {
-    const [success, filtered, type] = JSON.parse(key) as [
-      number,
-      number,
-      string | null,
-    ];
+    const [success, filtered, type] = parseKindKey(key);
     if (matches(filter, kindFacts(success === 1, filtered === 1, type))) {
       n += count;
     }
