@@ -376,10 +376,6 @@ export class JobResults {
     }
   }
 
-  outputs(jobId: number): Promise<ChunkOutputRecord[]> {
-    return this.chunks.outputs(jobId);
-  }
-
   /** A chunk's rows, decoded (the last few are kept for the next page). */
   #load(jobId: number, output: ChunkOutputRecord): Promise<ResultColumns> {
     const key = `${jobId}/${output.chunk}/${output.run}`;
@@ -399,7 +395,9 @@ export class JobResults {
 
   /** The download: its header, then every stored chunk's kept rows. */
   async csvBody(job: JobRecord): Promise<ReadableStream<Uint8Array>> {
-    const outputs = (await this.outputs(job.id)).filter((o) => o.keptBytes > 0);
+    const outputs = (await this.chunks.outputs(job.id)).filter((o) =>
+      o.keptBytes > 0
+    );
     const header = csvHeader(job);
     const blobs = this.blobs;
     // Cancelling the download cancels the part being read.
@@ -416,7 +414,7 @@ export class JobResults {
 
   /** Pages of kept rows, in input order (the Excel export). */
   async *keptPages(job: JobRecord): AsyncGenerator<StoredResult[]> {
-    for (const output of await this.outputs(job.id)) {
+    for (const output of await this.chunks.outputs(job.id)) {
       if (output.meta.keptRows === 0) continue;
       const columns = await this.#load(job.id, output);
       let page: StoredResult[] = [];
@@ -439,7 +437,7 @@ export class JobResults {
     to: number,
   ): Promise<StoredResult[]> {
     const rows: StoredResult[] = [];
-    for (const output of await this.outputs(job.id)) {
+    for (const output of await this.chunks.outputs(job.id)) {
       const end = output.firstRow + output.meta.rows;
       if (end <= from || output.firstRow >= to) continue;
       const columns = await this.#load(job.id, output);
@@ -453,7 +451,7 @@ export class JobResults {
 
   /** Rows stored: the end of the stored rows for the live feed. */
   async storedEnd(job: JobRecord): Promise<number> {
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     return outputs.reduce(
       (end, o) => Math.max(end, o.firstRow + o.meta.rows),
       0,
@@ -486,7 +484,7 @@ export class JobResults {
     // Running chunks read first: one done meanwhile is among the outputs,
     // and counted there only.
     const running = completed ? [] : await this.chunks.runningKinds(job.id);
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     const done = new Set(outputs.map((output) => output.chunk));
     const added = outputs.filter((output) =>
       !counts.has(`${output.chunk}/${output.run}`)
@@ -538,7 +536,7 @@ export class JobResults {
     page: number,
     pageSize: number,
   ): Promise<PreviewRows> {
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     const counts = await this.#matching(job, outputs, filter);
     let total = counts.reduce((a, b) => a + b, 0);
     let totalAtLeast = false;
