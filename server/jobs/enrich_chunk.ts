@@ -522,7 +522,7 @@ class ChunkEnrichment {
     const registrations = this.#registrations;
     if (network >= 0 && registrations) {
       const base = rows.network(network)!;
-      const own = registrations.apply(base, registrations.slots, slot);
+      const own = registrations.apply(base, slot);
       if (own !== base) network = rows.networkId(own);
     }
     rows.add(
