@@ -1,9 +1,8 @@
 // Typed arrays resized and given up without waiting for the garbage
 // collector. V8 frees an ArrayBuffer's memory only when a collection finds
 // the buffer dead, and a busy thread's heap is collected seldom, so the
-// buffers a chunk outgrew or finished with stayed resident, tens of MB a
-// job thread. A transfer moves the memory into the resized buffer, or frees
-// it, at once.
+// buffers a chunk outgrew or finished with would stay resident. A transfer
+// moves the memory into the resized buffer, or frees it, at once.
 
 type Resizable =
   | Uint8Array

@@ -2,7 +2,7 @@
 // upload's reader), read with the upload's dialect by the same scanner that
 // cut them: each line's bytes as stored, and the one cell a job looks up
 // (the others stay bytes until a page shows them).
-import { dottedQuadAt, ipv4Text } from "../enrichment/ip_input.ts";
+import { dottedQuadAt } from "../enrichment/ip_input.ts";
 import { readInto } from "../read_into.ts";
 import { resized } from "../typed_arrays.ts";
 import type { Dialect } from "./dialect.ts";
@@ -27,7 +27,7 @@ export interface SourceLine {
  * is bytes [start[i], contentEnd[i]) of `buf`, its line end to end[i], with
  * fields[i] cells. Its cell of the column asked for is `v4[i]` when that is
  * an IPv4 address written as parseIp writes it (most cells: the text is
- * made only when needed, as `cell(i)`), else -1 and the cell is `cells[i]`.
+ * made only when needed, by ipv4Text), else -1 and the cell is `cells[i]`.
  */
 export class ChunkLines {
   count = 0;
@@ -39,11 +39,6 @@ export class ChunkLines {
   readonly cells: string[] = [];
 
   constructor(readonly buf: Uint8Array) {}
-
-  /** The text of record i's cell ("" when the line is shorter). */
-  cell(i: number): string {
-    return this.v4[i] >= 0 ? ipv4Text(this.v4[i]) : this.cells[i];
-  }
 
   /** Room for one more record; its index. */
   next(): number {
@@ -89,8 +84,6 @@ export async function* readChunkLines(
 ): AsyncGenerator<ChunkLines> {
   const buf = await readRange(path, range);
   const scanner = new LineScanner(dialect);
-  // A record is at least its line end: at most this many in a slice (and
-  // the record cut by the slice before).
   // One batch, refilled: a batch is read before the next is asked for.
   const batch = new ChunkLines(buf);
   const onRecord = (

@@ -6,6 +6,7 @@
 // on UTF-8 and on any other ASCII-compatible encoding a file may be in.
 import { shortAscii } from "../ascii_text.ts";
 import type { Dialect } from "./dialect.ts";
+import { resized } from "../typed_arrays.ts";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -75,12 +76,8 @@ export class LineScanner {
 
   #field(start: number, end: number): void {
     if (this.fields === this.#starts.length) {
-      const starts = new Int32Array(this.fields * 2);
-      starts.set(this.#starts);
-      this.#starts = starts;
-      const ends = new Int32Array(this.fields * 2);
-      ends.set(this.#ends);
-      this.#ends = ends;
+      this.#starts = resized(this.#starts, this.fields * 2);
+      this.#ends = resized(this.#ends, this.fields * 2);
     }
     this.#starts[this.fields] = start;
     this.#ends[this.fields++] = end;

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { CsvUploadReader } from "../routes/csv_upload_reader.ts";
+import { ipv4Text } from "../enrichment/ip_input.ts";
 import { readChunkLines } from "./chunk_lines.ts";
 import type { Dialect } from "./dialect.ts";
 import { type RowChunk, RowChunker } from "./row_chunks.ts";
@@ -14,7 +15,9 @@ async function records(path: string, dialect: Dialect, range: RowChunk) {
   for await (const batch of readChunkLines(path, dialect, range, 0)) {
     for (let i = 0; i < batch.count; i++) {
       const line = batch.buf.subarray(batch.start[i], batch.end[i]);
-      got.push([batch.cell(i), decoder.decode(line)]);
+      const v4 = batch.v4[i];
+      const cell = v4 >= 0 ? ipv4Text(v4) : batch.cells[i];
+      got.push([cell, decoder.decode(line)]);
     }
   }
   return got;

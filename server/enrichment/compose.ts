@@ -130,25 +130,6 @@ export function composeFinished(
   return markNoData(result);
 }
 
-/**
- * A finished enrichment made another address's of the same place and
- * organisation, with or without a host name as it was: its own fields
- * replaced, as composeFinished would set them.
- */
-export function reuseFinished(
-  result: Enrichment,
-  ip: string,
-  name: HostName,
-): Enrichment {
-  result.ip = ip;
-  // A record that could not be decoded takes no host name (addHostName).
-  if (result.failure?.kind !== "corrupt_record") {
-    result.hostname = name.hostname;
-    result.domain = name.domain;
-  }
-  return result;
-}
-
 /** The enrichment of an address that failed before any lookup. */
 export function failedEnrichment(ip: string, failure: Enrichment["failure"]) {
   const result = emptyEnrichment(ip);

@@ -15,14 +15,11 @@ import {
   copyCounters,
   type Counters,
   JobStopped,
-  type OutputRow,
 } from "../storage/result_rows.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
 import type { JobStore } from "../storage/store_interface.ts";
 import { type ChunkMeta, ChunkOutput } from "../results/chunk_output.ts";
 import type { JobResults } from "../results/job_results.ts";
-import type { OwnValues } from "../results/result_columns.ts";
-import type { SourceLine } from "../csv/chunk_lines.ts";
 import { logError } from "../log.ts";
 import { logJobEnded } from "./job_log.ts";
 
@@ -37,7 +34,8 @@ export async function prepareSummary(
 }
 
 export class ChunkWriter {
-  #output: ChunkOutput;
+  /** Where the chunk's finished rows are added, in input order (a RowSink). */
+  readonly output: ChunkOutput;
   readonly run = crypto.randomUUID();
   /** Commits in order: each waits for the one before. */
   #last: Promise<void> = Promise.resolve();
@@ -59,7 +57,7 @@ export class ChunkWriter {
      */
     readonly addsSummary = true,
   ) {
-    this.#output = new ChunkOutput(job);
+    this.output = new ChunkOutput(job);
   }
 
   /** Takes the chunk for this run; false when it is done or its job ended. */
@@ -74,21 +72,6 @@ export class ChunkWriter {
 
   get backlog(): number {
     return this.#pending;
-  }
-
-  /** Adds a finished row, in input order (a RowSink). */
-  addRow(row: OutputRow, key: number): void {
-    this.#output.addRow(row, key);
-  }
-
-  /** Adds a row of a known key by its own values (a RowSink). */
-  addKnown(
-    rowIndex: number,
-    line: SourceLine,
-    own: OwnValues,
-    key: number,
-  ): number {
-    return this.#output.addKnown(rowIndex, line, own, key);
   }
 
   /**
@@ -126,9 +109,9 @@ export class ChunkWriter {
     committed: (job: JobRecord) => void,
   ): void {
     const { job, chunk } = this;
-    const parts = last ? this.#output.finish() : null;
+    const parts = last ? this.output.finish() : null;
     // The rows of `counters` by kind, so the job's summary counts them too.
-    const kinds = last ? undefined : this.#output.kinds();
+    const kinds = last ? undefined : this.output.kinds();
     this.#pending++;
     this.#last = this.#last.then(async () => {
       if (this.#error) return;

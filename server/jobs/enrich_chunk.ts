@@ -70,12 +70,10 @@ export interface ChunkRange {
 export const FILE_GONE =
   "The uploaded file is no longer available; upload it again";
 
-// Distinct addresses remembered per job (some 24 bytes each, and their
-// places and organisations in both threads); past this, once the rows in
-// flight are committed, the job starts over (startOver) and an address seen
-// again is looked up again. Memory then stays flat however long the file: a
-// million rows have some 500,000 distinct addresses, and a file's next
-// batch may go a few thousand past it without the address table growing.
+// Distinct addresses remembered per job (with their places and
+// organisations in both threads); past this, once the rows in flight are
+// committed, the job starts over (startOver) and an address seen again is
+// looked up again, so memory stays flat however long the file.
 export const ADDRESS_LIMIT = 500_000;
 // Batches handed to the writer and not yet committed, at most.
 const WRITER_BACKLOG = 16;
@@ -123,9 +121,8 @@ class ChunkEnrichment {
   /** The job's choice for rows the classifier is unsure of. */
   #lowConfidence!: LowConfidenceRows;
   // Each distinct address is looked up once: its number, then the numbers
-  // of its place and organisation (8 bytes an address: a million rows have
-  // some 500,000 addresses, and an object per address would be most of the
-  // job's heap), and its host name.
+  // of its place and organisation (typed arrays: an object per address
+  // would be most of the job's heap), and its host name.
   #slots = new AddressSlots();
   #placeOfSlot = new Int32Array(1024);
   #networkOfSlot = new Int32Array(1024);
@@ -191,7 +188,7 @@ class ChunkEnrichment {
       return null;
     }
     this.#job = job;
-    this.#rows = new RowResults(job.options, this.#writer);
+    this.#rows = new RowResults(job.options, this.#writer.output);
     this.#keep = job.alwaysKeep ? parseKeepList(job.alwaysKeep) : null;
     this.#hostEvidence = job.options.domain ? new JobHostEvidence() : null;
     this.#lowConfidence = new LowConfidenceRows(
@@ -525,7 +522,7 @@ class ChunkEnrichment {
     const registrations = this.#registrations;
     if (network >= 0 && registrations) {
       const base = rows.network(network)!;
-      const own = registrations.apply(base, registrations.slots, slot);
+      const own = registrations.apply(base, slot);
       if (own !== base) network = rows.networkId(own);
     }
     rows.add(

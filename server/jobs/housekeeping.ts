@@ -1,7 +1,8 @@
 // Scheduled housekeeping (Deno.cron): uploads no job used are removed after a
 // day; every minute, a job left "processing" with a chunk the queue gave up
-// on fails (JobLifecycle.sweep); registration answers past their age leave the RDAP cache once a day
-// (lookups already ignore them; this keeps the table from only growing).
+// on fails (JobLifecycle.sweep); registration answers past their age leave
+// the RDAP cache once a day (lookups already ignore them; this keeps the
+// table from only growing).
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore } from "../blobs/blob_store.ts";

@@ -38,8 +38,8 @@ export class JobRegistrations {
   }
 
   /** The network a committed row shows, its registration (if any) applied. */
-  apply(network: Network, slots: RegistrationSlots, slot: number): Network {
-    const registration = slots[slot];
+  apply(network: Network, slot: number): Network {
+    const registration = this.slots[slot];
     if (!registration || registration instanceof Promise) return network;
     return this.#networks.apply(network, registration);
   }

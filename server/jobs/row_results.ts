@@ -14,14 +14,13 @@ import {
   failedEnrichment,
   type Network,
 } from "../enrichment/compose.ts";
-import type { Enrichment } from "../enrichment/types.ts";
+import type { Enrichment, EnrichOptions } from "../enrichment/types.ts";
 import {
   FILTERED,
   type OwnValues,
   SUCCESS,
 } from "../results/result_columns.ts";
 import type { Place } from "../enrichment/geo_provider.ts";
-import type { EnrichOptions } from "../enrichment/types.ts";
 import {
   type Counters,
   type OutputRow,

@@ -1,8 +1,7 @@
 // The rows a job has read and not yet committed, in file order. A row is
-// ready once its host name and registration are in (or it needs none);
-// rows leave from the
-// front only, so progress commits stay in order, while rows behind a slow
-// address keep being read and looked up. What bounds the window is memory
+// ready once its host name and registration are in (or it needs none); rows
+// leave from the front only, so progress commits stay in order, while rows
+// behind a slow address keep being read and looked up. What bounds the window is memory
 // (rows and their size), never the slowest answer in it.
 import type { ChunkLines, SourceLine } from "../csv/chunk_lines.ts";
 import type { Failure } from "../../shared/failures.ts";
@@ -34,8 +33,9 @@ export type HostSlots = (HostAnswer | Promise<HostAnswer>)[];
 
 /**
  * Reads a row taken off the front (RowWindow.take): its index, its line
- * (one object, refilled for each row: read it, do not keep it), its address, which address of the cell was used (when not the cell as
- * is), and its address's slot, or -1 and why it failed.
+ * (one object, refilled for each row: read it, do not keep it), its
+ * address, which address of the cell was used (when not the cell as is),
+ * and its address's slot, or -1 and why it failed.
  */
 export type RowReader = (
   rowIndex: number,
@@ -112,11 +112,6 @@ export class RowWindow {
   /** Rows in the window. */
   get size(): number {
     return this.#length - this.#head;
-  }
-
-  /** Bytes the window's rows hold, roughly (rowBytes). */
-  get bytes(): number {
-    return this.#bytes;
   }
 
   /** Whether reading should pause: a bound reached (`dns`: its queue). */
@@ -247,15 +242,15 @@ export class RowWindow {
 
   /**
    * Resolves when the first row not ready gets its answer, or after
-   * `maxMs` at most (so the caller can look at a cancel in between).
+   * WAIT_STEP_MS at most (so the caller can look at a cancel in between).
    */
-  async nextAnswer(maxMs = WAIT_STEP_MS): Promise<void> {
+  async nextAnswer(): Promise<void> {
     const answer = this.readyCount() < this.size
       ? this.#pending(this.#readyEnd)
       : null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const elapsed = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, maxMs);
+      timer = setTimeout(resolve, WAIT_STEP_MS);
     });
     await Promise.race(answer ? [answer, elapsed] : [elapsed]);
     clearTimeout(timer);

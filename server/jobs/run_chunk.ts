@@ -1,9 +1,9 @@
 // The unit of work of both modes: a chunk of a job's upload, run from the
-// chunk's first row to its end. The embedded mode runs it on
-// a pool of job threads (thread_pool.ts, job_worker.ts); the scale-out mode
-// in worker processes fed by the shared queue; job_lifecycle.ts hands both
-// their chunks. Also where a
-// job is cut into its chunks, once, when it is first queued.
+// chunk's first row to its end. The embedded mode runs it on a pool of job
+// threads (thread_pool.ts, job_worker.ts); the scale-out mode in worker
+// processes fed by the shared queue; job_lifecycle.ts hands both their
+// chunks. Also where a job is cut into its chunks, once, when it is first
+// queued.
 import { join } from "node:path";
 import type { Engine } from "../enrichment/engine.ts";
 import type { RegistrationLookup } from "../rdap/registration_lookup.ts";
@@ -92,10 +92,7 @@ const CHUNKS_A_JOB = 64;
  * chunk's reverse DNS ends waiting for its slowest addresses (up to
  * DNS_TIMEOUT_MS), a second or so a chunk whatever its size, so such a job
  * has few large chunks. Its first two are small (CUT_ROWS, then RAMP times
- * as many), so its rows and summary show early and grow. 100,000 rows at
- * internet latency (deno task bench --job-latency): 64 chunks took 73 s;
- * 100, 800, 25,000 x 3 and 24,100 rows 16.6 s; 100, 800, 50,000 and 49,100
- * 14.6 s.
+ * as many), so its rows and summary show early and grow.
  */
 const RAMP = 8;
 

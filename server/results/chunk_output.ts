@@ -65,6 +65,10 @@ export interface ChunkCounts {
   search: SearchCounts;
 }
 
+/** A `kinds` key's [success, filtered, network_type] (ChunkMeta). */
+export const parseKindKey = (key: string) =>
+  JSON.parse(key) as [number, number, string | null];
+
 type NetCount = [string | null, string | null, string | null, boolean, number];
 
 /**
@@ -253,10 +257,6 @@ export class ChunkOutput {
     this.#newline = encoder.encode(this.#dialect.newline);
     this.#plain = plainCodes(this.#dialect);
     this.#rows = new ColumnsBuilder(this.#dialect);
-  }
-
-  get rows(): number {
-    return this.#rows.count;
   }
 
   /**

@@ -28,6 +28,7 @@ import {
   type ChunkMeta,
   type ChunkParts,
   type KeyCount,
+  parseKindKey,
   releaseParts,
   TOP_DIMS,
   type TopDim,
@@ -113,16 +114,6 @@ async function* readAhead<T>(
   }
 }
 
-function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < pieces.length) controller.enqueue(pieces[i++]);
-      else controller.close();
-    },
-  });
-}
-
 /** What a preview's filter tests of a row. */
 type FilterFacts = Pick<
   GroupFacts,
@@ -175,11 +166,7 @@ function kindFacts(
 function matchingRows(meta: ChunkMeta, filter: PreviewFilter): number {
   let n = 0;
   for (const [key, , count] of meta.kinds) {
-    const [success, filtered, type] = JSON.parse(key) as [
-      number,
-      number,
-      string | null,
-    ];
+    const [success, filtered, type] = parseKindKey(key);
     if (matches(filter, kindFacts(success === 1, filtered === 1, type))) {
       n += count;
     }
@@ -277,7 +264,7 @@ export class JobResults {
   ): Promise<ChunkMeta> {
     await this.blobs.put(
       partKey(jobId, chunk, run, "csv"),
-      streamOf(parts.kept),
+      ReadableStream.from(parts.kept),
     );
     const { top, tails } = storedTops(parts.counts.top);
     const rows = encodeColumns(parts.columns);
@@ -314,7 +301,7 @@ export class JobResults {
     }
     await this.blobs.put(
       partKey(jobId, chunk, run, "idx"),
-      streamOf(SECTIONS.flatMap((name) => sections[name])),
+      ReadableStream.from(SECTIONS.flatMap((name) => sections[name])),
     );
     return index;
   }
@@ -389,10 +376,6 @@ export class JobResults {
     }
   }
 
-  outputs(jobId: number): Promise<ChunkOutputRecord[]> {
-    return this.chunks.outputs(jobId);
-  }
-
   /** A chunk's rows, decoded (the last few are kept for the next page). */
   #load(jobId: number, output: ChunkOutputRecord): Promise<ResultColumns> {
     const key = `${jobId}/${output.chunk}/${output.run}`;
@@ -412,39 +395,26 @@ export class JobResults {
 
   /** The download: its header, then every stored chunk's kept rows. */
   async csvBody(job: JobRecord): Promise<ReadableStream<Uint8Array>> {
-    const outputs = (await this.outputs(job.id)).filter((o) => o.keptBytes > 0);
+    const outputs = (await this.chunks.outputs(job.id)).filter((o) =>
+      o.keptBytes > 0
+    );
     const header = csvHeader(job);
-    let headerSent = false;
-    let part: ReadableStreamDefaultReader<Uint8Array> | null = null;
     const blobs = this.blobs;
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!headerSent) {
-          headerSent = true;
-          controller.enqueue(header);
-          return;
-        }
-        while (true) {
-          if (!part) {
-            const output = outputs.shift();
-            if (!output) return controller.close();
-            const key = partKey(job.id, output.chunk, output.meta.run, "csv");
-            part = (await blobs.get(key)).getReader();
-          }
-          const { value, done } = await part.read();
-          if (!done) return controller.enqueue(value);
-          part = null;
-        }
-      },
-      async cancel() {
-        await part?.cancel();
-      },
-    });
+    // Cancelling the download cancels the part being read.
+    async function* body() {
+      yield header;
+      for (const output of outputs) {
+        yield* await blobs.get(
+          partKey(job.id, output.chunk, output.meta.run, "csv"),
+        );
+      }
+    }
+    return ReadableStream.from(body());
   }
 
   /** Pages of kept rows, in input order (the Excel export). */
   async *keptPages(job: JobRecord): AsyncGenerator<StoredResult[]> {
-    for (const output of await this.outputs(job.id)) {
+    for (const output of await this.chunks.outputs(job.id)) {
       if (output.meta.keptRows === 0) continue;
       const columns = await this.#load(job.id, output);
       let page: StoredResult[] = [];
@@ -467,7 +437,7 @@ export class JobResults {
     to: number,
   ): Promise<StoredResult[]> {
     const rows: StoredResult[] = [];
-    for (const output of await this.outputs(job.id)) {
+    for (const output of await this.chunks.outputs(job.id)) {
       const end = output.firstRow + output.meta.rows;
       if (end <= from || output.firstRow >= to) continue;
       const columns = await this.#load(job.id, output);
@@ -481,7 +451,7 @@ export class JobResults {
 
   /** Rows stored: the end of the stored rows for the live feed. */
   async storedEnd(job: JobRecord): Promise<number> {
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     return outputs.reduce(
       (end, o) => Math.max(end, o.firstRow + o.meta.rows),
       0,
@@ -515,7 +485,7 @@ export class JobResults {
     // Running chunks read first: one done meanwhile is among the outputs,
     // and counted there only.
     const running = completed ? [] : await this.chunks.runningKinds(job.id);
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     const done = new Set(outputs.map((output) => output.chunk));
     const added = outputs.filter((output) =>
       !counts.has(`${output.chunk}/${output.run}`)
@@ -545,7 +515,7 @@ export class JobResults {
       );
       await this.blobs.put(
         summaryKey(job.id),
-        streamOf([encoder.encode(JSON.stringify(summary))]),
+        ReadableStream.from([encoder.encode(JSON.stringify(summary))]),
       );
       return summary;
     }
@@ -567,7 +537,7 @@ export class JobResults {
     page: number,
     pageSize: number,
   ): Promise<PreviewRows> {
-    const outputs = await this.outputs(job.id);
+    const outputs = await this.chunks.outputs(job.id);
     const counts = await this.#matching(job, outputs, filter);
     let total = counts.reduce((a, b) => a + b, 0);
     let totalAtLeast = false;

@@ -4,6 +4,7 @@
 // (chunk_output.ts, after each original line as stored), the .xlsx row
 // (outputRow). The preview's and live feed's JSON keep the API's own shapes
 // (routes/result_views.ts).
+import { Buffer } from "node:buffer";
 import {
   ALWAYS,
   FIELD_GROUPS,
@@ -107,19 +108,11 @@ export function csvHeader(job: JobRecord): Uint8Array {
   const rest =
     names.map((name) => dialect.delimiter + encodeField(name, dialect))
       .join("") + dialect.newline;
-  const encoder = new TextEncoder();
-  const parts = [
+  return new Uint8Array(Buffer.concat([
     dialect.bom ? UTF8_BOM : new Uint8Array(0),
     headerBytes(dialect),
-    encoder.encode(rest),
-  ];
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+    Buffer.from(rest),
+  ]));
 }
 
 /**

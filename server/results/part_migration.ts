@@ -115,7 +115,7 @@ export async function migrateParts(
     if (!found) continue;
     const [jobId, chunk] = [Number(found[1]), Number(found[2])];
     const unindexed = async () =>
-      (await results.outputs(jobId)).find((o) =>
+      (await results.chunks.outputs(jobId)).find((o) =>
         o.chunk === chunk && !o.meta.index
       );
     const output = await unindexed();

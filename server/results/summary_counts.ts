@@ -5,7 +5,7 @@ import {
   type JobSummary,
   type NetworkTypeCount,
 } from "../../shared/summary.ts";
-import type { TopDim } from "./chunk_output.ts";
+import { parseKindKey, type TopDim } from "./chunk_output.ts";
 import type { TopCount } from "./top_counts.ts";
 
 /**
@@ -22,11 +22,7 @@ export function summaryFromCounts(
   const types = new Map<string | null, NetworkTypeCount>();
   const failures = new Map<string, number>();
   for (const { key, code, n } of kinds) {
-    const [success, filtered, type] = JSON.parse(key) as [
-      number,
-      number,
-      string | null,
-    ];
+    const [success, filtered, type] = parseKindKey(key);
     rows.total += n;
     if (filtered) rows.filtered += n;
     if (success) {

@@ -237,11 +237,11 @@ export function storeContract(
       await seedRows(s, r, job.id, rows, { chunkRows: 100 });
       const done = (await s.getJob(job.id))!;
       await storeUnnamed(r, job.id);
-      const outputs = await r.outputs(job.id);
+      const outputs = await r.chunks.outputs(job.id);
       await storeAsSections(r, job.id);
-      ok((await r.outputs(job.id)).every((o) => !o.meta.index));
+      ok((await r.chunks.outputs(job.id)).every((o) => !o.meta.index));
       await migrateParts(s, r);
-      assertEquals(await r.outputs(job.id), outputs);
+      assertEquals(await r.chunks.outputs(job.id), outputs);
       assertEquals(await r.between(done, 0, 250), rows);
     },
   );
@@ -274,7 +274,7 @@ export function storeContract(
         enrichment: { ...row.enrichment, success: true, country: "Elsewhere" },
       }));
       for (const row of other) {
-        late.addRow(outputRowOf(dialectOf(running), row), -1);
+        late.output.addRow(outputRowOf(dialectOf(running), row), -1);
       }
       late.write(countersOf(other), true, () => {});
       await rejects(() => late.waitForBacklogAtMost(0), ChunkTaken);

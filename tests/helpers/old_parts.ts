@@ -40,7 +40,7 @@ export async function storeUnnamed(
   results: JobResults,
   jobId: number,
 ): Promise<void> {
-  for (const { chunk, meta } of await results.outputs(jobId)) {
+  for (const { chunk, meta } of await results.chunks.outputs(jobId)) {
     const { run, ...unnamed } = meta;
     for (const kind of ["csv", "idx"] as const) {
       const bytes = await results.blobs.bytes(partKey(jobId, chunk, run, kind));
@@ -63,7 +63,7 @@ export async function storeAsSections(
   jobId: number,
   asCells: number[] = [],
 ): Promise<void> {
-  for (const output of await results.outputs(jobId)) {
+  for (const output of await results.chunks.outputs(jobId)) {
     const prefix = `results/${jobId}/${output.chunk}`;
     const index = await results.blobs.bytes(`${prefix}.idx`);
     const ends = output.meta.index!;
