@@ -71,6 +71,7 @@ export async function openEmbedded(
     progressRows: config.progressRows,
     engineData,
     dns,
+    results,
     rdap: config.rdap,
     rdapPacer,
     idleWorkerMs: config.jobWorkerIdleSeconds * 1000,

@@ -17,6 +17,7 @@ import { runOnThread } from "../one_shot_thread.ts";
 import { DiskReserve } from "../storage/disk_full.ts";
 import type { ChunkProgress } from "../storage/chunk_progress.ts";
 import type { JobRecord } from "../storage/job_rows.ts";
+import type { JobResults } from "../results/job_results.ts";
 import type { Store } from "../storage/store.ts";
 import { ChunkFailed, type JobFailure } from "./job_failure.ts";
 import type { SummaryInput } from "./summary_worker.ts";
@@ -62,6 +63,11 @@ export interface ThreadPoolOptions {
   dns: DnsSettings;
   /** Registration data settings (absent: off). */
   rdap?: RdapConfig;
+  /**
+   * The process's results, told when a job's summary is being added up on
+   * a thread of its own (absent: nobody waits for it).
+   */
+  results?: JobResults;
   /** The process's RDAP rate limit, shared with every job thread. */
   rdapPacer?: RateLimiter | null;
   /**
@@ -138,6 +144,8 @@ export class ThreadPool {
     // its summary is kept, as when the thread adds it up.
     const addsSummary = thread.rows <= this.#retireRows;
     let completed: JobRecord | null = null;
+    // Until it is kept, a summary asked for waits for it (JobResults).
+    let summaryKept: PromiseWithResolvers<void> | null = null;
     return new Promise<ChunkOutcome>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal.reason as JobFailure | undefined;
@@ -152,15 +160,20 @@ export class ThreadPool {
         onProgress: (record) => {
           if (!addsSummary && record.status === "completed") {
             completed = record;
+            summaryKept = Promise.withResolvers();
+            this.options.results?.addingSummary(job.id, summaryKept.promise);
           } else onProgress(record);
         },
         settle: (outcome) => {
           signal.removeEventListener("abort", onAbort);
-          if (outcome instanceof ChunkFailed) reject(outcome);
-          else if (!completed) resolve(outcome);
+          if (outcome instanceof ChunkFailed) {
+            summaryKept?.resolve();
+            reject(outcome);
+          } else if (!completed) resolve(outcome);
           else {
             const record = completed;
             this.#addSummary(job.id).then(() => {
+              summaryKept?.resolve();
               onProgress(record);
               resolve(outcome);
             });

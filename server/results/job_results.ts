@@ -245,6 +245,8 @@ export class JobResults {
   #columns = new Map<string, Promise<ResultColumns>>();
   /** Running jobs' summary counts so far (a few jobs). */
   #summaries = new Map<number, TopCounts>();
+  /** Summaries being added up on another thread of this process, by job. */
+  #adding = new Map<number, Promise<void>>();
 
   constructor(
     readonly blobs: BlobStore,
@@ -469,12 +471,24 @@ export class JobResults {
   }
 
   /**
+   * A completed job's summary is being added up on another thread of this
+   * process until `done` (thread_pool.ts): one asked for meanwhile waits for
+   * it rather than being added up a second time here.
+   */
+  addingSummary(jobId: number, done: Promise<void>): void {
+    this.#adding.set(jobId, done);
+    const forget = () => this.#adding.delete(jobId);
+    done.then(forget, forget);
+  }
+
+  /**
    * The job's summary over its stored chunks, their counts added as they
    * are done; a completed job's is added up once and kept beside its parts.
    */
   async summary(job: JobRecord): Promise<JobSummary> {
     const completed = job.status === "completed";
     if (completed) {
+      await this.#adding.get(job.id)?.catch(() => {});
       const kept = await this.blobs.bytes(summaryKey(job.id))
         .catch(() => null);
       if (kept) return JSON.parse(decoder.decode(kept));

@@ -343,3 +343,27 @@ Deno.test("a chunk whose places and organisations recur in many keys writes each
     formatRows(rows.map((r) => outputRow(job, outputCells(job.options), r))),
   );
 });
+
+Deno.test("a summary asked for while another thread adds it up waits for the kept one", () =>
+  withResults(async (store, results) => {
+    const job = store.createJob(newJob);
+    await seedRows(store, results, job.id, [row(0, false), row(1, true)]);
+    const done = store.getJob(job.id)!;
+    const elsewhere = Promise.withResolvers<void>();
+    results.addingSummary(job.id, elsewhere.promise);
+    let answered = false;
+    const asked = results.summary(done).then((summary) => {
+      answered = true;
+      return summary;
+    });
+    // What the other thread keeps is answered (two rows would count two
+    // distinct addresses), not a second sum.
+    const kept = { jobId: job.id, distinctAddresses: 12345 };
+    await results.blobs.put(
+      `results/${job.id}/summary.json`,
+      ReadableStream.from([new TextEncoder().encode(JSON.stringify(kept))]),
+    );
+    assertEquals(answered, false);
+    elsewhere.resolve();
+    assertEquals((await asked).distinctAddresses, 12345);
+  }));
