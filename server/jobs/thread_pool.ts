@@ -143,9 +143,10 @@ export class ThreadPool {
     // the job is downloaded. The job shows completed to the lifecycle after
     // its summary is kept, as when the thread adds it up.
     const addsSummary = thread.rows <= this.#retireRows;
-    let completed: JobRecord | null = null;
-    // Until it is kept, a summary asked for waits for it (JobResults).
-    let summaryKept: PromiseWithResolvers<void> | null = null;
+    // The completed record held back; until its summary is kept, a summary
+    // asked for waits for it (JobResults.addingSummary).
+    let held: { record: JobRecord; kept: PromiseWithResolvers<void> } | null =
+      null;
     return new Promise<ChunkOutcome>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal.reason as JobFailure | undefined;
@@ -159,22 +160,21 @@ export class ThreadPool {
       thread.chunk = {
         onProgress: (record) => {
           if (!addsSummary && record.status === "completed") {
-            completed = record;
-            summaryKept = Promise.withResolvers();
-            this.options.results?.addingSummary(job.id, summaryKept.promise);
+            held = { record, kept: Promise.withResolvers() };
+            this.options.results?.addingSummary(job.id, held.kept.promise);
           } else onProgress(record);
         },
         settle: (outcome) => {
           signal.removeEventListener("abort", onAbort);
+          const completed = held;
           if (outcome instanceof ChunkFailed) {
-            summaryKept?.resolve();
+            completed?.kept.resolve();
             reject(outcome);
           } else if (!completed) resolve(outcome);
           else {
-            const record = completed;
             this.#addSummary(job.id).then(() => {
-              summaryKept?.resolve();
-              onProgress(record);
+              completed.kept.resolve();
+              onProgress(completed.record);
               resolve(outcome);
             });
           }
